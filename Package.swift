@@ -1,0 +1,136 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Upcoming features the Hummingbird packages themselves enable: explicit `any`,
+// and imports that are only visible where they are written.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "reelhouse",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .executable(name: "reelhouse", targets: ["reelhouse"]),
+        .library(name: "ReelModels", targets: ["ReelModels"]),
+        .library(name: "ReelMedia", targets: ["ReelMedia"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
+        // Without the swift-configuration trait: our configuration is layered by our own code.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.20.0", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+    ],
+    targets: [
+        // Wire and domain value types shared by the server, the CLI and clients. Foundation only.
+        .target(name: "ReelModels", swiftSettings: swiftSettings),
+
+        // Pure media logic: probe decoding, validation rules, ladder plans, ffmpeg argument
+        // arrays, HLS playlists, segment encryption, EXIF orientation. Runs no processes.
+        .target(
+            name: "ReelMedia",
+            dependencies: [
+                "ReelModels",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // Pure import logic: which files under a folder form which posts, and what their
+        // yt-dlp / instaloader / gallery-dl sidecars say.
+        .target(name: "ReelImport", dependencies: ["ReelModels"], swiftSettings: swiftSettings),
+
+        // Repository protocols for the library and the job queue.
+        .target(name: "ReelStore", dependencies: ["ReelModels"], swiftSettings: swiftSettings),
+
+        // The embedded SQLite implementation of ReelStore (GRDB, WAL, versioned migrations).
+        .target(
+            name: "ReelStoreSQLite",
+            dependencies: ["ReelStore", "ReelModels", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+
+        // The durable job worker: leases, heartbeats, retries with backoff, as a Service.
+        .target(
+            name: "ReelJobs",
+            dependencies: [
+                "ReelStore", "ReelModels",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // Runs the media pipeline for real: processes (ffprobe/ffmpeg), media storage,
+        // import orchestration, the transcode job handler and atomic publish.
+        .target(
+            name: "ReelPipeline",
+            dependencies: [
+                "ReelModels", "ReelMedia", "ReelImport", "ReelStore", "ReelJobs",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // The HTTP server: API v1, seed-000 compatibility routes, signed media delivery.
+        .target(
+            name: "ReelServer",
+            dependencies: [
+                "ReelModels", "ReelMedia", "ReelStore", "ReelJobs", "ReelPipeline",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // The thin command-line front end.
+        .executableTarget(
+            name: "reelhouse",
+            dependencies: [
+                "ReelModels", "ReelMedia", "ReelStore", "ReelStoreSQLite", "ReelJobs", "ReelPipeline", "ReelServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelModels"],
+                    resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        .testTarget(name: "ReelImportTests", dependencies: ["ReelImport", "ReelModels"],
+                    resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        .testTarget(name: "ReelStoreSQLiteTests", dependencies: ["ReelStoreSQLite", "ReelStore", "ReelModels"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "ReelJobsTests", dependencies: [
+                        "ReelJobs", "ReelStoreSQLite", "ReelStore", "ReelModels",
+                        .product(name: "Logging", package: "swift-log"),
+                        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                    ],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "ReelPipelineTests",
+                    dependencies: ["ReelPipeline", "ReelJobs", "ReelStoreSQLite", "ReelStore", "ReelMedia", "ReelModels"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "ReelServerTests",
+                    dependencies: [
+                        "ReelServer", "ReelStoreSQLite", "ReelStore", "ReelPipeline", "ReelModels",
+                        .product(name: "Hummingbird", package: "hummingbird"),
+                        .product(name: "HummingbirdTesting", package: "hummingbird"),
+                    ],
+                    swiftSettings: swiftSettings),
+    ]
+)

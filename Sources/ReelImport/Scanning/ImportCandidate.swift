@@ -1,0 +1,49 @@
+import Foundation
+import ReelModels
+
+/// One future post: the media files that belong together and the metadata files that
+/// describe them. Nothing here has been opened yet; the pipeline probes and parses.
+public struct ImportCandidate: Sendable, Equatable {
+    /// `.video`, `.image`, or `.carousel` (two or more images of one post).
+    public var kind: PostKind
+    /// In post order; a carousel is ordered by its `_1`, `_2`, … index.
+    public var mediaFiles: [URL]
+    /// yt-dlp `.info.json`, instaloader `.json` / `.json.xz`, or gallery-dl `.json`.
+    public var sidecar: URL?
+    /// instaloader's caption `.txt`.
+    public var captionFile: URL?
+    /// The first media file's path relative to the scanned root, for reports.
+    public var displayPath: String
+
+    public init(kind: PostKind, mediaFiles: [URL], sidecar: URL? = nil, captionFile: URL? = nil, displayPath: String) {
+        self.kind = kind
+        self.mediaFiles = mediaFiles
+        self.sidecar = sidecar
+        self.captionFile = captionFile
+        self.displayPath = displayPath
+    }
+}
+
+/// A file the scanner saw and will not import, with the reason in words a person understands.
+public struct IgnoredFile: Sendable, Equatable {
+    /// Relative to the scanned root, like `ImportCandidate.displayPath`.
+    public var path: String
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+}
+
+/// Everything found under the scanned roots: in root order, and sorted by path within a root,
+/// so two scans of the same tree report the same thing.
+public struct ScanResult: Sendable, Equatable {
+    public var candidates: [ImportCandidate]
+    public var ignored: [IgnoredFile]
+
+    public init(candidates: [ImportCandidate] = [], ignored: [IgnoredFile] = []) {
+        self.candidates = candidates
+        self.ignored = ignored
+    }
+}

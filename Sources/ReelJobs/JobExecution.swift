@@ -1,0 +1,178 @@
+import Foundation
+import Logging
+import ReelModels
+import ReelStore
+import ServiceLifecycle
+
+/// One attempt of one claimed job: the handler runs next to a loop that keeps the lease alive
+/// and carries progress to the store; whichever ends first decides what happens to the other.
+struct JobExecution {
+    let worker: JobWorker
+    let job: Job
+    let handler: any JobHandler
+
+    private var store: any JobStore { worker.store }
+    private var configuration: JobWorkerConfiguration { worker.configuration }
+    private var workerID: String { worker.configuration.workerID }
+
+    private var jobLogger: Logger {
+        var logger = worker.logger
+        logger[metadataKey: "job"] = "\(job.id)"
+        logger[metadataKey: "attempt"] = "\(job.attempts)/\(job.maxAttempts)"
+        return logger
+    }
+
+    private enum Event: Sendable {
+        case handlerFinished((any Error)?)
+        case leaseLost
+        case heartbeatStopped
+    }
+
+    private enum Ending {
+        case handlerFinished((any Error)?)
+        case leaseLost
+    }
+
+    func run() async {
+        let logger = jobLogger
+        logger.info("job started", metadata: ["kind": "\(job.kind.rawValue)"])
+
+        let progress = LatestProgress()
+        let context = JobContext(workerID: workerID, attempt: job.attempts, onProgress: { await progress.record($0) })
+        let ending = await withTaskGroup(of: Event.self, returning: Ending.self) { group in
+            group.addTask { [job, handler] in
+                do {
+                    try await cancelWhenGracefulShutdown { try await handler.run(job, context: context) }
+                    return .handlerFinished(nil)
+                } catch {
+                    return .handlerFinished(error)
+                }
+            }
+            group.addTask { await keepLease(progress: progress, logger: logger) }
+            var ending: Ending?
+            for await event in group {
+                switch event {
+                case .handlerFinished(let error):
+                    ending = ending ?? .handlerFinished(error)
+                    group.cancelAll()
+                case .leaseLost:
+                    // Cancel the handler, then wait for it to stop: its work is someone else's now.
+                    ending = .leaseLost
+                    group.cancelAll()
+                case .heartbeatStopped:
+                    break
+                }
+            }
+            return ending ?? .leaseLost
+        }
+        await record(ending, logger: logger)
+    }
+
+    /// Turns how the attempt ended into the job's next state.
+    private func record(_ ending: Ending, logger: Logger) async {
+        guard case .handlerFinished(let error) = ending else {
+            logger.warning("lease lost: another worker took over the job; this attempt was cancelled")
+            return
+        }
+        guard let error else {
+            logger.info("job succeeded")
+            await write(logger) { try await store.succeed(jobID: job.id, workerID: workerID, now: worker.now()) }
+            return
+        }
+        if case JobFailure.invalidInput(let message) = error {
+            logger.warning("job failed for good: invalid input", metadata: ["error": "\(message)"])
+            await write(logger) {
+                try await store.fail(jobID: job.id, workerID: workerID, error: message, retryAt: nil, now: worker.now())
+            }
+            return
+        }
+        if Task.isCancelled {
+            logger.info("job cancelled; its lease is left to expire")
+            return
+        }
+        if Task.isShuttingDownGracefully {
+            logger.info("job interrupted by shutdown; released to the queue")
+            await write(logger) {
+                try await store.release(jobID: job.id, workerID: workerID, reason: "interrupted by shutdown", now: worker.now())
+            }
+            return
+        }
+        let message = Self.describe(error)
+        let now = worker.now()
+        let retryAt = now.addingTimeInterval(configuration.retry.delay(afterAttempt: job.attempts))
+        logger.warning("job attempt failed", metadata: ["error": "\(message)", "retry_at": "\(retryAt)"])
+        await write(logger) {
+            try await store.fail(jobID: job.id, workerID: workerID, error: message, retryAt: retryAt, now: now)
+        }
+    }
+
+    /// Retries a store write a few times: a busy database must not turn a finished job into a
+    /// rerun. If it still fails, the lease expires and the job runs again, which is safe.
+    private func write(_ logger: Logger, _ body: () async throws -> Void) async {
+        for attempt in 1...3 {
+            do {
+                try await body()
+                return
+            } catch {
+                if Task.isCancelled { return }
+                logger.error("could not record the job's outcome", metadata: ["error": "\(error)", "try": "\(attempt)"])
+                if attempt < 3 { await worker.pause() }
+            }
+        }
+    }
+
+    /// Extends the lease every `heartbeatInterval`, and sooner (at most every
+    /// `progressInterval`) when there is new progress to show. Returns `.leaseLost` as soon as
+    /// the store says the job is no longer ours; a failing heartbeat is only logged, since the
+    /// lease outlives several of them.
+    private func keepLease(progress: LatestProgress, logger: Logger) async -> Event {
+        let clock = ContinuousClock()
+        var lastBeat = clock.now
+        var writtenProgress = 0.0
+        while true {
+            let untilHeartbeat = configuration.heartbeatInterval - Self.seconds(clock.now - lastBeat)
+            let nap = max(0.01, min(configuration.progressInterval, untilHeartbeat))
+            do {
+                try await Task.sleep(for: .seconds(nap))
+            } catch {
+                return .heartbeatStopped
+            }
+            let latest = await progress.latest
+            let heartbeatDue = Self.seconds(clock.now - lastBeat) >= configuration.heartbeatInterval
+            guard heartbeatDue || latest != writtenProgress else { continue }
+            do {
+                let owned = try await store.heartbeat(
+                    jobID: job.id, workerID: workerID, progress: latest, leaseDuration: configuration.leaseDuration,
+                    now: worker.now()
+                )
+                guard owned else { return .leaseLost }
+                lastBeat = clock.now
+                writtenProgress = latest
+            } catch {
+                if Task.isCancelled { return .heartbeatStopped }
+                logger.warning("heartbeat failed; will try again", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let failure = error as? JobFailure { return failure.message }
+        if let localized = error as? any LocalizedError, let description = localized.errorDescription { return description }
+        return String(describing: error)
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
+
+/// The newest progress a handler reported, for the heartbeat loop to pick up.
+actor LatestProgress {
+    private(set) var latest: Double = 0
+
+    func record(_ fraction: Double) {
+        guard fraction.isFinite else { return }
+        latest = min(1, max(0, fraction))
+    }
+}

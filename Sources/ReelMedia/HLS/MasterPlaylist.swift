@@ -1,0 +1,89 @@
+/// The multivariant playlist we write ourselves (ffmpeg's lacks measured bandwidths and
+/// would list variants in its own order).
+public struct MasterPlaylist: Sendable, Equatable {
+    public struct Variant: Sendable, Equatable {
+        /// Peak segment bit rate, bits/s (BANDWIDTH).
+        public var bandwidth: Int
+        public var averageBandwidth: Int?
+        public var width: Int
+        public var height: Int
+        public var codecs: String
+        public var frameRate: Double?
+        public var uri: String
+
+        public init(
+            bandwidth: Int, averageBandwidth: Int?, width: Int, height: Int, codecs: String, frameRate: Double?,
+            uri: String
+        ) {
+            self.bandwidth = bandwidth
+            self.averageBandwidth = averageBandwidth
+            self.width = width
+            self.height = height
+            self.codecs = codecs
+            self.frameRate = frameRate
+            self.uri = uri
+        }
+    }
+
+    public var independentSegments: Bool
+    public var variants: [Variant]
+
+    public init(independentSegments: Bool = true, variants: [Variant]) {
+        self.independentSegments = independentSegments
+        self.variants = variants
+    }
+
+    public static func parse(_ text: String) throws(MediaError) -> MasterPlaylist {
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+        guard lines.first == "#EXTM3U" else { throw .invalidPlaylist("missing #EXTM3U header") }
+        var playlist = MasterPlaylist(independentSegments: false, variants: [])
+        var pending: [String: String]?
+        for line in lines.dropFirst() {
+            if let attributes = pending, !line.hasPrefix("#") {
+                playlist.variants.append(try variant(attributes, uri: line))
+                pending = nil
+                continue
+            }
+            guard line.hasPrefix("#") else { throw .invalidPlaylist("unexpected line \(line)") }
+            let (tag, value) = MediaPlaylist.split(line)
+            switch tag {
+            case "#EXT-X-INDEPENDENT-SEGMENTS": playlist.independentSegments = true
+            case "#EXT-X-STREAM-INF": pending = try HLSAttributes.parse(value)
+            case "#EXTINF", "#EXT-X-TARGETDURATION": throw .invalidPlaylist("this is a media playlist, not a master playlist")
+            default: continue
+            }
+        }
+        if pending != nil { throw .invalidPlaylist("#EXT-X-STREAM-INF without a URI at the end") }
+        guard !playlist.variants.isEmpty else { throw .invalidPlaylist("no variants") }
+        return playlist
+    }
+
+    /// `#EXT-X-VERSION:7` matches the media playlists; frame rate with 3 decimals as RFC 8216
+    /// §4.3.4.2 shows it.
+    public func render() -> String {
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:7"]
+        if independentSegments { lines.append("#EXT-X-INDEPENDENT-SEGMENTS") }
+        for variant in variants {
+            var attributes = ["BANDWIDTH=\(variant.bandwidth)"]
+            if let average = variant.averageBandwidth { attributes.append("AVERAGE-BANDWIDTH=\(average)") }
+            attributes.append("RESOLUTION=\(variant.width)x\(variant.height)")
+            attributes.append("CODECS=\"\(variant.codecs)\"")
+            if let rate = variant.frameRate { attributes.append("FRAME-RATE=\(HLSAttributes.decimal(rate, digits: 3))") }
+            lines.append("#EXT-X-STREAM-INF:" + attributes.joined(separator: ","))
+            lines.append(variant.uri)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func variant(_ attributes: [String: String], uri: String) throws(MediaError) -> Variant {
+        guard let bandwidth = attributes["BANDWIDTH"].flatMap({ Int($0) }) else {
+            throw .invalidPlaylist("#EXT-X-STREAM-INF without a numeric BANDWIDTH")
+        }
+        let resolution = attributes["RESOLUTION"]?.split(separator: "x").compactMap { Int($0) } ?? []
+        return Variant(
+            bandwidth: bandwidth, averageBandwidth: attributes["AVERAGE-BANDWIDTH"].flatMap { Int($0) },
+            width: resolution.count == 2 ? resolution[0] : 0, height: resolution.count == 2 ? resolution[1] : 0,
+            codecs: attributes["CODECS"] ?? "", frameRate: attributes["FRAME-RATE"].flatMap { Double($0) }, uri: uri
+        )
+    }
+}

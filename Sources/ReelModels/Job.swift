@@ -1,0 +1,56 @@
+import Foundation
+
+public enum JobKind: String, Codable, Sendable, CaseIterable {
+    /// Turn a queued post's source into published media.
+    case transcode
+}
+
+/// queued → running (leased, heartbeating) → succeeded | failed. `failed` is terminal.
+public enum JobState: String, Codable, Sendable, CaseIterable {
+    case queued
+    case running
+    case succeeded
+    case failed
+
+    public var isTerminal: Bool { self == .succeeded || self == .failed }
+}
+
+public struct Job: Codable, Sendable, Equatable, Identifiable {
+    public var id: Int64
+    public var kind: JobKind
+    public var postID: Int64?
+    public var state: JobState
+    /// Attempts started so far (a started attempt counts even if its worker died).
+    public var attempts: Int
+    public var maxAttempts: Int
+    /// 0…1 while running, from ffmpeg `-progress`.
+    public var progress: Double
+    /// The last failure in words a person understands (e.g. the ffmpeg stderr tail).
+    public var lastError: String?
+    public var leaseOwner: String?
+    public var leaseExpiresAt: Date?
+    /// Earliest time the job may be claimed (backoff after a transient failure).
+    public var runAfter: Date
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(
+        id: Int64, kind: JobKind, postID: Int64?, state: JobState, attempts: Int, maxAttempts: Int,
+        progress: Double, lastError: String?, leaseOwner: String?, leaseExpiresAt: Date?,
+        runAfter: Date, createdAt: Date, updatedAt: Date
+    ) {
+        self.id = id
+        self.kind = kind
+        self.postID = postID
+        self.state = state
+        self.attempts = attempts
+        self.maxAttempts = maxAttempts
+        self.progress = progress
+        self.lastError = lastError
+        self.leaseOwner = leaseOwner
+        self.leaseExpiresAt = leaseExpiresAt
+        self.runAfter = runAfter
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+/// The demo library `make run` creates when the library is empty: a dozen short, varied clips
+/// from ffmpeg's generators (portrait and landscape, some with audio, captions burned in),
+/// each with a yt-dlp-style sidecar, plus two image posts. Planned as data; `generate` runs it.
+public enum DemoLibrary {
+    public struct Clip: Sendable, Equatable {
+        public var name: String
+        public var source: String
+        public var width: Int
+        public var height: Int
+        public var seconds: Double
+        public var audioFrequency: Int?
+        public var caption: String
+        public var uploader: String
+        public var tags: [String]
+    }
+
+    public static let clips: [Clip] = [
+        Clip(name: "sunrise-bars", source: "smptehdbars", width: 720, height: 1280, seconds: 6, audioFrequency: 440, caption: "Colour bars at sunrise", uploader: "Test Card Club", tags: ["retro", "broadcast"]),
+        Clip(name: "mandelbrot-dive", source: "mandelbrot", width: 720, height: 1280, seconds: 8, audioFrequency: nil, caption: "Diving into the Mandelbrot set", uploader: "Fractal Friends", tags: ["math", "fractal"]),
+        Clip(name: "game-of-life", source: "life=mold=10:ratio=0.4:death_color=#102030:life_color=#40e0d0", width: 540, height: 960, seconds: 7, audioFrequency: 220, caption: "Conway's Game of Life, one generation a frame", uploader: "Cellular", tags: ["math", "simulation"]),
+        Clip(name: "test-pattern", source: "testsrc2", width: 1280, height: 720, seconds: 5, audioFrequency: 660, caption: "The classic test pattern, landscape", uploader: "Test Card Club", tags: ["retro"]),
+        Clip(name: "rgb-sweep", source: "rgbtestsrc", width: 720, height: 1280, seconds: 5, audioFrequency: nil, caption: "Pure red, green and blue", uploader: "Colour Lab", tags: ["colour"]),
+        Clip(name: "cellular-automaton", source: "cellauto=rule=110", width: 720, height: 1280, seconds: 6, audioFrequency: 330, caption: "Rule 110 growing down the screen", uploader: "Cellular", tags: ["math", "simulation"]),
+        Clip(name: "sierpinski", source: "sierpinski", width: 720, height: 720, seconds: 6, audioFrequency: nil, caption: "A square of Sierpiński carpet", uploader: "Fractal Friends", tags: ["fractal"]),
+        Clip(name: "pal-bars", source: "pal75bars", width: 720, height: 1280, seconds: 5, audioFrequency: 550, caption: "PAL colour bars, 75 per cent", uploader: "Colour Lab", tags: ["colour", "broadcast"]),
+        Clip(name: "gradient-drift", source: "gradients=speed=0.02", width: 720, height: 1280, seconds: 7, audioFrequency: 262, caption: "Slow gradients for a calm minute", uploader: "Ambient", tags: ["calm"]),
+        Clip(name: "wide-mandelbrot", source: "mandelbrot=start_scale=2", width: 1280, height: 720, seconds: 6, audioFrequency: 392, caption: "Mandelbrot, landscape edition", uploader: "Fractal Friends", tags: ["fractal", "landscape"]),
+        Clip(name: "colour-card", source: "color=c=0x2b6cb0", width: 720, height: 1280, seconds: 4, audioFrequency: 494, caption: "Just a blue card with words on it", uploader: "Ambient", tags: ["calm", "colour"]),
+        Clip(name: "test-portrait", source: "testsrc", width: 720, height: 1280, seconds: 5, audioFrequency: nil, caption: "Another test pattern, portrait", uploader: "Test Card Club", tags: ["retro"]),
+    ]
+
+    public struct Image: Sendable, Equatable {
+        public var name: String
+        public var source: String
+        public var width: Int
+        public var height: Int
+        public var caption: String
+    }
+
+    public static let images: [Image] = [
+        Image(name: "still-bars", source: "smptebars", width: 1080, height: 1350, caption: "A still of colour bars"),
+        Image(name: "still-pattern", source: "testsrc2", width: 1080, height: 1080, caption: "A square test pattern"),
+    ]
+
+    static let font = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+
+    /// ffmpeg arguments that render one clip with its caption burned in.
+    public static func arguments(for clip: Clip, output: String) -> [String] {
+        var arguments = ["-hide_banner", "-loglevel", "error", "-y",
+                         "-f", "lavfi", "-i", lavfi(clip.source, "size=\(clip.width)x\(clip.height):rate=30")]
+        if let frequency = clip.audioFrequency {
+            arguments += ["-f", "lavfi", "-i", "sine=frequency=\(frequency):sample_rate=48000"]
+        }
+        var filter = ""
+        if FileManager.default.fileExists(atPath: font) {
+            let size = max(24, min(clip.width, clip.height) / 18)
+            filter = "drawtext=fontfile=\(font):text='\(escape(clip.caption))':fontcolor=white:fontsize=\(size):box=1:boxcolor=black@0.5:boxborderw=12:x=(w-text_w)/2:y=h*0.78"
+        }
+        if !filter.isEmpty { arguments += ["-vf", filter] }
+        arguments += ["-t", String(clip.seconds), "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p"]
+        if clip.audioFrequency != nil { arguments += ["-c:a", "aac", "-b:a", "96k"] }
+        arguments += ["-movflags", "+faststart", output]
+        return arguments
+    }
+
+    public static func arguments(for image: Image, output: String) -> [String] {
+        ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", lavfi(image.source, "size=\(image.width)x\(image.height)"),
+         "-frames:v", "1", "-q:v", "3", output]
+    }
+
+    /// A yt-dlp-style sidecar for a clip.
+    public static func sidecar(for clip: Clip, index: Int) -> [String: Any] {
+        [
+            "id": "demo\(index + 1)", "title": clip.caption, "description": clip.caption + " " + clip.tags.map { "#\($0)" }.joined(separator: " "),
+            "uploader": clip.uploader, "uploader_id": clip.uploader.lowercased().replacingOccurrences(of: " ", with: "."),
+            "timestamp": 1_700_000_000 + index * 86_400, "tags": clip.tags, "extractor": "reelhouse-demo",
+            "webpage_url": "https://example.com/demo/\(clip.name)",
+        ]
+    }
+
+    /// Appends options to a lavfi source that may already have some (`life=mold=10`).
+    static func lavfi(_ source: String, _ options: String) -> String {
+        source.contains("=") ? "\(source):\(options)" : "\(source)=\(options)"
+    }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\u{2019}").replacingOccurrences(of: ":", with: "\\:")
+    }
+
+    /// Renders every clip, image and sidecar into `folder`.
+    public static func generate(into folder: URL, runner: any ProcessRunner) async throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (index, clip) in clips.enumerated() {
+            let output = folder.appendingPathComponent("\(clip.name).mp4")
+            let result = try await runner.run("ffmpeg", arguments(for: clip, output: output.path))
+            guard result.succeeded else { throw PipelineError.toolFailed("ffmpeg", "demo clip \(clip.name): \(result.stderrTail)") }
+            let json = try JSONSerialization.data(withJSONObject: sidecar(for: clip, index: index), options: [.sortedKeys])
+            try json.write(to: folder.appendingPathComponent("\(clip.name).info.json"))
+        }
+        for image in images {
+            let output = folder.appendingPathComponent("\(image.name).jpg")
+            let result = try await runner.run("ffmpeg", arguments(for: image, output: output.path))
+            guard result.succeeded else { throw PipelineError.toolFailed("ffmpeg", "demo image \(image.name): \(result.stderrTail)") }
+            try Data(image.caption.utf8).write(to: folder.appendingPathComponent("\(image.name).txt"))
+        }
+    }
+}

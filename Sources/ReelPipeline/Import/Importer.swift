@@ -1,0 +1,184 @@
+import Foundation
+import ReelImport
+import ReelMedia
+import ReelModels
+import ReelStore
+
+public struct ImportOptions: Sendable {
+    /// Added to every imported post (`--tag`), on top of the sidecar's tags.
+    public var tags: [String]
+    public var maxAttempts: Int
+
+    public init(tags: [String] = [], maxAttempts: Int = 3) {
+        self.tags = tags
+        self.maxAttempts = maxAttempts
+    }
+}
+
+/// What the importer is doing, for a progress bar or a plain log.
+public enum ImportEvent: Sendable {
+    case scanned(candidates: Int)
+    case inspecting(path: String, index: Int, total: Int)
+    case imported(path: String, folderName: String)
+    case skipped(path: String, reason: String)
+    case rejected(path: String, reason: String)
+    case warning(path: String, message: String)
+}
+
+/// Turns folders of clips into queued posts: scan → sidecars → ffprobe validation → keep the
+/// source → one row and one transcode job per post. Nothing is stored for a rejected file.
+public struct Importer: Sendable {
+    public let dataFolder: DataFolder
+    public let store: any LibraryStore
+    public let inspector: MediaInspector
+    public let runner: any ProcessRunner
+    public let now: @Sendable () -> Date
+
+    public init(
+        dataFolder: DataFolder, store: any LibraryStore, runner: any ProcessRunner, limits: MediaLimits,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.dataFolder = dataFolder
+        self.store = store
+        self.runner = runner
+        self.inspector = MediaInspector(runner: runner, limits: limits)
+        self.now = now
+    }
+
+    /// Returns the report and the jobs that were queued (to wait for them).
+    public func run(
+        _ roots: [URL], options: ImportOptions, onEvent: @escaping @Sendable (ImportEvent) -> Void = { _ in }
+    ) async throws -> (report: ImportReport, jobIDs: [Int64]) {
+        let scan: ScanResult
+        do {
+            scan = try LibraryScanner.scan(roots)
+        } catch {
+            throw PipelineError.storage("\(error)")
+        }
+        var report = ImportReport()
+        var jobIDs: [Int64] = []
+        for ignored in scan.ignored {
+            report.skipped.append(.init(path: ignored.path, reason: ignored.reason))
+            onEvent(.skipped(path: ignored.path, reason: ignored.reason))
+        }
+        onEvent(.scanned(candidates: scan.candidates.count))
+        for (index, candidate) in scan.candidates.enumerated() {
+            onEvent(.inspecting(path: candidate.displayPath, index: index, total: scan.candidates.count))
+            var outcome = CandidateOutcome()
+            jobIDs += try await importCandidate(candidate, options: options, outcome: &outcome)
+            outcome.emit(into: &report, onEvent: onEvent)
+        }
+        return (report, jobIDs)
+    }
+
+    private func importCandidate(_ candidate: ImportCandidate, options: ImportOptions, outcome: inout CandidateOutcome) async throws -> [Int64] {
+        let (sidecarMetadata, warnings) = SidecarLoader.load(
+            sidecar: candidate.sidecar, caption: candidate.captionFile, decompressXZ: XZ.decompress
+        )
+        for warning in warnings { outcome.warnings.append(.init(path: candidate.displayPath, reason: warning)) }
+        var metadata = sidecarMetadata ?? PostMetadata()
+        metadata.tags = Self.mergeTags(metadata.tags, options.tags)
+
+        // Validate every file first; a rejected file is reported and stored nowhere.
+        var accepted: [InspectedMedia] = []
+        for file in candidate.mediaFiles {
+            let display = Self.displayPath(file, candidate: candidate)
+            switch try await inspector.inspect(file) {
+            case .success(let media): accepted.append(media)
+            case .failure(let rejection): outcome.rejected.append(.init(path: display, reason: rejection.message))
+            }
+        }
+        // Videos (and animated GIFs) become posts of their own; the still images of one
+        // candidate become one image post, or a carousel when there are several.
+        let videos = accepted.filter { $0.mediaClass != .image }
+        let images = accepted.filter { $0.mediaClass == .image }
+        var groups = videos.map { [$0] }
+        if !images.isEmpty { groups.append(images) }
+
+        var jobIDs: [Int64] = []
+        for files in groups {
+            let kind: PostKind = files.count > 1 ? .carousel : (files[0].mediaClass == .image ? .image : .video)
+            if let job = try await insert(files, kind: kind, metadata: metadata, candidate: candidate, options: options, outcome: &outcome) {
+                jobIDs.append(job)
+            }
+        }
+        return jobIDs
+    }
+
+    private func insert(
+        _ files: [InspectedMedia], kind: PostKind, metadata: PostMetadata, candidate: ImportCandidate,
+        options: ImportOptions, outcome: inout CandidateOutcome
+    ) async throws -> Int64? {
+        let display = Self.displayPath(files[0].url, candidate: candidate)
+        let hashes = try files.map { try ContentHasher.sha256(of: $0.url) }
+        let contentHash = ContentHasher.combine(hashes)
+
+        if let existing = try await store.post(contentHash: contentHash) {
+            if existing.status != .failed {
+                var reason = "already imported as \(existing.folderName)"
+                if candidate.sidecar != nil || !options.tags.isEmpty, existing.metadata != metadata {
+                    try await store.updateMetadata(postID: existing.id, metadata: metadata)
+                    reason += "; metadata updated"
+                }
+                outcome.skipped.append(.init(path: display, reason: reason))
+                return nil
+            }
+            // A post that failed before gets a fresh start rather than being stuck forever.
+            try await store.deletePost(id: existing.id)
+        }
+
+        let sources = SourceStore(dataFolder: dataFolder)
+        let kept = try zip(files, hashes).map { try sources.keep($0.url, contentHash: $1) }
+        let stem = files[0].url.deletingPathExtension().lastPathComponent
+        let newPost = NewPost(
+            kind: kind, folderName: FolderName.make(from: metadata, fileStem: stem), metadata: metadata,
+            contentHash: contentHash, sourcePaths: kept, dateAdded: now()
+        )
+        do {
+            let (post, job) = try await store.insertPost(newPost, maxAttempts: options.maxAttempts, now: now())
+            outcome.imported.append(.init(path: display, id: post.id, folderName: post.folderName))
+            return job.id
+        } catch StoreError.conflict(let what) {
+            // Another importer stored the same content between our check and our insert.
+            outcome.skipped.append(.init(path: display, reason: "already imported (\(what))"))
+            return nil
+        } catch {
+            kept.forEach(sources.discard)
+            throw error
+        }
+    }
+
+    static func mergeTags(_ first: [String], _ second: [String]) -> [String] {
+        var seen = Set<String>()
+        return (first + second).compactMap { tag in
+            let trimmed = tag.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty, seen.insert(trimmed.lowercased()).inserted else { return nil }
+            return trimmed
+        }
+    }
+
+    static func displayPath(_ file: URL, candidate: ImportCandidate) -> String {
+        guard candidate.mediaFiles.count > 1 else { return candidate.displayPath }
+        let directory = (candidate.displayPath as NSString).deletingLastPathComponent
+        return directory.isEmpty ? file.lastPathComponent : directory + "/" + file.lastPathComponent
+    }
+}
+
+/// Report lines for one candidate, emitted together once it is done.
+private struct CandidateOutcome {
+    var imported: [ImportReport.Imported] = []
+    var skipped: [ImportReport.Skipped] = []
+    var rejected: [ImportReport.Skipped] = []
+    var warnings: [ImportReport.Skipped] = []
+
+    func emit(into report: inout ImportReport, onEvent: (ImportEvent) -> Void) {
+        for line in warnings { onEvent(.warning(path: line.path, message: line.reason)) }
+        for line in rejected { onEvent(.rejected(path: line.path, reason: line.reason)) }
+        for line in skipped { onEvent(.skipped(path: line.path, reason: line.reason)) }
+        for line in imported { onEvent(.imported(path: line.path, folderName: line.folderName)) }
+        report.imported += imported
+        report.skipped += skipped
+        report.rejected += rejected
+        report.warnings += warnings
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Logging
+import ReelModels
+import ReelStore
+
+/// Removes what interrupted work left behind: work folders of jobs that are no longer running
+/// and media folders of posts that never became `ready` (a publish that moved its files but
+/// died before the database said so). Safe to run while other workers share the data folder:
+/// a folder is only removed when no live lease covers it.
+public struct Sweeper: Sendable {
+    let dataFolder: DataFolder
+    let library: any LibraryStore
+    let jobs: any JobStore
+    let storage: any MediaStorage
+    let logger: Logger
+
+    public init(dataFolder: DataFolder, library: any LibraryStore, jobs: any JobStore, storage: any MediaStorage, logger: Logger) {
+        self.dataFolder = dataFolder
+        self.library = library
+        self.jobs = jobs
+        self.storage = storage
+        self.logger = logger
+    }
+
+    @discardableResult
+    public func sweep(now: Date = Date()) async throws -> Int {
+        var removed = 0
+        let running = try await jobs.jobs(states: [.running, .queued], limit: 100_000)
+        let busyJobs = Set(running.filter { $0.state == .running && ($0.leaseExpiresAt ?? .distantPast) > now }.map(\.id))
+        let busyPosts = Set(running.compactMap(\.postID))
+
+        let fileManager = FileManager.default
+        let workFolders = (try? fileManager.contentsOfDirectory(atPath: dataFolder.tempRoot.path)) ?? []
+        for name in workFolders where name.hasPrefix("job-") {
+            guard let id = Int64(name.dropFirst(4)), !busyJobs.contains(id) else { continue }
+            try? fileManager.removeItem(at: dataFolder.tempRoot.appendingPathComponent(name))
+            removed += 1
+        }
+        for key in try await storage.postKeys() {
+            guard let id = Int64(key), !busyPosts.contains(id) else { continue }
+            if try await library.post(id: id)?.status != .ready {
+                try await storage.remove(postKey: key)
+                removed += 1
+            }
+        }
+        if removed > 0 { logger.info("swept leftovers of interrupted work", metadata: ["folders": "\(removed)"]) }
+        return removed
+    }
+}

@@ -1,0 +1,25 @@
+/// The one error type of the pipeline module. Messages are for people: they end up in the
+/// import report, in `reelhouse jobs`, and in the API's job status.
+public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// ffmpeg, ffprobe or xz is not installed.
+    case toolMissing(String)
+    /// A tool ran and failed; the associated text is the reason (usually its stderr tail).
+    case toolFailed(String, String)
+    /// The data folder or a staged output is not what it must be.
+    case storage(String)
+    /// The stored post is not in a state this step can work on.
+    case inconsistent(String)
+
+    public var description: String {
+        switch self {
+        case .toolMissing(let tool):
+            "\(tool) was not found on PATH; install it (Debian: apt-get install -y ffmpeg xz-utils)"
+        case .toolFailed(let tool, let reason):
+            "\(tool) failed: \(reason)"
+        case .storage(let reason):
+            "storage: \(reason)"
+        case .inconsistent(let reason):
+            "inconsistent library state: \(reason)"
+        }
+    }
+}

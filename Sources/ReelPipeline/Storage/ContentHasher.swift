@@ -1,0 +1,32 @@
+import Crypto
+import Foundation
+
+/// SHA-256 of file contents, read in bounded chunks so a 4 GB clip costs 1 MB of memory.
+public enum ContentHasher {
+    public static func sha256(of url: URL) throws -> String {
+        guard let handle = try? FileHandle(forReadingFrom: url) else {
+            throw PipelineError.storage("cannot read \(url.path)")
+        }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while true {
+            let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+            if chunk.isEmpty { break }
+            hasher.update(data: chunk)
+        }
+        return hex(hasher.finalize())
+    }
+
+    public static func sha256(of data: Data) -> String {
+        hex(SHA256.hash(data: data))
+    }
+
+    /// A post made of several files (a carousel) is identified by the hash of its parts' hashes.
+    public static func combine(_ hashes: [String]) -> String {
+        hashes.count == 1 ? hashes[0] : sha256(of: Data(hashes.joined(separator: "\n").utf8))
+    }
+
+    static func hex(_ digest: some Sequence<UInt8>) -> String {
+        digest.map { String(format: "%02x", $0) }.joined()
+    }
+}

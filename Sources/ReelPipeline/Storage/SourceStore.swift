@@ -1,0 +1,49 @@
+import Foundation
+
+/// Keeps the mezzanine of every post under `sources/`, named by content hash, so a transcode
+/// job (on this machine or, later, another worker) never depends on the user's import folder
+/// still being there. A hard link costs no space when the import folder is on the same disk.
+public struct SourceStore: Sendable {
+    public let dataFolder: DataFolder
+
+    public init(dataFolder: DataFolder) {
+        self.dataFolder = dataFolder
+    }
+
+    /// Returns the path relative to the data folder, e.g. `sources/ab12….mp4`.
+    public func keep(_ file: URL, contentHash: String) throws -> String {
+        let ext = Self.safeExtension(file.pathExtension)
+        let name = ext.isEmpty ? contentHash : "\(contentHash).\(ext)"
+        let relative = "sources/\(name)"
+        let destination = dataFolder.root.appendingPathComponent(relative)
+        let fileManager = FileManager.default
+        try fileManager.createDirectory(at: dataFolder.sourcesRoot, withIntermediateDirectories: true)
+        if fileManager.fileExists(atPath: destination.path) { return relative }
+        // Link or copy to a temporary name first and rename: a half-copied source never
+        // appears under its final name.
+        let partial = dataFolder.sourcesRoot.appendingPathComponent(".\(name).partial-\(UUID().uuidString)")
+        do {
+            do {
+                try fileManager.linkItem(at: file.resolvingSymlinksInPath(), to: partial)
+            } catch {
+                try fileManager.copyItem(at: file, to: partial)
+            }
+            try fileManager.moveItem(at: partial, to: destination)
+        } catch {
+            try? fileManager.removeItem(at: partial)
+            if fileManager.fileExists(atPath: destination.path) { return relative }
+            throw PipelineError.storage("cannot keep a copy of \(file.path): \(error.localizedDescription)")
+        }
+        return relative
+    }
+
+    public func discard(_ relativePath: String) {
+        guard let url = try? dataFolder.sourceURL(relativePath) else { return }
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    static func safeExtension(_ ext: String) -> String {
+        let lowered = ext.lowercased()
+        return lowered.count <= 5 && lowered.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) ? lowered : ""
+    }
+}

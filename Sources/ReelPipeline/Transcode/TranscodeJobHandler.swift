@@ -1,0 +1,100 @@
+import Foundation
+import Logging
+import ReelJobs
+import ReelMedia
+import ReelModels
+import ReelStore
+
+public struct PipelineConfiguration: Sendable {
+    public var encryptSegments: Bool
+    public var transcode: TranscodeOptions
+
+    public init(encryptSegments: Bool = true, transcode: TranscodeOptions = TranscodeOptions()) {
+        self.encryptSegments = encryptSegments
+        self.transcode = transcode
+    }
+}
+
+/// The `transcode` job: source → staged outputs in `tmp/job-<id>/out` → one atomic move into
+/// `media/<post id>` → one transaction marking the post `ready`.
+///
+/// Crash safety comes from the order: until the database says `ready`, nothing serves the
+/// files, and a retried attempt starts by deleting whatever the previous one left.
+public struct TranscodeJobHandler: JobHandler {
+    public let kind = JobKind.transcode
+    let dataFolder: DataFolder
+    let store: any LibraryStore
+    let storage: any MediaStorage
+    let runner: any ProcessRunner
+    let configuration: PipelineConfiguration
+    let logger: Logger
+
+    public init(
+        dataFolder: DataFolder, store: any LibraryStore, storage: any MediaStorage, runner: any ProcessRunner,
+        configuration: PipelineConfiguration, logger: Logger
+    ) {
+        self.dataFolder = dataFolder
+        self.store = store
+        self.storage = storage
+        self.runner = runner
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    public func run(_ job: Job, context: JobContext) async throws {
+        guard let postID = job.postID, let post = try await store.post(id: postID) else {
+            throw JobFailure.invalidInput("the post of this job no longer exists")
+        }
+        if post.status == .ready { return }  // published by an attempt that died before saying so
+        try await store.setStatus(postID: postID, status: .processing, failureReason: nil)
+
+        let work = dataFolder.workDirectory(jobID: job.id)
+        let staging = work.appendingPathComponent("out", isDirectory: true)
+        try? FileManager.default.removeItem(at: work)
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+
+        do {
+            let sources = try await store.sourcePaths(postID: postID).map(dataFolder.sourceURL)
+            guard !sources.isEmpty else { throw JobFailure.invalidInput("the post has no source file") }
+            for source in sources where !FileManager.default.fileExists(atPath: source.path) {
+                throw JobFailure.invalidInput("the source file \(source.lastPathComponent) is missing from the data folder")
+            }
+            let key = post.kind == .video && configuration.encryptSegments ? SegmentCipher.makeKey() : nil
+            let media: PublishedMedia
+            switch post.kind {
+            case .video:
+                let transcoder = VideoTranscoder(runner: runner, options: configuration.transcode)
+                media = try await transcoder.transcode(source: sources[0], into: staging, key: key, context: context)
+            case .image, .carousel:
+                media = try await ImageProcessor(runner: runner).process(sources: sources, into: staging, context: context)
+            }
+            try Task.checkCancellation()
+            let postKey = String(postID)
+            try await storage.publish(stagedDirectory: staging, postKey: postKey)
+            try await store.publish(postID: postID, media: media, key: key)
+            await context.reportProgress(1)
+            logger.info("published post", metadata: ["post": "\(postID)", "folder": "\(post.folderName)"])
+        } catch let failure as JobFailure {
+            try await markFailedIfFinal(postID: postID, failure: failure, job: job)
+            throw failure
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            try await markFailedIfFinal(postID: postID, failure: .transient("\(error)"), job: job)
+            throw error
+        }
+    }
+
+    /// The post shows `failed` with the reason as soon as no attempt is left, so it never
+    /// stays "processing" forever.
+    private func markFailedIfFinal(postID: Int64, failure: JobFailure, job: Job) async throws {
+        let reason: String
+        let final: Bool
+        switch failure {
+        case .invalidInput(let message): (reason, final) = (message, true)
+        case .transient(let message): (reason, final) = (message, job.attempts >= job.maxAttempts)
+        }
+        try await store.setStatus(postID: postID, status: final ? .failed : .queued, failureReason: final ? reason : nil)
+    }
+}

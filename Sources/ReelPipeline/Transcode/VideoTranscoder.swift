@@ -1,0 +1,126 @@
+import Foundation
+import ReelJobs
+import ReelMedia
+import ReelModels
+
+/// Produces a video post's outputs in a staging folder: one ffmpeg run (decode once, the whole
+/// ladder plus poster and thumbnail), a remux of the ≤ 720p rung into a download MP4, then
+/// packaging (encryption, playlists).
+struct VideoTranscoder {
+    let runner: any ProcessRunner
+    let options: TranscodeOptions
+
+    func transcode(source: URL, into staging: URL, key: Data?, context: JobContext) async throws -> PublishedMedia {
+        let probe = try await probe(source)
+        let plan: LadderPlan
+        do {
+            plan = try LadderPlanner.plan(for: probe)
+        } catch {
+            throw JobFailure.invalidInput("cannot plan a ladder for this video: \(error)")
+        }
+        for rung in plan.rungs {
+            try FileManager.default.createDirectory(
+                at: staging.appendingPathComponent(rung.name, isDirectory: true), withIntermediateDirectories: true
+            )
+        }
+
+        let arguments = TranscodeCommand.arguments(input: source.path, plan: plan, outputDirectory: staging.path, options: options)
+        let relay = ProgressRelay()
+        let parserBox = ParserBox(parser: FFmpegProgressParser(duration: plan.duration))
+        async let forwarding: Void = relay.forward(to: context, range: 0...0.9)
+        let output: ProcessOutput
+        do {
+            output = try await runner.run("ffmpeg", arguments) { line in
+                if let fraction = parserBox.consume(line) { relay.send(fraction) }
+            }
+        } catch {
+            relay.finish()
+            await forwarding
+            throw error
+        }
+        relay.finish()
+        await forwarding
+        guard output.succeeded else { throw FFmpegFailure.classify(output.stderrTail) }
+
+        let downloadRung = plan.rungs.last { min($0.width, $0.height) <= 720 } ?? plan.rungs[0]
+        let remux = try await runner.run(
+            "ffmpeg",
+            TranscodeCommand.downloadArguments(
+                rungPlaylist: staging.appendingPathComponent("\(downloadRung.name)/index.m3u8").path,
+                output: staging.appendingPathComponent(Self.downloadName).path
+            )
+        )
+        guard remux.succeeded else { throw FFmpegFailure.classify(remux.stderrTail) }
+        await context.reportProgress(0.93)
+
+        let packager = HLSPackager(directory: staging)
+        let renditions = try packager.package(plan: plan, key: key)
+        try packager.writeMaster(renditions)
+        await context.reportProgress(0.97)
+
+        let top = plan.rungs[plan.rungs.count - 1]
+        let poster = try await StillImage.describe(staging, "poster.jpg", runner: runner)
+        let thumbnail = try await StillImage.describe(staging, "thumb.jpg", runner: runner)
+        return PublishedMedia(
+            duration: plan.duration, width: top.width, height: top.height, hasSourceAudio: plan.hasSourceAudio,
+            encrypted: key != nil, masterPlaylist: HLSPackager.masterName, renditions: renditions,
+            poster: poster, thumbnail: thumbnail, download: Self.downloadName, images: []
+        )
+    }
+
+    static let downloadName = "download.mp4"
+
+    private func probe(_ source: URL) async throws -> MediaProbe {
+        let output = try await runner.run("ffprobe", FFprobe.arguments(path: source.path))
+        guard output.succeeded else {
+            throw JobFailure.invalidInput(MediaValidator.rejectionForProbeFailure(stderr: output.stderrTail).message)
+        }
+        do {
+            return try FFprobe.decode(output.stdout)
+        } catch {
+            throw JobFailure.invalidInput("ffprobe output could not be read: \(error)")
+        }
+    }
+}
+
+/// The progress parser is a value type mutated from the pipe callback thread.
+private final class ParserBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var parser: FFmpegProgressParser
+
+    init(parser: FFmpegProgressParser) { self.parser = parser }
+
+    func consume(_ line: String) -> Double? { lock.withLock { parser.consume(line: line) } }
+}
+
+/// Decides whether a failed ffmpeg run is worth retrying.
+enum FFmpegFailure {
+    /// Phrases ffmpeg prints when the *input* is at fault; retrying cannot help.
+    static let inputErrors = [
+        "Invalid data found", "moov atom not found", "partial file", "Error while decoding",
+        "could not find codec parameters", "does not contain any stream", "Invalid argument",
+    ]
+
+    static func classify(_ stderrTail: String) -> JobFailure {
+        let lines = stderrTail.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let reason = lines.suffix(3).joined(separator: " / ")
+        let message = "ffmpeg failed: \(reason.isEmpty ? "no error output" : reason)"
+        return inputErrors.contains(where: stderrTail.contains) ? .invalidInput(message) : .transient(message)
+    }
+}
+
+/// Size and content hash of a still image we produced.
+enum StillImage {
+    static func describe(_ directory: URL, _ name: String, runner: any ProcessRunner) async throws -> ImageFile {
+        let url = directory.appendingPathComponent(name)
+        guard let data = try? Data(contentsOf: url), !data.isEmpty else {
+            throw PipelineError.inconsistent("ffmpeg did not write \(name)")
+        }
+        let output = try await runner.run("ffprobe", FFprobe.arguments(path: url.path))
+        guard output.succeeded, let probe = try? FFprobe.decode(output.stdout), let video = probe.video else {
+            throw PipelineError.inconsistent("\(name) is not a readable image")
+        }
+        let hash = String(ContentHasher.sha256(of: data).prefix(16))
+        return ImageFile(path: name, width: video.displayWidth, height: video.displayHeight, contentHash: hash)
+    }
+}

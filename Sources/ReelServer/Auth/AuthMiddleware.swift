@@ -1,0 +1,75 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import ReelModels
+import ReelStore
+
+/// Works out who is calling from the `api-key` header (what seed 000 sends), an
+/// `Authorization: Bearer` token or the session cookie, and applies the per-credential API
+/// rate limit. It never rejects an anonymous request itself: each route's declared access
+/// decides (see `APIRoutes`). A credential that is presented but wrong is a 401 at once, so a
+/// typo'd key is not silently treated as "anonymous".
+struct AuthMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+
+    let accounts: any AccountStore
+    let limiter: RateLimiter
+    let configuration: ServerConfiguration
+    let now: @Sendable () -> Date
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        let time = now()
+        if let key = request.headers[.apiKey] ?? Self.bearer(request.headers[.authorization]) {
+            guard let (user, record) = try await accounts.authenticate(apiKeyHash: Credentials.hash(key), now: time) else {
+                try await limitAnonymous(context, time: time)
+                throw APIError.unauthorized
+            }
+            context.identity = Identity(user: user, credential: .apiKey(id: record.id))
+            try await limit("key:\(record.id)", time: time)
+        } else if let token = Self.cookie(Credentials.sessionCookie, in: request.headers) {
+            if let user = try await accounts.authenticate(sessionTokenHash: Credentials.hash(token), now: time) {
+                context.identity = Identity(user: user, credential: .session)
+                try await limit("user:\(user.id)", time: time)
+            }
+        }
+        return try await next(request, context)
+    }
+
+    private func limit(_ key: String, time: Date) async throws {
+        if let retry = await limiter.hit(key, limit: configuration.apiRequestsPerMinute, window: 60, now: time) {
+            throw APIError.rateLimited(retryAfter: retry)
+        }
+    }
+
+    /// Guessing keys costs a failed attempt per IP.
+    private func limitAnonymous(_ context: Context, time: Date) async throws {
+        let ip = context.remoteAddress ?? "unknown"
+        if let retry = await limiter.hit("badkey:\(ip)", limit: configuration.loginAttemptsPerIP, window: TimeInterval(configuration.loginWindowSeconds), now: time) {
+            throw APIError.rateLimited(retryAfter: retry)
+        }
+    }
+
+    static func bearer(_ header: String?) -> String? {
+        guard let header, header.count > 7, header.lowercased().hasPrefix("bearer ") else { return nil }
+        let token = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+
+    static func cookie(_ name: String, in headers: HTTPFields) -> String? {
+        for header in headers[values: .cookie] {
+            for pair in header.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name {
+                    let value = parts[1].trimmingCharacters(in: .whitespaces)
+                    return value.isEmpty ? nil : value
+                }
+            }
+        }
+        return nil
+    }
+}
+
+extension HTTPField.Name {
+    static let apiKey = HTTPField.Name("api-key")!
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// Layers configuration: defaults < JSON config file < `REELHOUSE_*` environment < flags.
+/// Pure: the caller passes the file's bytes, the environment and the flags it parsed.
+public enum ConfigurationLoader {
+    /// Environment variable for each setting (also the documented list in `serve --help`).
+    public static let environmentKeys: [String: String] = [
+        "REELHOUSE_HOST": "host", "REELHOUSE_PORT": "port",
+        "REELHOUSE_COMPAT_ROUTES": "compatRoutes", "REELHOUSE_COMPAT_KEY_SCHEME": "compatKeyScheme",
+        "REELHOUSE_MEDIA_TOKEN_WINDOW": "mediaTokenWindowSeconds", "REELHOUSE_MEDIA_TOKEN_MARGIN": "mediaTokenMarginSeconds",
+        "REELHOUSE_LOGIN_ATTEMPTS_PER_IP": "loginAttemptsPerIP", "REELHOUSE_LOGIN_ATTEMPTS_PER_ACCOUNT": "loginAttemptsPerAccount",
+        "REELHOUSE_LOGIN_WINDOW": "loginWindowSeconds", "REELHOUSE_API_REQUESTS_PER_MINUTE": "apiRequestsPerMinute",
+        "REELHOUSE_SESSION_DAYS": "sessionDays", "REELHOUSE_METRICS": "metrics", "REELHOUSE_WORKER": "worker",
+        "REELHOUSE_WORKER_CONCURRENCY": "workerConcurrency", "REELHOUSE_WEB_ROOT": "webRoot",
+    ]
+
+    public static func load(file: Data?, environment: [String: String], overrides: [String: String]) throws -> ServerConfiguration {
+        var merged = try JSONSerialization.jsonObject(with: JSONEncoder().encode(ServerConfiguration())) as? [String: Any] ?? [:]
+        if let file, !file.isEmpty {
+            guard let values = try? JSONSerialization.jsonObject(with: file) as? [String: Any] else {
+                throw ConfigurationError("the config file is not a JSON object")
+            }
+            for (key, value) in values {
+                guard merged.keys.contains(key) || booleans.contains(key) || integers.contains(key) || key == "webRoot" else { throw ConfigurationError("unknown setting \"\(key)\" in the config file") }
+                merged[key] = value
+            }
+        }
+        for (variable, key) in environmentKeys {
+            if let text = environment[variable], !text.isEmpty { merged[key] = try typed(text, key: key, name: variable) }
+        }
+        for (key, text) in overrides {
+            merged[key] = try typed(text, key: key, name: "--\(key)")
+        }
+        let data = try JSONSerialization.data(withJSONObject: merged)
+        let configuration: ServerConfiguration
+        do {
+            configuration = try JSONDecoder().decode(ServerConfiguration.self, from: data)
+        } catch {
+            throw ConfigurationError("a setting has the wrong type: \(error)")
+        }
+        try validate(configuration)
+        return configuration
+    }
+
+    /// Values that decode but make no sense are refused at startup, not at the first request.
+    static func validate(_ configuration: ServerConfiguration) throws {
+        let scheme = configuration.compatKeyScheme
+        guard let first = scheme.first, first.isASCII, first.isLetter,
+              scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }),
+              !["http", "https"].contains(scheme.lowercased())
+        else {
+            throw ConfigurationError("compatKeyScheme must be a custom URL scheme such as lockdown (not http or https)")
+        }
+        guard (0...65535).contains(configuration.port) else { throw ConfigurationError("port must be between 0 and 65535") }
+        guard configuration.mediaTokenWindowSeconds >= 60 else { throw ConfigurationError("mediaTokenWindowSeconds must be at least 60") }
+    }
+
+    /// Settings that are booleans or integers; every other setting is a string.
+    static let booleans: Set<String> = ["compatRoutes", "metrics", "worker"]
+    static let integers: Set<String> = [
+        "port", "mediaTokenWindowSeconds", "mediaTokenMarginSeconds", "loginAttemptsPerIP", "loginAttemptsPerAccount",
+        "loginWindowSeconds", "apiRequestsPerMinute", "sessionDays", "workerConcurrency", "maxBodyBytes",
+    ]
+
+    /// Converts a string from the environment or a flag to the setting's type.
+    static func typed(_ text: String, key: String, name: String) throws -> Any {
+        if booleans.contains(key) {
+            switch text.lowercased() {
+            case "1", "true", "yes", "on": return true
+            case "0", "false", "no", "off": return false
+            default: throw ConfigurationError("\(name) must be true or false")
+            }
+        }
+        if integers.contains(key) {
+            guard let value = Int(text) else { throw ConfigurationError("\(name) must be an integer") }
+            return value
+        }
+        return text
+    }
+}
+
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Hummingbird
+import ReelModels
+import ReelStore
+
+/// The endless shuffled feed, and seed 000's `/api/feed/random`.
+struct FeedController {
+    let feed: any FeedStore
+    let social: any SocialStore
+    let presenter: VideoPresenter
+    let cursors: FeedCursorCodec
+    let now: @Sendable () -> Date
+
+    static let defaultLimit = 10
+    static let maxLimit = 50
+
+    func register(_ routes: APIRoutes) {
+        routes.on(.get, "/api/v1/feed", access: .user, "A page of the endless shuffled feed (cursor, limit, tags, exclude_tags, kind, favorites, min_rating)") { request, context in
+            let user = try context.requireUser()
+            let query = request.uri.queryParameters
+            let filter = try Self.filter(from: query)
+            let limit = try Self.limit(from: query)
+            let position: FeedPosition
+            if let cursor = query["cursor"].map(String.init), !cursor.isEmpty {
+                position = try cursors.decode(cursor, filter: filter)
+            } else {
+                position = .start(seed: UInt64.random(in: 1...UInt64.max))
+            }
+            let (items, next) = try await feed.feedPage(userID: user.id, filter: filter, position: position, limit: limit)
+            let page = APIFeedPage(
+                items: try await present(items),
+                nextCursor: try next.map { try cursors.encode($0, filter: filter) }
+            )
+            return try Response.json(page, context: context)
+        }
+        // Seed 000 asks for a batch of random videos and decodes a bare array.
+        routes.on(.get, "/api/feed/random", access: .user, "Seed-000 compatibility: a random batch of videos as a JSON array") { _, context in
+            let user = try context.requireUser()
+            let (items, _) = try await feed.feedPage(
+                userID: user.id, filter: FeedFilter(), position: .start(seed: UInt64.random(in: 1...UInt64.max)), limit: Self.defaultLimit
+            )
+            return try Response.json(try await present(items), context: context)
+        }
+    }
+
+    private func present(_ items: [FeedItem]) async throws -> [APIVideo] {
+        let ids = items.map(\.post.id)
+        let tags = try await social.tagRefs(postIDs: ids)
+        let flags = try await social.flagRefs(postIDs: ids)
+        let time = now()
+        return items.map { item in
+            presenter.present(
+                item.post, viewer: item.viewer,
+                tags: (tags[item.post.id] ?? []).map { APITagRef(id: $0.id, name: $0.name) },
+                flags: (flags[item.post.id] ?? []).map { APITagRef(id: $0.id, name: $0.name) },
+                now: time
+            )
+        }
+    }
+
+    static func filter(from query: Parameters) throws(APIError) -> FeedFilter {
+        var filter = FeedFilter()
+        filter.tags = list(query["tags"])
+        filter.excludeTags = list(query["exclude_tags"])
+        guard filter.tags.count <= 20, filter.excludeTags.count <= 20 else { throw APIError.badRequest("at most 20 tags per filter") }
+        if let kind = query["kind"], !kind.isEmpty {
+            guard let parsed = PostKind(rawValue: String(kind)) else {
+                throw APIError.badRequest("kind must be one of video, image, carousel")
+            }
+            filter.kind = parsed
+        }
+        if let favorites = query["favorites"], !favorites.isEmpty {
+            switch favorites {
+            case "true", "1": filter.favoritesOnly = true
+            case "false", "0": filter.favoritesOnly = false
+            default: throw APIError.badRequest("favorites must be true or false")
+            }
+        }
+        if let rating = query["min_rating"], !rating.isEmpty {
+            guard let value = Int(rating), (0...5).contains(value) else { throw APIError.badRequest("min_rating must be an integer from 0 to 5") }
+            filter.minRating = value
+        }
+        return filter
+    }
+
+    static func limit(from query: Parameters) throws(APIError) -> Int {
+        guard let text = query["limit"], !text.isEmpty else { return defaultLimit }
+        guard let value = Int(text), (1...maxLimit).contains(value) else {
+            throw APIError.badRequest("limit must be an integer from 1 to \(maxLimit)")
+        }
+        return value
+    }
+
+    static func list(_ value: Substring?) -> [String] {
+        guard let value else { return [] }
+        return value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && $0.count <= 64 }
+    }
+}

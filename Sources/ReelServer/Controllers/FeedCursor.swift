@@ -1,0 +1,49 @@
+import Crypto
+import Foundation
+import ReelModels
+import ReelStore
+
+/// The feed cursor handed to clients: the store's `FeedPosition` plus the filter it belongs
+/// to, signed so a tampered or hand-made cursor is a 400 instead of a surprising page.
+struct FeedCursorCodec: Sendable {
+    private let key: SymmetricKey
+
+    init(secret: Data) {
+        key = SymmetricKey(data: SHA256.hash(data: Data("reelhouse feed cursor".utf8) + secret))
+    }
+
+    func encode(_ position: FeedPosition, filter: FeedFilter) throws -> String {
+        let payload = try JSONEncoder().encode(position)
+        return Base64URL.encode(payload) + "." + Base64URL.encode(mac(payload, filter: filter))
+    }
+
+    func decode(_ cursor: String, filter: FeedFilter) throws(APIError) -> FeedPosition {
+        let parts = cursor.split(separator: ".")
+        guard cursor.count <= 512, parts.count == 2,
+              let payload = Base64URL.decode(parts[0]), let given = Base64URL.decode(parts[1])
+        else { throw APIError.badRequest("the cursor is malformed") }
+        guard MediaTokenSigner.constantTimeEqual(given, mac(payload, filter: filter)) else {
+            throw APIError.badRequest("the cursor was altered or belongs to different filters")
+        }
+        guard let position = try? JSONDecoder().decode(FeedPosition.self, from: payload) else {
+            throw APIError.badRequest("the cursor is malformed")
+        }
+        return position
+    }
+
+    private func mac(_ payload: Data, filter: FeedFilter) -> Data {
+        var message = payload
+        message.append(contentsOf: Data("|\(Self.canonical(filter))".utf8))
+        return Data(HMAC<SHA256>.authenticationCode(for: message, using: key).prefix(16))
+    }
+
+    static func canonical(_ filter: FeedFilter) -> String {
+        [
+            filter.tags.map { $0.lowercased() }.sorted().joined(separator: ","),
+            filter.excludeTags.map { $0.lowercased() }.sorted().joined(separator: ","),
+            filter.kind?.rawValue ?? "",
+            filter.favoritesOnly ? "1" : "0",
+            filter.minRating.map(String.init) ?? "",
+        ].joined(separator: ";")
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Hummingbird
+import ReelModels
+import ReelStore
+
+/// Library-wide reads: favorites, tags, the current user, jobs.
+struct LibraryController {
+    let social: any SocialStore
+    let jobs: any JobStore
+    let presenter: VideoPresenter
+    let now: @Sendable () -> Date
+
+    func register(_ routes: APIRoutes) {
+        routes.on(.get, "/api/v1/favorites", access: .user, "The user's favorites, newest first (cursor, limit)") { request, context in
+            let user = try context.requireUser()
+            let query = request.uri.queryParameters
+            let limit = try FeedController.limit(from: query)
+            var after: FavoritesCursor?
+            if let text = query["cursor"], !text.isEmpty {
+                guard let data = Base64URL.decode(text), let cursor = try? JSONDecoder().decode(FavoritesCursor.self, from: data) else {
+                    throw APIError.badRequest("the cursor is malformed")
+                }
+                after = cursor
+            }
+            let (posts, next) = try await social.favorites(userID: user.id, after: after, limit: limit)
+            let ids = posts.map(\.id)
+            let viewers = try await social.viewerStates(userID: user.id, postIDs: ids)
+            let tags = try await social.tagRefs(postIDs: ids)
+            let flags = try await social.flagRefs(postIDs: ids)
+            let time = now()
+            let items = posts.map { post in
+                presenter.present(
+                    post, viewer: viewers[post.id] ?? .none,
+                    tags: (tags[post.id] ?? []).map { APITagRef(id: $0.id, name: $0.name) },
+                    flags: (flags[post.id] ?? []).map { APITagRef(id: $0.id, name: $0.name) }, now: time
+                )
+            }
+            let nextCursor = try next.map { Base64URL.encode(try JSONEncoder().encode($0)) }
+            return try Response.json(APIFeedPage(items: items, nextCursor: nextCursor), context: context)
+        }
+        routes.on(.get, "/api/v1/tags", access: .user, "Every tag on ready posts, with counts") { _, context in
+            let counts = try await social.tagCounts().map { APITagCount(id: $0.id, name: $0.name, count: $0.count) }
+            return try Response.json(APIList(items: counts), context: context)
+        }
+        routes.on(.get, "/api/v1/me", access: .user, "The signed-in user") { _, context in
+            let user = try context.requireUser()
+            return try Response.json(APIUser(id: user.id, name: user.name, role: user.role.rawValue), context: context)
+        }
+        routes.on(.get, "/api/v1/jobs", access: .user, "Transcode jobs: state, progress, failures (state, limit)") { request, context in
+            let query = request.uri.queryParameters
+            var states: [JobState]?
+            if let text = query["state"], !text.isEmpty {
+                guard let state = JobState(rawValue: String(text)) else { throw APIError.badRequest("state must be queued, running, succeeded or failed") }
+                states = [state]
+            }
+            let limit = try FeedController.limit(from: query)
+            let list = try await jobs.jobs(states: states, limit: limit).map(APIJob.init)
+            return try Response.json(APIList(items: list), context: context)
+        }
+        routes.on(.get, "/api/v1/jobs/{id}", access: .user, "One job") { _, context in
+            guard let text = context.parameters.get("id"), let id = Int64(text) else { throw APIError.badRequest("the job id must be an integer") }
+            guard let job = try await jobs.job(id: id) else { throw APIError.notFound("job \(id)") }
+            return try Response.json(APIJob(job: job), context: context)
+        }
+    }
+}

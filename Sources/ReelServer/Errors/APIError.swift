@@ -1,0 +1,83 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import ReelModels
+
+/// The one error type of the server module. Every failure a client can see is one of these;
+/// `ErrorMiddleware` maps everything else (store errors, decoding errors, Hummingbird's own
+/// errors) into it, so a response is always `{"error":{"code","message"}}` and never leaks
+/// internals.
+public enum APIError: Error, Sendable, Equatable {
+    case badRequest(String)
+    case unauthorized
+    case invalidCredentials
+    case forbidden(String)
+    case notFound(String)
+    case gone(String)
+    case conflict(String)
+    case payloadTooLarge(Int)
+    case rateLimited(retryAfter: Int)
+    case unsupportedMediaType(String)
+    case rangeNotSatisfiable
+    case internalError
+
+    public var status: HTTPResponse.Status {
+        switch self {
+        case .badRequest: .badRequest
+        case .unauthorized, .invalidCredentials: .unauthorized
+        case .forbidden: .forbidden
+        case .notFound: .notFound
+        case .gone: .gone
+        case .conflict: .conflict
+        case .payloadTooLarge: .contentTooLarge
+        case .rateLimited: .tooManyRequests
+        case .unsupportedMediaType: .unsupportedMediaType
+        case .rangeNotSatisfiable: .rangeNotSatisfiable
+        case .internalError: .internalServerError
+        }
+    }
+
+    public var code: String {
+        switch self {
+        case .badRequest: "bad_request"
+        case .unauthorized: "unauthorized"
+        case .invalidCredentials: "invalid_credentials"
+        case .forbidden: "forbidden"
+        case .notFound: "not_found"
+        case .gone: "expired"
+        case .conflict: "conflict"
+        case .payloadTooLarge: "payload_too_large"
+        case .rateLimited: "rate_limited"
+        case .unsupportedMediaType: "unsupported_media_type"
+        case .rangeNotSatisfiable: "range_not_satisfiable"
+        case .internalError: "internal_error"
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .badRequest(let why): why
+        case .unauthorized: "sign in, or send an api-key header or a Bearer token"
+        case .invalidCredentials: "wrong username or password"
+        case .forbidden(let why): why
+        case .notFound(let what): "\(what) was not found"
+        case .gone(let what): what
+        case .conflict(let why): why
+        case .payloadTooLarge(let limit): "the request body is larger than \(limit) bytes"
+        case .rateLimited(let seconds): "too many requests; retry in \(seconds) s"
+        case .unsupportedMediaType(let why): why
+        case .rangeNotSatisfiable: "the requested range is outside the file"
+        case .internalError: "something went wrong on the server; it has been logged"
+        }
+    }
+}
+
+extension APIError: HTTPResponseError {
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
+        if case .rateLimited(let seconds) = self { headers[.retryAfter] = String(seconds) }
+        if case .unauthorized = self { headers[.wwwAuthenticate] = "Bearer realm=\"reelhouse\"" }
+        let body = try JSONEncoder().encode(APIErrorBody(code: code, message: message))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}

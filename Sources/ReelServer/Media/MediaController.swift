@@ -1,0 +1,128 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import ReelModels
+import ReelPipeline
+import ReelStore
+
+/// Signed media delivery:
+///
+/// - `GET|HEAD /media/{token}/{id}/{file+}` — a post's HLS playlists, init sections, segments,
+///   download MP4 and the special name `key` (its AES-128 key), under a `MediaTokenSigner`
+///   token in the path (403 forged or for another post, 410 expired).
+/// - `GET|HEAD /img/{sig}/{id}/{hash}/{file}` — poster, thumbnail and image variants under a
+///   permanent `ImageURLSigner` signature.
+///
+/// Path safety: the requested name is compared, byte for byte and undecoded, with the post's
+/// stored `PublishedMedia.allFiles`; only an exact member is ever turned into a path, and that
+/// path must still be a regular file inside the post's folder once symbolic links are resolved.
+/// Everything else is a 404 that never touches the file system.
+struct MediaController {
+    let library: any LibraryStore
+    let storage: any MediaStorage
+    let tokens: MediaTokenSigner
+    let images: ImageURLSigner
+    let now: @Sendable () -> Date
+    /// Ready posts by id for a few seconds (see `ReadyPostCache`).
+    let posts = ReadyPostCache<Int64>()
+    let responder = MediaFileResponder()
+
+    /// Versioned media never changes under its URL: a new publish is a new post.
+    static let immutable = "public, max-age=31536000, immutable"
+
+    func register(_ routes: APIRoutes) {
+        for method in [HTTPRequest.Method.get, .head] {
+            routes.on(method, "/media/{token}/{id}/{file+}", access: .mediaToken, "A post's HLS playlist, segment, download or key, under a signed token") { request, context in
+                try await media(request, context: context)
+            }
+            routes.on(method, "/img/{sig}/{id}/{hash}/{file}", access: .mediaToken, "A post's poster, thumbnail or image variant, under a permanent signature") { request, context in
+                try await image(request, context: context)
+            }
+        }
+    }
+
+    // MARK: - /media
+
+    func media(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let id = MediaName.postID(context.parameters.get("id")) else { throw APIError.notFound("media") }
+        let token = context.parameters.get("token") ?? ""
+        switch tokens.verify(token, postID: id, now: now()) {
+        case .success: break
+        case .failure(.expired): throw APIError.gone("this media link has expired; fetch the video again for a fresh one")
+        case .failure(.malformed), .failure(.badSignature): throw APIError.forbidden("this media link is not valid for this post")
+        }
+        guard let name = MediaName.catchAll(request, context: context), name.utf8.count <= MediaName.maxLength else {
+            throw APIError.notFound("media")
+        }
+        guard let entry = try await readyPost(id) else { throw APIError.notFound("post") }
+
+        if name == "key" {
+            guard entry.media.encrypted, let key = try await library.encryptionKey(postID: id) else { throw APIError.notFound("key") }
+            return MediaFileResponder.key(key, request: request)
+        }
+        guard entry.files.contains(name) else { throw APIError.notFound("media") }
+        return try await serveListed(name, of: entry, cacheControl: Self.immutable, request: request, context: context)
+    }
+
+    // MARK: - /img
+
+    func image(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let id = MediaName.postID(context.parameters.get("id")),
+              let hash = context.parameters.get("hash"), !hash.isEmpty, hash.utf8.count <= 64,
+              let file = context.parameters.get("file")
+        else { throw APIError.notFound("image") }
+        let signature = context.parameters.get("sig") ?? ""
+        guard signature.utf8.count <= 64, images.verify(signature, postID: id, contentHash: hash) else {
+            throw APIError.forbidden("this image link is not valid")
+        }
+        guard let entry = try await readyPost(id) else { throw APIError.notFound("post") }
+        let media = entry.media
+        let candidates = [media.poster, media.thumbnail].compactMap { $0 } + media.images.flatMap(\.variants)
+        guard let match = candidates.first(where: { $0.contentHash == hash && $0.path == file }), entry.files.contains(match.path) else {
+            throw APIError.notFound("image")
+        }
+        return try await serveListed(match.path, of: entry, cacheControl: Self.immutable, request: request, context: context, etagOverride: "\"\(hash)\"")
+    }
+
+    // MARK: - Shared
+
+    func readyPost(_ id: Int64) async throws -> ReadyPostCache<Int64>.Entry? {
+        try await posts.entry(for: id, now: now()) { try await library.post(id: id) }
+    }
+
+    /// Serves `name`, which the caller has checked is listed for `entry`'s post.
+    func serveListed(
+        _ name: String, of entry: ReadyPostCache<Int64>.Entry, cacheControl: String, request: Request,
+        context: AppRequestContext, etagOverride: String? = nil
+    ) async throws -> Response {
+        let file = try Self.locate(name, postID: entry.post.id, storage: storage, logger: context.logger)
+        let etag = etagOverride ?? ETag.strong(ETag.parts(postID: entry.post.id, contentHash: entry.post.contentHash, name: name, facts: file.facts))
+        return try await responder.file(
+            file.url, facts: file.facts, contentType: MediaMIME.type(for: name), cacheControl: cacheControl, etag: etag,
+            request: request, context: context
+        )
+    }
+
+    /// The file behind a *listed* name: a plausible relative path, on local storage, a regular
+    /// file (not a link), inside the post's folder. A listed name failing any of these means the
+    /// media tree or the row is damaged: logged, and a 404 for the client.
+    static func locate(
+        _ name: String, postID: Int64, storage: any MediaStorage, logger: Logger
+    ) throws -> (url: URL, facts: MediaFileResponder.FileFacts) {
+        guard MediaName.isSafeRelativePath(name) else {
+            logger.error("refusing a listed media name that is not a plain relative path", metadata: ["post": "\(postID)"])
+            throw APIError.notFound("media")
+        }
+        guard let url = storage.localFile(postKey: String(postID), relativePath: name) else {
+            throw APIError.notFound("media")
+        }
+        guard let facts = MediaFileResponder.facts(of: url),
+              MediaName.isContained(url, depth: name.split(separator: "/").count)
+        else {
+            logger.warning("a listed media file is missing or not a regular file", metadata: ["post": "\(postID)", "file": "\(name)"])
+            throw APIError.notFound("media")
+        }
+        return (url, facts)
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Who may call a route. Every route states it explicitly when registered; there is no
+/// default, so a new route cannot be public by accident.
+public enum RouteAccess: String, Sendable, Codable {
+    /// No credentials (health, login, the web client's static files).
+    case `public`
+    /// A signed-in user (api-key header, Bearer token or session cookie).
+    case user
+    /// A user with the owner role.
+    case owner
+    /// A signed media token in the path; no header needed (players, CDNs).
+    case mediaToken
+    /// Seed 000's HLS routes: served without credentials by design (see the README).
+    case compat
+}
+
+/// One route as documented: the source of truth for the router, the OpenAPI document and the
+/// route-table test alike.
+public struct RouteSpec: Sendable, Equatable, Codable {
+    public var method: String
+    /// OpenAPI-style template, e.g. `/api/v1/videos/{id}`.
+    public var path: String
+    public var access: RouteAccess
+    public var summary: String
+    public var tag: String
+
+    /// Hummingbird's form of the template (`{id}` → `:id`, `{path+}` → `**`).
+    var routerPath: String {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { part -> String in
+            guard part.hasPrefix("{"), part.hasSuffix("}") else { return String(part) }
+            let name = part.dropFirst().dropLast()
+            return name.hasSuffix("+") ? "**" : ":" + name
+        }.joined(separator: "/")
+    }
+}
+
+/// Collects routes as they are registered.
+public final class RouteRegistry: @unchecked Sendable {
+    private let lock = NSLock()
+    private var specs: [RouteSpec] = []
+
+    public init() {}
+
+    public var routes: [RouteSpec] { lock.withLock { specs } }
+
+    func record(_ spec: RouteSpec) { lock.withLock { specs.append(spec) } }
+}
+
+/// Registers a route on the Hummingbird router, records it, and enforces its access level
+/// before the handler runs.
+struct APIRoutes {
+    let router: Router<AppRequestContext>
+    let registry: RouteRegistry
+    let tag: String
+
+    func on(
+        _ method: HTTPRequest.Method, _ path: String, access: RouteAccess, _ summary: String,
+        handler: @escaping @Sendable (Request, AppRequestContext) async throws -> some ResponseGenerator
+    ) {
+        let spec = RouteSpec(method: method.rawValue, path: path, access: access, summary: summary, tag: tag)
+        registry.record(spec)
+        router.on(RouterPath(spec.routerPath), method: method) { request, context in
+            switch access {
+            case .user: _ = try context.requireUser()
+            case .owner: _ = try context.requireOwner()
+            case .public, .mediaToken, .compat: break
+            }
+            return try await handler(request, context)
+        }
+    }
+}
+
+extension Response {
+    /// A JSON response with our encoder (snake_case, ISO dates).
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, context: AppRequestContext, headers: HTTPFields = [:]) throws -> Response {
+        let data = try context.responseEncoder.encode(value)
+        var fields = headers
+        fields[.contentType] = "application/json; charset=utf-8"
+        if fields[.cacheControl] == nil { fields[.cacheControl] = "no-store" }
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+extension Request {
+    /// Decodes a JSON body of at most `limit` bytes; malformed or oversized bodies are 4xx.
+    func decodeJSON<T: Decodable>(_ type: T.Type, context: AppRequestContext, limit: Int = 64 * 1024) async throws -> T {
+        var request = self
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.collectBody(upTo: limit)
+        } catch {
+            throw APIError.payloadTooLarge(limit)
+        }
+        guard buffer.readableBytes > 0 else { throw APIError.badRequest("a JSON body is required") }
+        return try context.requestDecoder.decode(T.self, from: Data(buffer.readableBytesView))
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Everything an operator can set. Layered by `ConfigurationLoader`: these defaults, then a
+/// JSON config file, then `REELHOUSE_*` environment variables, then command-line flags.
+public struct ServerConfiguration: Codable, Sendable, Equatable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// Signed media URLs expire at the end of the current window plus the margin, so every
+    /// client in one window gets the same URL and browser/CDN caches hit.
+    public var mediaTokenWindowSeconds = 3600
+    public var mediaTokenMarginSeconds = 900
+    /// Seed 000's routes (`/api/feed/random`, `/videos/{folder}/index.m3u8`…). Their playlists
+    /// and encrypted segments are served without credentials; turn off if no such client is used.
+    public var compatRoutes = true
+    /// The custom URL scheme seed 000's resource loader intercepts for key requests.
+    public var compatKeyScheme = "lockdown"
+    /// Login attempts per IP and per account in `loginWindowSeconds` (PeerTube: 15 per 5 min).
+    public var loginAttemptsPerIP = 15
+    public var loginAttemptsPerAccount = 15
+    public var loginWindowSeconds = 300
+    /// API requests per credential per minute.
+    public var apiRequestsPerMinute = 1200
+    public var sessionDays = 30
+    /// Serve `/metrics` (requires an owner's credentials).
+    public var metrics = true
+    /// Run the transcode worker inside the server process.
+    public var worker = true
+    public var workerConcurrency: Int?
+    /// Largest JSON request body.
+    public var maxBodyBytes = 64 * 1024
+    /// Directory of the web client; nil serves none.
+    public var webRoot: String?
+
+    public init() {}
+}

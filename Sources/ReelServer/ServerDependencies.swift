@@ -1,0 +1,34 @@
+import Foundation
+import ReelPipeline
+import ReelStore
+
+/// The boundaries the server talks to, each a protocol with the embedded implementation as
+/// the default (SQLite, local disk). `buildApplication` wires them once.
+public struct ServerDependencies: Sendable {
+    public var library: any LibraryStore
+    public var jobs: any JobStore
+    public var accounts: any AccountStore
+    public var social: any SocialStore
+    public var feed: any FeedStore
+    public var storage: any MediaStorage
+    public var passwords: any PasswordHasher
+    /// HMAC secret for media tokens and feed cursors; the same on every API node.
+    public var secret: Data
+    public var now: @Sendable () -> Date
+
+    public init(
+        library: any LibraryStore, jobs: any JobStore, accounts: any AccountStore, social: any SocialStore,
+        feed: any FeedStore, storage: any MediaStorage, passwords: any PasswordHasher, secret: Data,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.library = library
+        self.jobs = jobs
+        self.accounts = accounts
+        self.social = social
+        self.feed = feed
+        self.storage = storage
+        self.passwords = passwords
+        self.secret = secret
+        self.now = now
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import ReelModels
+
+/// Which posts a feed shows. `favoritesOnly` and `minRating` are about the viewing user.
+public struct FeedFilter: Codable, Sendable, Equatable, Hashable {
+    /// Any of these (ignoring case); empty means no tag constraint.
+    public var tags: [String]
+    /// None of these (ignoring case).
+    public var excludeTags: [String]
+    public var kind: PostKind?
+    public var favoritesOnly: Bool
+    /// Only posts the viewer rated at least this; nil or ≤ 0 means no constraint.
+    public var minRating: Int?
+
+    public init(tags: [String] = [], excludeTags: [String] = [], kind: PostKind? = nil, favoritesOnly: Bool = false, minRating: Int? = nil) {
+        self.tags = tags
+        self.excludeTags = excludeTags
+        self.kind = kind
+        self.favoritesOnly = favoritesOnly
+        self.minRating = minRating
+    }
+
+    public static let all = FeedFilter()
+}
+
+/// Where a reader is in the endless shuffled feed. Everything about the order derives from
+/// `seed` and `epoch` (see `FeedShuffle`), so a position is a complete, stateless cursor: the
+/// server stores nothing per reader, and any node can serve the next page.
+public struct FeedPosition: Codable, Sendable, Equatable, Hashable {
+    public var seed: UInt64
+    /// How many times the filtered library has been walked through; each epoch is a new order.
+    public var epoch: Int
+    /// 0 while walking the keys from the epoch's start offset onwards, 1 after wrapping round.
+    public var phase: Int
+    /// The shuffle key and id of the last post served in this phase; nil at a phase's start.
+    public var lastKey: Int64?
+    public var lastID: Int64?
+
+    public init(seed: UInt64, epoch: Int, phase: Int, lastKey: Int64?, lastID: Int64?) {
+        self.seed = seed
+        self.epoch = epoch
+        self.phase = phase
+        self.lastKey = lastKey
+        self.lastID = lastID
+    }
+
+    /// The first page of epoch 0.
+    public static func start(seed: UInt64) -> FeedPosition {
+        FeedPosition(seed: seed, epoch: 0, phase: 0, lastKey: nil, lastID: nil)
+    }
+
+    /// The first page of the following epoch (wrapping rather than trapping at `Int.max`).
+    public var nextEpoch: FeedPosition {
+        FeedPosition(seed: seed, epoch: epoch &+ 1, phase: 0, lastKey: nil, lastID: nil)
+    }
+
+    public var isEpochStart: Bool { phase == 0 && lastKey == nil && lastID == nil }
+}
+
+/// A post with what the viewing user did with it, fetched in the same query.
+public struct FeedItem: Sendable, Equatable {
+    public var post: Post
+    public var viewer: ViewerState
+
+    public init(post: Post, viewer: ViewerState) {
+        self.post = post
+        self.viewer = viewer
+    }
+}
+
+/// The endless shuffled feed.
+///
+/// Contract: within one epoch no post is served twice; walking an epoch to its end serves every
+/// post matching the filter that stayed ready throughout; the next epoch is a different order.
+/// The same position always gives the same page while the library is unchanged. A page never
+/// crosses into the next epoch: it may be short, and its `next` is then the start of the next
+/// epoch. It is empty only when nothing matches, and then `next` is nil.
+public protocol FeedStore: Sendable {
+    func feedPage(userID: Int64, filter: FeedFilter, position: FeedPosition, limit: Int) async throws -> (items: [FeedItem], next: FeedPosition?)
+    func countFeed(userID: Int64, filter: FeedFilter) async throws -> Int
+}

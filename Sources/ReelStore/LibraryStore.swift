@@ -1,0 +1,77 @@
+import Foundation
+import ReelModels
+
+/// A post as the importer hands it over: metadata known, media not yet produced.
+public struct NewPost: Sendable, Equatable {
+    public var kind: PostKind
+    /// Preferred slug; the store makes it unique (appending `-2`, `-3`…) if it is taken.
+    public var folderName: String
+    public var metadata: PostMetadata
+    public var contentHash: String
+    /// Where the job finds its input, relative to the data folder (e.g. `sources/ab12….mp4`);
+    /// several for a carousel, in order.
+    public var sourcePaths: [String]
+    public var dateAdded: Date
+
+    public init(kind: PostKind, folderName: String, metadata: PostMetadata, contentHash: String, sourcePaths: [String], dateAdded: Date) {
+        self.kind = kind
+        self.folderName = folderName
+        self.metadata = metadata
+        self.contentHash = contentHash
+        self.sourcePaths = sourcePaths
+        self.dateAdded = dateAdded
+    }
+}
+
+/// The library: posts, their media and their encryption keys.
+///
+/// Keys live here, not in the media tree, so a leaked media folder (or a CDN bucket) never
+/// contains what decrypts it.
+public protocol LibraryStore: Sendable {
+    func post(id: Int64) async throws -> Post?
+    func post(folderName: String) async throws -> Post?
+    func post(contentHash: String) async throws -> Post?
+    func posts(status: PostStatus?, limit: Int) async throws -> [Post]
+    func sourcePaths(postID: Int64) async throws -> [String]
+
+    /// Inserts a post in status `queued` together with a `transcode` job for it, atomically.
+    func insertPost(_ post: NewPost, maxAttempts: Int, now: Date) async throws -> (Post, Job)
+    func updateMetadata(postID: Int64, metadata: PostMetadata) async throws
+    func setStatus(postID: Int64, status: PostStatus, failureReason: String?) async throws
+    /// Marks the post `ready` with its media and key in one transaction.
+    func publish(postID: Int64, media: PublishedMedia, key: Data?) async throws
+    func encryptionKey(postID: Int64) async throws -> Data?
+    func deletePost(id: Int64) async throws
+    func countPosts(status: PostStatus?) async throws -> Int
+}
+
+/// The durable job queue. Every method is a single transaction, so several workers (threads,
+/// processes or, later, machines on PostgreSQL) can share one queue safely.
+public protocol JobStore: Sendable {
+    func job(id: Int64) async throws -> Job?
+    func jobs(states: [JobState]?, limit: Int) async throws -> [Job]
+    func jobs(postID: Int64) async throws -> [Job]
+
+    /// Leases the oldest claimable job: `queued` with `runAfter <= now`, or `running` with an
+    /// expired lease (its worker died). Increments `attempts`. A job whose attempts are used
+    /// up when its lease expired is failed instead of claimed.
+    func claim(workerID: String, kinds: [JobKind], leaseDuration: TimeInterval, now: Date) async throws -> Job?
+    /// Extends the lease and records progress. Returns false if the worker no longer owns the
+    /// job (lease lost), in which case the worker must stop working on it.
+    func heartbeat(jobID: Int64, workerID: String, progress: Double, leaseDuration: TimeInterval, now: Date) async throws -> Bool
+    func succeed(jobID: Int64, workerID: String, now: Date) async throws
+    /// `retryAt == nil` fails the job for good; otherwise it goes back to `queued` until then.
+    func fail(jobID: Int64, workerID: String, error: String, retryAt: Date?, now: Date) async throws
+    /// Jobs currently `running` whose lease has expired (used for cleanup of their temp files).
+    func expiredLeases(now: Date) async throws -> [Job]
+    /// Puts a running job back to `queued`, claimable at once, without counting the attempt
+    /// (a graceful shutdown is not the job's fault). A no-op unless `workerID` holds the lease.
+    func release(jobID: Int64, workerID: String, reason: String, now: Date) async throws
+}
+
+extension JobStore {
+    /// For stores that cannot refund an attempt: a retry that is due at once.
+    public func release(jobID: Int64, workerID: String, reason: String, now: Date) async throws {
+        try await fail(jobID: jobID, workerID: workerID, error: reason, retryAt: now, now: now)
+    }
+}

@@ -1,0 +1,157 @@
+import GRDB
+import ReelModels
+import ReelStore
+
+/// A feed filter with names turned into ids, ready to become SQL.
+struct ResolvedFeedFilter: Sendable {
+    /// Nil: no tag constraint. Empty: the filter named only unknown tags, so nothing matches.
+    var anyTagIDs: [Int64]?
+    var excludeTagIDs: [Int64]
+    var kind: PostKind?
+    var favoritesOnly: Bool
+    /// Nil when the filter's minimum is absent or ≤ 0 (every post has rating ≥ 0).
+    var minRating: Int?
+
+    static func resolve(_ db: Database, _ filter: FeedFilter) throws -> ResolvedFeedFilter {
+        let wanted = filter.tags.filter { !Vocabulary.isBlank($0) }
+        return ResolvedFeedFilter(
+            anyTagIDs: wanted.isEmpty ? nil : try Vocabulary.tags.existingIDs(db, names: wanted),
+            excludeTagIDs: try Vocabulary.tags.existingIDs(db, names: filter.excludeTags),
+            kind: filter.kind,
+            favoritesOnly: filter.favoritesOnly,
+            minRating: filter.minRating.flatMap { $0 > 0 ? $0 : nil }
+        )
+    }
+
+    var matchesNothing: Bool { anyTagIDs?.isEmpty == true || (minRating ?? 0) > 5 }
+}
+
+/// Which set of rows a feed query starts from. The shuffle index finds a page in O(log n) plus
+/// the rows the filter rejects on the way; when a filter keeps only a few posts, walking the
+/// index would reject almost everything, so the query starts from those few instead and sorts
+/// them. `FeedQuery.chooseDriver` picks whichever touches fewer rows.
+enum FeedDriver: Sendable, Equatable {
+    case shuffleIndex
+    case tags
+    case favorites
+    case rated
+}
+
+enum FeedQuery {
+    /// The selected columns: all of `posts`, the epoch's key, and the viewer's state.
+    static func select(order: FeedShuffle.EpochOrder) -> String {
+        """
+        SELECT p.*, p.\(FeedShuffleColumns.name(order.column)) AS feed_key,
+               s.favorited_at AS viewer_favorited_at, s.rating AS viewer_rating,
+               s.position AS viewer_position, s.seen_at AS viewer_seen_at
+        """
+    }
+
+    /// FROM … WHERE … for ready posts matching `filter`, starting from `driver`'s rows, with the
+    /// viewer's state LEFT JOINed. The per-user filters are EXISTS subqueries rather than
+    /// conditions on the joined state, so SQLite can never turn the LEFT JOIN into an inner join
+    /// and reorder it ahead of the chosen driver.
+    static func body(userID: Int64, filter: ResolvedFeedFilter, driver: FeedDriver, column: Int) -> (String, StatementArguments) {
+        var sql: String
+        var arguments: StatementArguments = []
+        switch driver {
+        case .shuffleIndex:
+            sql = "FROM posts p INDEXED BY \(FeedShuffleColumns.index(column))"
+        case .tags:
+            let ids = filter.anyTagIDs ?? []
+            sql = "FROM (SELECT DISTINCT post_id FROM post_tag_ids WHERE tag_id IN (\(SQLiteStore.placeholders(ids.count)))) m"
+                + " CROSS JOIN posts p ON p.id = m.post_id"
+            arguments += StatementArguments(ids)
+        case .favorites:
+            sql = "FROM (SELECT post_id FROM post_user_state WHERE user_id = ? AND favorited_at IS NOT NULL) m"
+                + " CROSS JOIN posts p ON p.id = m.post_id"
+            arguments += [userID]
+        case .rated:
+            sql = "FROM (SELECT post_id FROM post_user_state WHERE user_id = ? AND rating >= ?) m"
+                + " CROSS JOIN posts p ON p.id = m.post_id"
+            arguments += [userID, filter.minRating ?? 0]
+        }
+        sql += " LEFT JOIN post_user_state s ON s.user_id = ? AND s.post_id = p.id"
+        arguments += [userID]
+        // The literal `status = 'ready'` is what lets SQLite use the partial shuffle indexes.
+        sql += " WHERE p.status = 'ready'"
+        if let ids = filter.anyTagIDs {
+            sql += " AND EXISTS (SELECT 1 FROM post_tag_ids x WHERE x.post_id = p.id AND x.tag_id IN (\(SQLiteStore.placeholders(ids.count))))"
+            arguments += StatementArguments(ids)
+        }
+        if !filter.excludeTagIDs.isEmpty {
+            sql += " AND NOT EXISTS (SELECT 1 FROM post_tag_ids x WHERE x.post_id = p.id AND x.tag_id IN (\(SQLiteStore.placeholders(filter.excludeTagIDs.count))))"
+            arguments += StatementArguments(filter.excludeTagIDs)
+        }
+        if let kind = filter.kind {
+            sql += " AND p.kind = ?"
+            arguments += [kind.rawValue]
+        }
+        if filter.favoritesOnly {
+            sql += " AND EXISTS (SELECT 1 FROM post_user_state f WHERE f.user_id = ? AND f.post_id = p.id AND f.favorited_at IS NOT NULL)"
+            arguments += [userID]
+        }
+        if let minRating = filter.minRating {
+            sql += " AND EXISTS (SELECT 1 FROM post_user_state r WHERE r.user_id = ? AND r.post_id = p.id AND r.rating >= ?)"
+            arguments += [userID, minRating]
+        }
+        return (sql, arguments)
+    }
+
+    /// One phase's slice of an epoch after (`lastKey`, `lastID`), in walking order.
+    ///
+    /// Ascending epochs walk keys ≥ start (phase 0) then keys < start (phase 1); descending ones
+    /// walk keys < start downwards, then keys ≥ start downwards. The (key, id) row-value bound
+    /// is the keyset cursor, so the index seek lands right after the previous page.
+    static func page(
+        userID: Int64, filter: ResolvedFeedFilter, driver: FeedDriver, order: FeedShuffle.EpochOrder,
+        phase: Int, after: (key: Int64, id: Int64)?, limit: Int
+    ) -> (String, StatementArguments) {
+        let key = "p." + FeedShuffleColumns.name(order.column)
+        var (sql, arguments) = body(userID: userID, filter: filter, driver: driver, column: order.column)
+        let upperPart = (phase == 0) != order.descending
+        sql += upperPart ? " AND \(key) >= ?" : " AND \(key) < ?"
+        arguments += [order.start]
+        if let after {
+            sql += order.descending ? " AND (\(key), p.id) < (?, ?)" : " AND (\(key), p.id) > (?, ?)"
+            arguments += [after.key, after.id]
+        }
+        let direction = order.descending ? "DESC" : "ASC"
+        sql = select(order: order) + " " + sql + " ORDER BY \(key) \(direction), p.id \(direction) LIMIT ?"
+        arguments += [limit]
+        return (sql, arguments)
+    }
+
+    /// The cheapest driver: a small candidate set (at most `threshold` rows) beats walking the
+    /// index, which finds `limit` matches only after about `limit · n / m` rows when m of n posts
+    /// match. With `threshold = √(limit · n)` either choice touches O(√(limit · n)) rows at
+    /// worst, and the unfiltered feed always walks the index. Counting stops at the threshold,
+    /// so choosing is bounded too.
+    static func chooseDriver(_ db: Database, userID: Int64, filter: ResolvedFeedFilter, threshold: Int) throws -> FeedDriver {
+        var candidates: [(FeedDriver, String, StatementArguments)] = []
+        if let ids = filter.anyTagIDs {
+            candidates.append((.tags, "SELECT 1 FROM post_tag_ids WHERE tag_id IN (\(SQLiteStore.placeholders(ids.count)))", StatementArguments(ids)))
+        }
+        if filter.favoritesOnly {
+            candidates.append((.favorites, "SELECT 1 FROM post_user_state WHERE user_id = ? AND favorited_at IS NOT NULL", [userID]))
+        }
+        if let minRating = filter.minRating {
+            candidates.append((.rated, "SELECT 1 FROM post_user_state WHERE user_id = ? AND rating >= ?", [userID, minRating]))
+        }
+        var best: (driver: FeedDriver, count: Int)?
+        for (driver, sql, arguments) in candidates {
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(sql) LIMIT ?)", arguments: arguments + [threshold + 1]) ?? 0
+            if count <= threshold, count < best?.count ?? Int.max {
+                best = (driver, count)
+            }
+        }
+        return best?.driver ?? .shuffleIndex
+    }
+
+    /// √(limit · n), n estimated by the highest post id (O(log n); deletions only make it
+    /// larger, which errs towards the always-safe index walk).
+    static func threshold(_ db: Database, limit: Int) throws -> Int {
+        let n = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM posts") ?? 0
+        return max(64, Int((Double(max(1, limit)) * Double(max(1, n))).squareRoot()))
+    }
+}

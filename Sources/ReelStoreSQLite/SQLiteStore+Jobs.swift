@@ -1,0 +1,203 @@
+import Foundation
+import GRDB
+import ReelModels
+import ReelStore
+
+extension SQLiteStore {
+    public func job(id: Int64) async throws -> Job? {
+        try await read { db in try Row.fetchOne(db, sql: "SELECT * FROM jobs WHERE id = ?", arguments: [id]).map(RowDecoding.job) }
+    }
+
+    /// Newest first, as `reelhouse jobs` lists them.
+    public func jobs(states: [JobState]?, limit: Int) async throws -> [Job] {
+        try await read { db in
+            var sql = "SELECT * FROM jobs"
+            var arguments: StatementArguments = []
+            if let states {
+                sql += " WHERE state IN (\(Self.placeholders(states.count)))"
+                arguments += StatementArguments(states.map(\.rawValue))
+            }
+            sql += " ORDER BY id DESC LIMIT ?"
+            arguments += [max(0, limit)]
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map(RowDecoding.job)
+        }
+    }
+
+    /// Oldest first.
+    public func jobs(postID: Int64) async throws -> [Job] {
+        try await read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM jobs WHERE post_id = ? ORDER BY id", arguments: [postID]).map(RowDecoding.job)
+        }
+    }
+
+    /// Adds a `queued` job, claimable from `now`.
+    public func enqueue(kind: JobKind, postID: Int64?, maxAttempts: Int, now: Date) async throws -> Job {
+        try await write { db in try Self.enqueue(db, kind: kind, postID: postID, maxAttempts: maxAttempts, now: now) }
+    }
+
+    /// In one IMMEDIATE transaction: fails the expired jobs of `kinds` that have no attempt left
+    /// (and their posts), then leases the oldest claimable one to `workerID`.
+    public func claim(workerID: String, kinds: [JobKind], leaseDuration: TimeInterval, now: Date) async throws -> Job? {
+        guard !kinds.isEmpty else { return nil }
+        let nowSeconds = RowDecoding.seconds(now)
+        let kindList = Self.placeholders(kinds.count)
+        let kindArguments = StatementArguments(kinds.map(\.rawValue))
+        return try await write { db in
+            let exhausted = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM jobs
+                    WHERE state = 'running' AND lease_expires_at <= ? AND attempts >= max_attempts AND kind IN (\(kindList))
+                    """,
+                arguments: [nowSeconds] + kindArguments
+            ).map(RowDecoding.job)
+            for job in exhausted {
+                let reason = "worker stopped responding during attempt \(job.attempts) of \(job.maxAttempts)"
+                try Self.finishFailed(db, job: job, reason: reason, now: nowSeconds)
+            }
+
+            let candidate = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT * FROM jobs
+                    WHERE kind IN (\(kindList))
+                      AND ((state = 'queued' AND run_after <= ?) OR (state = 'running' AND lease_expires_at <= ?))
+                    ORDER BY created_at, id
+                    LIMIT 1
+                    """,
+                arguments: kindArguments + [nowSeconds, nowSeconds]
+            ).map(RowDecoding.job)
+            guard let candidate else { return nil }
+            try db.execute(
+                sql: """
+                    UPDATE jobs SET state = 'running', lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1,
+                                    progress = 0, updated_at = ?
+                    WHERE id = ?
+                    """,
+                arguments: [workerID, nowSeconds + leaseDuration, nowSeconds, candidate.id]
+            )
+            return try Self.fetchJob(db, id: candidate.id)
+        }
+    }
+
+    /// Extends the lease and records progress (clamped to 0…1). False when `workerID` no longer
+    /// holds the job: it was reclaimed after its lease expired, finished, or deleted with its post.
+    public func heartbeat(jobID: Int64, workerID: String, progress: Double, leaseDuration: TimeInterval, now: Date) async throws -> Bool {
+        let nowSeconds = RowDecoding.seconds(now)
+        let progress = progress.isFinite ? min(1, max(0, progress)) : 0
+        return try await write { db in
+            try db.execute(
+                sql: """
+                    UPDATE jobs SET lease_expires_at = ?, progress = ?, updated_at = ?
+                    WHERE id = ? AND state = 'running' AND lease_owner = ?
+                    """,
+                arguments: [nowSeconds + leaseDuration, progress, nowSeconds, jobID, workerID]
+            )
+            return db.changesCount > 0
+        }
+    }
+
+    /// Marks the job `succeeded`; a no-op unless `workerID` still holds the lease.
+    public func succeed(jobID: Int64, workerID: String, now: Date) async throws {
+        try await write { db in
+            try db.execute(
+                sql: """
+                    UPDATE jobs SET state = 'succeeded', progress = 1, lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
+                    WHERE id = ? AND state = 'running' AND lease_owner = ?
+                    """,
+                arguments: [RowDecoding.seconds(now), jobID, workerID]
+            )
+        }
+    }
+
+    /// A no-op unless `workerID` still holds the lease. `retryAt == nil`, or no attempt left:
+    /// `failed` for good, and the post (unless already `ready`) becomes `failed` with `error`.
+    /// Otherwise the job is `queued` again, claimable from `retryAt`.
+    public func fail(jobID: Int64, workerID: String, error: String, retryAt: Date?, now: Date) async throws {
+        let nowSeconds = RowDecoding.seconds(now)
+        try await write { db in
+            guard let job = try Self.fetchJob(db, id: jobID), job.state == .running, job.leaseOwner == workerID else { return }
+            if let retryAt, job.attempts < job.maxAttempts {
+                try db.execute(
+                    sql: """
+                        UPDATE jobs SET state = 'queued', run_after = ?, last_error = ?, progress = 0, lease_owner = NULL,
+                                        lease_expires_at = NULL, updated_at = ?
+                        WHERE id = ?
+                        """,
+                    arguments: [RowDecoding.seconds(retryAt), error, nowSeconds, jobID]
+                )
+            } else {
+                try Self.finishFailed(db, job: job, reason: error, now: nowSeconds)
+            }
+        }
+    }
+
+    /// Puts a job back in the queue, claimable at once, without counting the attempt: the worker
+    /// is shutting down and the job did nothing wrong. A no-op unless `workerID` holds the lease.
+    public func release(jobID: Int64, workerID: String, reason: String, now: Date) async throws {
+        let nowSeconds = RowDecoding.seconds(now)
+        try await write { db in
+            try db.execute(
+                sql: """
+                    UPDATE jobs SET state = 'queued', attempts = MAX(attempts - 1, 0), run_after = ?, last_error = ?,
+                                    progress = 0, lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
+                    WHERE id = ? AND state = 'running' AND lease_owner = ?
+                    """,
+                arguments: [nowSeconds, reason, nowSeconds, jobID, workerID]
+            )
+        }
+    }
+
+    public func expiredLeases(now: Date) async throws -> [Job] {
+        try await read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM jobs WHERE state = 'running' AND lease_expires_at <= ? ORDER BY id",
+                arguments: [RowDecoding.seconds(now)]
+            ).map(RowDecoding.job)
+        }
+    }
+
+    // MARK: - Helpers inside a transaction
+
+    static func enqueue(_ db: Database, kind: JobKind, postID: Int64?, maxAttempts: Int, now: Date) throws -> Job {
+        let nowSeconds = RowDecoding.seconds(now)
+        try db.execute(
+            sql: """
+                INSERT INTO jobs (kind, post_id, state, attempts, max_attempts, progress, run_after, created_at, updated_at)
+                VALUES (?, ?, 'queued', 0, ?, 0, ?, ?, ?)
+                """,
+            arguments: [kind.rawValue, postID, max(1, maxAttempts), nowSeconds, nowSeconds, nowSeconds]
+        )
+        guard let job = try fetchJob(db, id: db.lastInsertedRowID) else {
+            throw StoreError.corrupt("job vanished inside its own transaction")
+        }
+        return job
+    }
+
+    static func fetchJob(_ db: Database, id: Int64) throws -> Job? {
+        try Row.fetchOne(db, sql: "SELECT * FROM jobs WHERE id = ?", arguments: [id]).map(RowDecoding.job)
+    }
+
+    /// Fails the job for good and shows the reason on its post, so a post never stays
+    /// "processing" after its last attempt. A post that is already `ready` (published by an
+    /// attempt that died before reporting success) is left alone.
+    private static func finishFailed(_ db: Database, job: Job, reason: String, now: Double) throws {
+        try db.execute(
+            sql: """
+                UPDATE jobs SET state = 'failed', last_error = ?, lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
+                WHERE id = ?
+                """,
+            arguments: [reason, now, job.id]
+        )
+        if let postID = job.postID {
+            try db.execute(
+                sql: "UPDATE posts SET status = 'failed', failure_reason = ? WHERE id = ? AND status != 'ready'",
+                arguments: [reason, postID]
+            )
+        }
+    }
+
+    static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import GRDB
+import ReelStore
+
+/// The library, the job queue, accounts, per-user state and the feed in one SQLite file.
+///
+/// A file-backed store uses a WAL `DatabasePool`, so readers never wait for the writer, and a
+/// busy timeout, so several processes (a `reelhouse worker` and a `reelhouse import`, say) can
+/// share the file: a writer that finds the database locked waits up to `busyTimeout` instead of
+/// failing at once. Every write is one `BEGIN IMMEDIATE` transaction: the write lock is taken
+/// before the first read, so two processes can never both read "job 7 is free" and both take it.
+public final class SQLiteStore: LibraryStore, JobStore, AccountStore, SocialStore, FeedStore, Sendable {
+    /// How long a write waits for another connection's (or process's) write to finish.
+    public static let busyTimeout: TimeInterval = 5
+
+    let writer: any DatabaseWriter
+
+    /// Opens (creating if needed) the database file at `path`, its parent folder included, and
+    /// brings its schema up to date.
+    public convenience init(path: String) throws {
+        try self.init(path: path, migratingUpTo: nil)
+    }
+
+    /// Opens the file with migrations applied up to `version` only (nil: all of them), so tests
+    /// can build an old-schema file and check that upgrading it keeps its data.
+    init(path: String, migratingUpTo version: String?) throws {
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError.unavailable("cannot create \(parent.path): \(error.localizedDescription)")
+        }
+        do {
+            writer = try DatabasePool(path: path, configuration: Self.configuration())
+        } catch {
+            throw Self.storeError(error)
+        }
+        try migrate(upTo: version)
+    }
+
+    /// A private database that lives as long as the store; for tests and previews.
+    public static func inMemory() throws -> SQLiteStore {
+        do {
+            return try SQLiteStore(writer: DatabaseQueue(configuration: configuration()))
+        } catch {
+            throw storeError(error)
+        }
+    }
+
+    private init(writer: any DatabaseWriter) throws {
+        self.writer = writer
+        try migrate()
+    }
+
+    private static func configuration() -> Configuration {
+        var configuration = Configuration()
+        configuration.label = "reelhouse"
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.prepareDatabase { db in
+            // In WAL mode NORMAL is crash-safe (a power cut may only lose the last commits).
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        return configuration
+    }
+
+    /// Applies missing migrations. Two processes opening a fresh file at the same moment can
+    /// both see a migration as missing (GRDB reads the applied list outside a transaction);
+    /// the loser's `CREATE TABLE` fails, and one retry then finds the migration applied.
+    private func migrate(upTo version: String? = nil) throws {
+        let migrator = Schema.migrator
+        func run() throws {
+            if let version {
+                try migrator.migrate(writer, upTo: version)
+            } else {
+                try migrator.migrate(writer)
+            }
+        }
+        do {
+            try run()
+        } catch {
+            do {
+                try run()
+            } catch {
+                throw Self.storeError(error)
+            }
+        }
+    }
+
+    // MARK: - Maintenance (`reelhouse doctor`)
+
+    /// The identifier of the newest applied migration, e.g. `v1_posts_jobs`.
+    public func schemaVersion() throws -> String? {
+        do {
+            return try writer.read { db in try Schema.migrator.appliedMigrations(db).last }
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    /// The schema version this build of Reelhouse writes.
+    public static var currentSchemaVersion: String { Schema.versions.last ?? "" }
+
+    /// Runs SQLite's integrity and foreign key checks. Returns `"ok"` or the problems found,
+    /// one per line, in SQLite's words.
+    public func check() throws -> String {
+        do {
+            return try writer.read { db in
+                var problems = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
+                let orphans = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
+                problems += orphans.map { row in
+                    "row \(row[1] as Int64? ?? 0) of \(row[0] as String? ?? "?") points to a missing \(row[2] as String? ?? "?") row"
+                }
+                return problems.isEmpty ? "ok" : problems.joined(separator: "\n")
+            }
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    // MARK: - Transactions
+
+    /// Reads from a consistent snapshot.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await writer.read(body)
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    /// Runs `body` in one `BEGIN IMMEDIATE` transaction (GRDB 7's default for writes too, but
+    /// the claim protocol depends on it, so it is spelled out).
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await writer.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return .commit
+                }
+                guard let result else { throw StoreError.corrupt("transaction produced no result") }
+                return result
+            }
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    /// Translates GRDB's errors into the store's one error type; cancellation and errors that
+    /// already are `StoreError` pass through unchanged.
+    static func storeError(_ error: any Error) -> any Error {
+        guard let error = error as? DatabaseError else { return error }
+        switch error.resultCode {
+        case .SQLITE_CONSTRAINT:
+            return StoreError.conflict(error.message ?? error.description)
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+            return StoreError.corrupt(error.message ?? error.description)
+        default:
+            return StoreError.unavailable(error.message ?? error.description)
+        }
+    }
+}

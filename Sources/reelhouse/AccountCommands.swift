@@ -1,0 +1,136 @@
+import ArgumentParser
+import Foundation
+import ReelModels
+import ReelServer
+import ReelStore
+import ReelStoreSQLite
+
+struct UserCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "user", abstract: "Manage accounts.", subcommands: [Add.self, Passwd.self, List.self]
+    )
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create an account; the password is read from stdin when it is not a terminal.")
+        @OptionGroup var dataOptions: DataOptions
+        @Argument var name: String
+        @Option(help: "owner or member") var role: UserRole = .member
+        @Option(name: .long, help: "Cost of the bcrypt hash.") var bcryptCost: UInt8 = 12
+
+        func run() async throws {
+            guard (1...64).contains(name.count), name.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }) else {
+                throw CLIError("user add: a name is 1–64 letters, digits, dots, dashes or underscores")
+            }
+            let context = try AppContext(dataPath: dataOptions.resolvedPath)
+            let password = try PasswordInput.read(prompt: "Password for \(name): ")
+            let hash = try await BcryptPasswordHasher(cost: bcryptCost).hash(password)
+            do {
+                let user = try await context.store.createUser(name: name, role: role, passwordHash: hash, now: Date())
+                print("created \(user.role.rawValue) \(user.name) (id \(user.id))")
+            } catch StoreError.conflict {
+                throw CLIError("user add: a user named \(name) already exists")
+            }
+        }
+    }
+
+    struct Passwd: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Change a password (ends that user's sessions).")
+        @OptionGroup var dataOptions: DataOptions
+        @Argument var name: String
+        @Option(name: .long, help: "Cost of the bcrypt hash.") var bcryptCost: UInt8 = 12
+
+        func run() async throws {
+            let context = try AppContext(dataPath: dataOptions.resolvedPath)
+            guard let user = try await context.store.user(name: name) else { throw CLIError("user passwd: no user named \(name)") }
+            let password = try PasswordInput.read(prompt: "New password for \(name): ")
+            try await context.store.setPasswordHash(userID: user.id, passwordHash: try await BcryptPasswordHasher(cost: bcryptCost).hash(password))
+            print("password changed for \(user.name)")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List accounts.")
+        @OptionGroup var dataOptions: DataOptions
+
+        func run() async throws {
+            let context = try AppContext(dataPath: dataOptions.resolvedPath)
+            for user in try await context.store.users() {
+                print("\(user.id)\t\(user.name)\t\(user.role.rawValue)")
+            }
+        }
+    }
+}
+
+struct KeyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "key", abstract: "Manage API keys.", subcommands: [Create.self, List.self, Revoke.self]
+    )
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create an API key; prints only the key.")
+        @OptionGroup var dataOptions: DataOptions
+        @Option(help: "The user the key acts as.") var user: String
+        @Option(help: "A label to tell keys apart.") var name: String = "cli"
+
+        func run() async throws {
+            let context = try AppContext(dataPath: dataOptions.resolvedPath)
+            guard let account = try await context.store.user(name: user) else { throw CLIError("key create: no user named \(user)") }
+            let key = Credentials.newAPIKey()
+            _ = try await context.store.createAPIKey(
+                userID: account.id, name: name, keyHash: Credentials.hash(key), prefix: Credentials.displayPrefix(key), now: Date()
+            )
+            print(key)
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List API keys (never the keys themselves).")
+        @OptionGroup var dataOptions: DataOptions
+        @Option(help: "Only this user's keys.") var user: String?
+
+        func run() async throws {
+            let context = try AppContext(dataPath: dataOptions.resolvedPath)
+            var userID: Int64?
+            if let user {
+                guard let account = try await context.store.user(name: user) else { throw CLIError("key list: no user named \(user)") }
+                userID = account.id
+            }
+            for key in try await context.store.apiKeys(userID: userID) {
+                let state = key.revokedAt == nil ? "active" : "revoked"
+                print("\(key.id)\tuser \(key.userID)\t\(key.prefix)…\t\(key.name)\t\(state)")
+            }
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke an API key by id.")
+        @OptionGroup var dataOptions: DataOptions
+        @Argument var id: Int64
+
+        func run() async throws {
+            let context = try AppContext(dataPath: dataOptions.resolvedPath)
+            do {
+                try await context.store.revokeAPIKey(id: id, now: Date())
+            } catch StoreError.notFound {
+                throw CLIError("key revoke: no key with id \(id)")
+            }
+            print("revoked key \(id)")
+        }
+    }
+}
+
+extension UserRole: ExpressibleByArgument {}
+
+/// Reads a password without echo on a terminal, or one line from stdin otherwise (scripts).
+enum PasswordInput {
+    static func read(prompt: String) throws -> String {
+        var password: String?
+        if isatty(STDIN_FILENO) == 1 {
+            password = getpass(prompt).map { String(cString: $0) }
+        } else {
+            password = readLine(strippingNewline: true)
+        }
+        guard let password, password.count >= 8 else { throw CLIError("a password of at least 8 characters is required") }
+        return password
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Logging
+import ReelJobs
+import ReelMedia
+import ReelPipeline
+import ReelStore
+import ReelStoreSQLite
+
+/// Everything a subcommand needs, wired once from the data folder.
+struct AppContext {
+    let dataFolder: DataFolder
+    let store: SQLiteStore
+    let storage: LocalMediaStorage
+    let runner: FoundationProcessRunner
+    let logger: Logger
+
+    init(dataPath: String, logLevel: Logger.Level = .warning) throws {
+        dataFolder = DataFolder(root: URL(fileURLWithPath: dataPath))
+        try dataFolder.prepare()
+        do {
+            store = try SQLiteStore(path: dataFolder.databasePath)
+        } catch {
+            throw CLIError("cannot open the database at \(dataFolder.databasePath): \(error)")
+        }
+        storage = LocalMediaStorage(root: dataFolder.mediaRoot)
+        runner = FoundationProcessRunner()
+        var logger = Logger(label: "reelhouse")
+        logger.logLevel = logLevel
+        self.logger = logger
+    }
+
+    func transcodeHandler(configuration: PipelineConfiguration = PipelineConfiguration()) -> TranscodeJobHandler {
+        TranscodeJobHandler(
+            dataFolder: dataFolder, store: store, storage: storage, runner: runner,
+            configuration: configuration, logger: logger
+        )
+    }
+
+    func worker(concurrency: Int?, configuration: PipelineConfiguration = PipelineConfiguration()) -> JobWorker {
+        var workerConfiguration = JobWorkerConfiguration()
+        if let concurrency { workerConfiguration.concurrency = max(1, concurrency) }
+        // Tests shorten leases to see a killed worker's job reclaimed within seconds.
+        let env = ProcessInfo.processInfo.environment
+        if let lease = env["REELHOUSE_LEASE_SECONDS"].flatMap(Double.init), lease > 0 {
+            workerConfiguration.leaseDuration = lease
+            workerConfiguration.heartbeatInterval = max(0.2, lease / 4)
+        }
+        return JobWorker(
+            store: store, handlers: [transcodeHandler(configuration: configuration)],
+            configuration: workerConfiguration, logger: logger
+        )
+    }
+
+    var sweeper: Sweeper {
+        Sweeper(dataFolder: dataFolder, library: store, jobs: store, storage: storage, logger: logger)
+    }
+}
+
+/// A fatal CLI error: printed as one line on stderr, exit code 1.
+struct CLIError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import ReelPipeline
+import ReelStoreSQLite
+
+struct DoctorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor", abstract: "Check that this machine can run Reelhouse: tools, encoders, data folder, database."
+    )
+
+    @OptionGroup var dataOptions: DataOptions
+
+    /// Encoders the pipeline uses: H.264 video, AAC audio, JPEG posters and image variants.
+    static let requiredEncoders = ["libx264", "aac", "mjpeg"]
+
+    func run() async throws {
+        var problems = 0
+        func report(_ ok: Bool, _ what: String, _ detail: String) {
+            print("\(ok ? "ok  " : "FAIL") \(what): \(detail)")
+            if !ok { problems += 1 }
+        }
+        let runner = FoundationProcessRunner()
+        for tool in ["ffmpeg", "ffprobe"] {
+            if ExecutableLocator.find(tool) != nil, let output = try? await runner.run(tool, ["-hide_banner", "-version"]), output.succeeded {
+                let firstLine = String(decoding: output.stdout, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "?"
+                report(true, tool, firstLine)
+            } else {
+                report(false, tool, "not found; install with: apt-get install -y ffmpeg")
+            }
+        }
+        if let output = try? await runner.run("ffmpeg", ["-hide_banner", "-encoders"]), output.succeeded {
+            let text = String(decoding: output.stdout, as: UTF8.self)
+            for encoder in Self.requiredEncoders {
+                let found = text.split(separator: "\n").contains { $0.split(separator: " ").dropFirst().first.map(String.init) == encoder }
+                report(found, "encoder \(encoder)", found ? "available" : "missing from this ffmpeg build")
+            }
+        }
+        report(ExecutableLocator.find("xz") != nil, "xz", ExecutableLocator.find("xz") != nil ? "found (instaloader .json.xz sidecars)" : "not found; apt-get install -y xz-utils")
+
+        let dataPath = dataOptions.resolvedPath
+        let probe = URL(fileURLWithPath: dataPath).appendingPathComponent(".doctor-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(atPath: dataPath, withIntermediateDirectories: true)
+            try Data("ok".utf8).write(to: probe)
+            try FileManager.default.removeItem(at: probe)
+            report(true, "data folder", "\(URL(fileURLWithPath: dataPath).standardizedFileURL.path) is writable")
+        } catch {
+            report(false, "data folder", "\(dataPath) is not writable: \(error.localizedDescription)")
+        }
+        do {
+            let context = try AppContext(dataPath: dataPath)
+            let check = try context.store.check()
+            report(check == "ok", "database", check == "ok" ? "\(context.dataFolder.databasePath) passes integrity check" : check)
+        } catch {
+            report(false, "database", "\(error)")
+        }
+        if problems > 0 {
+            throw CLIError("doctor: \(problems) problem\(problems == 1 ? "" : "s") found")
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import ArgumentParser
+import Foundation
+import ReelJobs
+import ReelMedia
+import ReelModels
+import ReelPipeline
+import ReelStore
+import ReelStoreSQLite
+
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import videos and images (with their yt-dlp / instaloader / gallery-dl sidecars) from files or folders."
+    )
+
+    @OptionGroup var dataOptions: DataOptions
+    @OptionGroup var media: MediaOptions
+
+    @Argument(help: "Files or folders to import (folders recursively).")
+    var paths: [String]
+
+    @Option(name: .long, help: "A tag to add to every imported post (repeatable).")
+    var tag: [String] = []
+
+    @Flag(name: .long, help: "Print one JSON object on stdout and nothing else.")
+    var json = false
+
+    @Flag(name: .long, help: "Only queue the work; do not wait for transcoding.")
+    var noWait = false
+
+    @Option(name: .long, help: "Transcode jobs to run at once while waiting (default: 1 on ≤ 2 cores).")
+    var concurrency: Int?
+
+    func run() async throws {
+        let context = try AppContext(dataPath: dataOptions.resolvedPath)
+        let progress = ProgressReporter(quiet: false)
+        try await context.sweeper.sweep()
+        let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: media.limits)
+        let roots = paths.map { URL(fileURLWithPath: $0) }
+        for root in roots where !FileManager.default.fileExists(atPath: root.path) {
+            throw CLIError("import: \(root.path) does not exist")
+        }
+        var (report, jobIDs) = try await importer.run(roots, options: ImportOptions(tags: tag)) { event in
+            progress.handle(event)
+        }
+        if !noWait, !jobIDs.isEmpty {
+            let worker = context.worker(concurrency: concurrency, configuration: media.pipeline)
+            let finished = try await JobWaiter(store: context.store, jobIDs: jobIDs).wait(running: worker) { jobs in
+                progress.transcoding(jobs)
+            }
+            progress.finishTranscoding()
+            report = try await Self.settle(report, jobs: finished, store: context.store)
+        }
+        progress.finish()
+        if json {
+            print(try ReportPrinter.json(report))
+        } else {
+            print(ReportPrinter.human(report, waited: !noWait))
+        }
+        let alreadyThere = report.skipped.contains { $0.reason.hasPrefix("already imported") }
+        if report.imported.isEmpty && !alreadyThere {
+            throw ExitCode(1)
+        }
+    }
+
+    /// Posts whose transcode failed for good move from `imported` to `rejected`, with the reason.
+    static func settle(_ report: ImportReport, jobs: [Job], store: any LibraryStore) async throws -> ImportReport {
+        var report = report
+        var stillImported: [ImportReport.Imported] = []
+        for item in report.imported {
+            let post = try await store.post(id: item.id)
+            if let post, post.status == .failed {
+                let job = jobs.first { $0.postID == item.id }
+                let reason = post.failureReason ?? job?.lastError ?? "transcode failed"
+                report.rejected.append(.init(path: item.path, reason: "transcode failed: \(reason)"))
+            } else {
+                stillImported.append(item)
+            }
+        }
+        report.imported = stillImported
+        return report
+    }
+}
+
+/// Media limits and pipeline settings shared by commands that validate or transcode.
+struct MediaOptions: ParsableArguments {
+    @Option(name: .long, help: "Longest accepted video, in seconds (env REELHOUSE_MAX_DURATION, default 600).")
+    var maxDuration: Double?
+
+    @Option(name: .long, help: "Largest accepted image, in pixels (env REELHOUSE_MAX_IMAGE_PIXELS, default 40000000).")
+    var maxImagePixels: Int?
+
+    @Flag(name: .long, help: "Publish segments unencrypted (env REELHOUSE_ENCRYPT=0). Default: AES-128 per video.")
+    var noEncryption = false
+
+    @Option(name: .long, help: "x264 preset (env REELHOUSE_PRESET, default veryfast).")
+    var preset: String?
+
+    var limits: MediaLimits {
+        var limits = MediaLimits.default
+        let env = ProcessInfo.processInfo.environment
+        if let value = maxDuration ?? env["REELHOUSE_MAX_DURATION"].flatMap(Double.init) { limits.maxDuration = value }
+        if let value = maxImagePixels ?? env["REELHOUSE_MAX_IMAGE_PIXELS"].flatMap(Int.init) { limits.maxImagePixels = value }
+        return limits
+    }
+
+    var pipeline: PipelineConfiguration {
+        let env = ProcessInfo.processInfo.environment
+        var configuration = PipelineConfiguration()
+        configuration.encryptSegments = !(noEncryption || env["REELHOUSE_ENCRYPT"] == "0")
+        if let preset = preset ?? env["REELHOUSE_PRESET"] { configuration.transcode.preset = preset }
+        return configuration
+    }
+}

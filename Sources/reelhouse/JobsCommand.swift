@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import ReelModels
+import ReelStoreSQLite
+
+struct JobsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "jobs", abstract: "List transcode jobs and their state.")
+
+    @OptionGroup var dataOptions: DataOptions
+
+    @Flag(name: .long, help: "Print a JSON array.")
+    var json = false
+
+    @Option(name: .long, help: "Show at most this many jobs, newest first.")
+    var limit = 100
+
+    func run() async throws {
+        let context = try AppContext(dataPath: dataOptions.resolvedPath)
+        let jobs = try await context.store.jobs(states: nil, limit: limit)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.keyEncodingStrategy = .convertToSnakeCase
+            encoder.dateEncodingStrategy = .iso8601
+            encoder.outputFormatting = [.sortedKeys]
+            print(String(decoding: try encoder.encode(jobs), as: UTF8.self))
+            return
+        }
+        if jobs.isEmpty {
+            print("no jobs")
+            return
+        }
+        print("ID      STATE      TRIES  PROGRESS  POST    LAST ERROR")
+        for job in jobs {
+            let id = String(job.id).padding(toLength: 8, withPad: " ", startingAt: 0)
+            let state = job.state.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)
+            let tries = "\(job.attempts)/\(job.maxAttempts)".padding(toLength: 7, withPad: " ", startingAt: 0)
+            let progress = "\(Int(job.progress * 100))%".padding(toLength: 10, withPad: " ", startingAt: 0)
+            let post = (job.postID.map(String.init) ?? "-").padding(toLength: 8, withPad: " ", startingAt: 0)
+            print("\(id)\(state)\(tries)\(progress)\(post)\(job.lastError ?? "")")
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import ReelModels
+import ReelPipeline
+
+/// Progress on stderr (stdout stays clean for `--json`): a redrawn bar on a terminal, plain
+/// log lines otherwise (CI logs, pipes).
+final class ProgressReporter: @unchecked Sendable {
+    private let lock = NSLock()
+    private let isTTY = isatty(STDERR_FILENO) == 1
+    private let quiet: Bool
+    private var total = 0
+    private var lastLogged: [Int64: Int] = [:]
+    private var barVisible = false
+
+    init(quiet: Bool) {
+        self.quiet = quiet
+    }
+
+    func handle(_ event: ImportEvent) {
+        lock.withLock {
+            switch event {
+            case .scanned(let candidates):
+                total = candidates
+            case .inspecting(let path, let index, let total):
+                draw("checking \(index + 1)/\(total)", fraction: Double(index) / Double(max(total, 1)), detail: path)
+            case .imported(let path, let folderName):
+                log("queued   \(path) → \(folderName)")
+            case .skipped(let path, let reason):
+                log("skipped  \(path): \(reason)")
+            case .rejected(let path, let reason):
+                log("rejected \(path): \(reason)")
+            case .warning(let path, let message):
+                log("warning  \(path): \(message)")
+            }
+        }
+    }
+
+    func transcoding(_ jobs: [Job]) {
+        lock.withLock {
+            let done = jobs.filter(\.state.isTerminal).count
+            let running = jobs.filter { $0.state == .running }
+            let overall = jobs.isEmpty ? 1 : jobs.map { $0.state.isTerminal ? 1 : $0.progress }.reduce(0, +) / Double(jobs.count)
+            let current = running.map { "job \($0.id) \(Int($0.progress * 100))%" }.joined(separator: ", ")
+            if isTTY {
+                draw("transcoding \(done)/\(jobs.count)", fraction: overall, detail: current)
+            } else {
+                for job in jobs {
+                    let step = job.state.isTerminal ? 100 : Int(job.progress * 4) * 25
+                    if lastLogged[job.id] != step {
+                        lastLogged[job.id] = step
+                        let state = job.state.isTerminal ? job.state.rawValue : "\(step)%"
+                        writeLine("transcode job \(job.id): \(state)")
+                    }
+                }
+            }
+        }
+    }
+
+    func finishTranscoding() { lock.withLock { clearBar() } }
+    func finish() { lock.withLock { clearBar() } }
+
+    private func draw(_ label: String, fraction: Double, detail: String) {
+        guard isTTY, !quiet else { return }
+        let width = 28
+        let filled = max(0, min(width, Int(fraction * Double(width))))
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        let line = "\(bar) \(label)  \(detail)"
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + String(line.prefix(120))).utf8))
+        barVisible = true
+    }
+
+    private func log(_ line: String) {
+        guard !quiet else { return }
+        clearBar()
+        writeLine(line)
+    }
+
+    private func clearBar() {
+        if barVisible {
+            FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+            barVisible = false
+        }
+    }
+
+    private func writeLine(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}
+
+enum ReportPrinter {
+    static func json(_ report: ImportReport) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(report), as: UTF8.self)
+    }
+
+    static func human(_ report: ImportReport, waited: Bool) -> String {
+        var lines: [String] = []
+        let verb = waited ? "imported" : "queued"
+        lines.append("\(report.imported.count) \(verb), \(report.skipped.count) skipped, \(report.rejected.count) rejected")
+        for item in report.imported { lines.append("  + \(item.path) → \(item.folderName) (id \(item.id))") }
+        for item in report.skipped { lines.append("  = \(item.path): \(item.reason)") }
+        for item in report.rejected { lines.append("  ✗ \(item.path): \(item.reason)") }
+        for item in report.warnings { lines.append("  ! \(item.path): \(item.reason)") }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,136 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import ReelJobs
+import ReelModels
+import ReelPipeline
+import ReelServer
+import ReelStore
+import ReelStoreSQLite
+import ServiceLifecycle
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the server (API, web client, media) with a transcode worker.",
+        discussion: """
+        Settings are layered: defaults < config file (--config, or <data>/config.json) < environment < flags.
+        Environment: \(ConfigurationLoader.environmentKeys.keys.sorted().joined(separator: ", ")),
+        plus REELHOUSE_DATA and REELHOUSE_SECRET (hex or base64, shared by every API node).
+        """
+    )
+
+    @OptionGroup var dataOptions: DataOptions
+    @OptionGroup var media: MediaOptions
+
+    @Option(name: .long, help: "Address to listen on (env REELHOUSE_HOST, default 127.0.0.1).")
+    var host: String?
+
+    @Option(name: .long, help: "Port to listen on (env REELHOUSE_PORT, default 8080; 0 picks a free one).")
+    var port: Int?
+
+    @Option(name: .long, help: "A JSON config file (default: <data>/config.json when it exists).")
+    var config: String?
+
+    @Flag(name: .long, help: "Do not run the transcode worker in this process.")
+    var noWorker = false
+
+    @Flag(name: .long, help: "Turn off seed 000's compatibility routes.")
+    var noCompat = false
+
+    @Flag(name: .long, help: "When the library is empty, generate and import a demo library first.")
+    var demo = false
+
+    @Option(name: .long, help: "Cost of bcrypt password hashes (default 12).")
+    var bcryptCost: UInt8 = 12
+
+    func run() async throws {
+        let context = try AppContext(dataPath: dataOptions.resolvedPath, logLevel: .info)
+        let configuration = try loadConfiguration(context)
+        let secret = try ServerSecret.load(dataFolder: context.dataFolder)
+        let passwords = BcryptPasswordHasher(cost: bcryptCost)
+        try await context.sweeper.sweep()
+
+        if demo, try await context.store.countPosts(status: nil) == 0 {
+            try await DemoSetup(context: context, media: media).run()
+        }
+        if try await context.store.countUsers() == 0 {
+            let password = Credentials.newSessionToken().prefix(16)
+            _ = try await context.store.createUser(name: "owner", role: .owner, passwordHash: try await passwords.hash(String(password)), now: Date())
+            print("Created the owner account — shown once:\n  username: owner\n  password: \(password)")
+        }
+
+        var services: [any Service] = []
+        if configuration.worker {
+            services.append(context.worker(concurrency: configuration.workerConcurrency, configuration: media.pipeline))
+        }
+        let dependencies = ServerDependencies(
+            library: context.store, jobs: context.store, accounts: context.store, social: context.store,
+            feed: context.store, storage: context.storage, passwords: passwords, secret: secret
+        )
+        let app = buildApplication(
+            configuration: configuration, dependencies: dependencies, services: services, logger: context.logger
+        )
+        print("Reelhouse is listening on http://\(configuration.host):\(configuration.port)/")
+        try await app.runService()
+    }
+
+    private func loadConfiguration(_ context: AppContext) throws -> ServerConfiguration {
+        let explicit = config.map { URL(fileURLWithPath: $0) }
+        let file = explicit ?? context.dataFolder.root.appendingPathComponent("config.json")
+        var data: Data?
+        if FileManager.default.fileExists(atPath: file.path) {
+            data = try Data(contentsOf: file)
+        } else if explicit != nil {
+            throw CLIError("serve: config file \(file.path) does not exist")
+        }
+        var overrides: [String: String] = [:]
+        if let host { overrides["host"] = host }
+        if let port { overrides["port"] = String(port) }
+        if noWorker { overrides["worker"] = "false" }
+        if noCompat { overrides["compatRoutes"] = "false" }
+        do {
+            return try ConfigurationLoader.load(file: data, environment: ProcessInfo.processInfo.environment, overrides: overrides)
+        } catch {
+            throw CLIError("serve: \(error)")
+        }
+    }
+}
+
+/// The HMAC secret for media tokens and cursors: `REELHOUSE_SECRET` (so several API nodes
+/// share it), else `<data>/secret.key`, created once with 32 random bytes, mode 0600.
+enum ServerSecret {
+    static func load(dataFolder: DataFolder) throws -> Data {
+        if let text = ProcessInfo.processInfo.environment["REELHOUSE_SECRET"], !text.isEmpty {
+            guard text.count >= 32 else { throw CLIError("REELHOUSE_SECRET must be at least 32 characters") }
+            return Data(text.utf8)
+        }
+        let file = dataFolder.root.appendingPathComponent("secret.key")
+        if let data = try? Data(contentsOf: file), data.count >= 32 { return data }
+        var generator = SystemRandomNumberGenerator()
+        let secret = Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        _ = FileManager.default.createFile(atPath: file.path, contents: secret, attributes: [.posixPermissions: 0o600])
+        return secret
+    }
+}
+
+/// `make run` on an empty library: render the demo clips and import them, waiting.
+struct DemoSetup {
+    let context: AppContext
+    let media: MediaOptions
+
+    func run() async throws {
+        let folder = context.dataFolder.root.appendingPathComponent("demo-source")
+        print("The library is empty: generating a demo library in \(folder.path)…")
+        try await DemoLibrary.generate(into: folder, runner: context.runner)
+        let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: media.limits)
+        let progress = ProgressReporter(quiet: false)
+        let (report, jobIDs) = try await importer.run([folder], options: ImportOptions(tags: ["demo"])) { progress.handle($0) }
+        _ = try await JobWaiter(store: context.store, jobIDs: jobIDs).wait(running: context.worker(concurrency: nil, configuration: media.pipeline)) {
+            progress.transcoding($0)
+        }
+        progress.finish()
+        print("Demo library: \(report.imported.count) posts imported.")
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import ReelModels
+import ReelStore
+import ReelStoreSQLite
+import Testing
+@testable import ReelServer
+
+@Suite("Media tokens")
+struct MediaTokenTests {
+    let signer = MediaTokenSigner(secret: Data("k".utf8), windowSeconds: 3600, marginSeconds: 600)
+    let now = Date(timeIntervalSince1970: 1_700_000_123)
+
+    @Test func expiryIsTheNextWindowBoundaryPlusTheMargin() {
+        #expect(signer.expiry(now: now) == 1_700_002_800 + 600)
+        // Same window → same token → shared caches.
+        #expect(signer.token(postID: 5, now: now) == signer.token(postID: 5, now: now.addingTimeInterval(1000)))
+        #expect(signer.token(postID: 5, now: now) != signer.token(postID: 5, now: now.addingTimeInterval(3600)))
+    }
+
+    @Test func verifiesOnlyTheRightPostBeforeExpiry() {
+        let token = signer.token(postID: 5, now: now)
+        #expect(signer.verify(token, postID: 5, now: now) == .success(nil))
+        #expect(signer.verify(token, postID: 6, now: now) == .failure(.badSignature))
+        #expect(signer.verify(token, postID: 5, now: now.addingTimeInterval(7200)) == .failure(.expired))
+        var chars = Array(token)
+        chars[chars.count - 2] = chars[chars.count - 2] == "A" ? "B" : "A"
+        #expect(signer.verify(String(chars), postID: 5, now: now) == .failure(.badSignature))
+        #expect(signer.verify("", postID: 5, now: now) == .failure(.malformed))
+        #expect(signer.verify("..%2F", postID: 5, now: now) == .failure(.malformed))
+        let other = MediaTokenSigner(secret: Data("other".utf8), windowSeconds: 3600, marginSeconds: 600)
+        #expect(other.verify(token, postID: 5, now: now) == .failure(.badSignature))
+    }
+
+    @Test func perUserTokensCarryTheUser() {
+        let token = signer.token(postID: 5, userID: 42, now: now)
+        #expect(signer.verify(token, postID: 5, now: now) == .success(42))
+    }
+
+    @Test func imageSignaturesArePermanentAndBoundToTheContentHash() {
+        let images = ImageURLSigner(secret: Data("k".utf8))
+        let signature = images.signature(postID: 3, contentHash: "abcd")
+        #expect(images.verify(signature, postID: 3, contentHash: "abcd"))
+        #expect(!images.verify(signature, postID: 3, contentHash: "abce"))
+        #expect(!images.verify(signature, postID: 4, contentHash: "abcd"))
+    }
+}
+
+@Suite("Configuration layering")
+struct ConfigurationTests {
+    @Test func defaultsThenFileThenEnvironmentThenFlags() throws {
+        let file = Data(#"{"port": 9000, "host": "0.0.0.0", "compatRoutes": false}"#.utf8)
+        let configuration = try ConfigurationLoader.load(
+            file: file, environment: ["REELHOUSE_PORT": "9100", "REELHOUSE_WORKER": "false"], overrides: ["port": "9200"]
+        )
+        #expect(configuration.port == 9200)
+        #expect(configuration.host == "0.0.0.0")
+        #expect(configuration.compatRoutes == false)
+        #expect(configuration.worker == false)
+        #expect(configuration.mediaTokenWindowSeconds == ServerConfiguration().mediaTokenWindowSeconds)
+    }
+
+    @Test func badValuesAreClearErrors() {
+        #expect(throws: ConfigurationError.self) { try ConfigurationLoader.load(file: Data("[]".utf8), environment: [:], overrides: [:]) }
+        #expect(throws: ConfigurationError.self) { try ConfigurationLoader.load(file: Data(#"{"prot": 1}"#.utf8), environment: [:], overrides: [:]) }
+        #expect(throws: ConfigurationError.self) { try ConfigurationLoader.load(file: nil, environment: ["REELHOUSE_PORT": "eighty"], overrides: [:]) }
+        #expect(throws: ConfigurationError.self) { try ConfigurationLoader.load(file: nil, environment: ["REELHOUSE_METRICS": "maybe"], overrides: [:]) }
+    }
+}

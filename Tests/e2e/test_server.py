@@ -1,0 +1,151 @@
+"""`make run`-equivalent startup on a temp folder, then real HTTP: login, feed, and ffmpeg
+(as a plain HTTP client) playing the signed master playlist."""
+import json
+import os
+import re
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import m3u8
+import pytest
+
+from conftest import BIN, reelhouse
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def request(url: str, method: str = "GET", headers: dict | None = None, body: dict | None = None):
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url, data=data, method=method, headers={**(headers or {}), **({"Content-Type": "application/json"} if data else {})})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    data = tmp_path_factory.mktemp("served") / "data"
+    port = free_port()
+    log = open(data.parent / "server.log", "w+")
+    process = subprocess.Popen([BIN, "serve", "--data", str(data), "--port", str(port), "--demo", "--bcrypt-cost", "4"],
+                               stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "REELHOUSE_PRESET": "ultrafast"})
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 600
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                log.seek(0)
+                raise AssertionError("server exited:\n" + log.read())
+            try:
+                if request(base + "/health")[0] == 200:
+                    break
+            except OSError:
+                pass
+            time.sleep(0.5)
+        else:
+            raise AssertionError("server did not come up")
+        log.seek(0)
+        output = log.read()
+        password = re.search(r"password: (\S+)", output).group(1)
+        yield base, data, password, output
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        log.close()
+
+
+def login(base: str, password: str) -> str:
+    status, headers, body = request(base + "/api/v1/session", "POST", body={"username": "owner", "password": password})
+    assert status == 200, body
+    cookie = headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    return cookie.split(";")[0]
+
+
+def test_startup_prints_url_and_one_time_credentials(server):
+    base, data, password, output = server
+    assert f"listening on {base}/" in output
+    assert "username: owner" in output and len(password) >= 12
+    assert (data / "reelhouse.sqlite").exists()
+
+
+def test_demo_library_is_varied_and_ready(server):
+    base, data, password, _ = server
+    cookie = login(base, password)
+    items = {}
+    cursor = None
+    for _ in range(10):
+        status, _, body = request(base + "/api/v1/feed?limit=50" + (f"&cursor={cursor}" if cursor else ""), headers={"Cookie": cookie})
+        assert status == 200
+        page = json.loads(body)
+        for item in page["items"]:
+            items[item["id"]] = item
+        cursor = page["next_cursor"]
+        if len(items) >= 14:
+            break
+    kinds = [item["kind"] for item in items.values()]
+    assert kinds.count("video") == 12 and kinds.count("image") == 2, kinds
+    assert any(i["width"] > i["height"] for i in items.values() if i["kind"] == "video")
+    assert any(i["height"] > i["width"] for i in items.values() if i["kind"] == "video")
+    assert all(i["description"] for i in items.values())
+    assert any(i["uploader"] for i in items.values())
+    assert any(t["name"] == "demo" for i in items.values() for t in i["tags"])
+
+
+def test_ffmpeg_plays_the_signed_master_playlist_over_http(server, tmp_path):
+    base, _, password, _ = server
+    cookie = login(base, password)
+    status, _, body = request(base + "/api/v1/feed?kind=video&limit=1", headers={"Cookie": cookie})
+    item = json.loads(body)["items"][0]
+    master_url = base + item["media"]["master"]
+    master = m3u8.load(master_url)
+    assert master.is_variant and len(master.playlists) >= 2
+    # Plain HTTP, no headers: the token in the path is the credential.
+    out = subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-i", master_url,
+                          "-map", "0:v:0", "-f", "framemd5", "-"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    frames = [line for line in out.stdout.splitlines() if line and not line.startswith("#")]
+    assert len(frames) >= int(item["duration"] * 30) - 2
+    # The key is private; segments are public and immutable.
+    key_url = base + item["media"]["prefetch"]["key"]
+    status, headers, key = request(key_url)
+    assert status == 200 and len(key) == 16 and headers["Cache-Control"] == "private, no-store"
+    status, headers, _ = request(base + item["media"]["prefetch"]["first_segment"], headers={"Range": "bytes=0-99"})
+    assert status == 206 and headers["Content-Range"].startswith("bytes 0-99/")
+    assert "immutable" in headers["Cache-Control"]
+
+
+def test_cli_accounts_and_keys_against_the_running_server(server):
+    base, data, _, _ = server
+    add = subprocess.run([BIN, "user", "add", "viewer", "--data", str(data), "--bcrypt-cost", "4"],
+                         input="viewer-password\n", capture_output=True, text=True)
+    assert add.returncode == 0, add.stderr
+    key = reelhouse(data, "key", "create", "--user", "viewer").stdout
+    assert key.count("\n") == 1 and key.startswith("rh_")
+    key = key.strip()
+    status, _, body = request(base + "/api/v1/me", headers={"api-key": key})
+    assert status == 200 and json.loads(body)["name"] == "viewer"
+    # Seed 000's feed route with its header.
+    status, _, body = request(base + "/api/feed/random", headers={"api-key": key})
+    videos = json.loads(body)
+    assert status == 200 and isinstance(videos, list) and {"id", "folder_name", "is_favorited", "rating"} <= set(videos[0])
+    duplicate = subprocess.run([BIN, "user", "add", "viewer", "--data", str(data)], input="another-password\n",
+                               capture_output=True, text=True)
+    assert duplicate.returncode != 0 and "already exists" in duplicate.stderr
+
+
+def test_unauthenticated_api_is_401_with_the_error_shape(server):
+    base, _, _, _ = server
+    status, _, body = request(base + "/api/v1/feed")
+    assert status == 401
+    assert json.loads(body)["error"]["code"] == "unauthorized"

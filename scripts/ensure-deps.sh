@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs what Reelhouse needs on Debian when run as root; otherwise prints the exact command.
+# Usage: scripts/ensure-deps.sh [runtime|test|bench]
+set -euo pipefail
+profile="${1:-runtime}"
+
+need_pkgs=()
+have() { command -v "$1" >/dev/null 2>&1; }
+have ffmpeg || need_pkgs+=(ffmpeg)
+have ffprobe || need_pkgs+=(ffmpeg)
+have xz || need_pkgs+=(xz-utils)
+# drawtext captions in the demo library
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf ] || need_pkgs+=(fonts-dejavu-core)
+[ -f /usr/include/sqlite3.h ] || need_pkgs+=(libsqlite3-dev)
+have python3 || need_pkgs+=(python3 python3-venv)
+if [ "$profile" = "bench" ]; then
+  have wrk || need_pkgs+=(wrk)
+  have nginx || need_pkgs+=(nginx)
+fi
+
+if [ ${#need_pkgs[@]} -gt 0 ]; then
+  # shellcheck disable=SC2207
+  pkgs=($(printf '%s\n' "${need_pkgs[@]}" | sort -u))
+  if [ "$(id -u)" = "0" ] && have apt-get; then
+    echo "installing: ${pkgs[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null
+    apt-get install -y -qq --no-install-recommends "${pkgs[@]}" >/dev/null
+  else
+    echo "missing system packages; run: sudo apt-get install -y ${pkgs[*]}" >&2
+    exit 1
+  fi
+fi
+
+if [ "$profile" = "test" ] || [ "$profile" = "bench" ]; then
+  # Python test tools live in a project-local virtualenv, never in the system interpreter.
+  venv=".venv"
+  if [ ! -x "$venv/bin/python" ]; then
+    python3 -m venv "$venv"
+  fi
+  if ! "$venv/bin/python" -c "import pytest, m3u8" >/dev/null 2>&1; then
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check -r Tests/e2e/requirements.txt
+  fi
+fi
