@@ -59,6 +59,7 @@ struct ServeCommand: AsyncParsableCommand {
             let password = Credentials.newSessionToken().prefix(16)
             _ = try await context.store.createUser(name: "owner", role: .owner, passwordHash: try await passwords.hash(String(password)), now: Date())
             print("Created the owner account — shown once:\n  username: owner\n  password: \(password)")
+            fflush(nil)  // flush every stream: stdout is a file or pipe under a supervisor
         }
 
         var services: [any Service] = []
@@ -73,6 +74,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration: configuration, dependencies: dependencies, services: services, logger: context.logger
         )
         print("Reelhouse is listening on http://\(configuration.host):\(configuration.port)/")
+        fflush(nil)  // flush every stream: stdout is a file or pipe under a supervisor
         try await app.runService()
     }
 

@@ -19,10 +19,10 @@ def make_clip(path: Path, size: str = "360x640", seconds: float = 3, audio: bool
               source: str = "testsrc2", rate: int = 30, extra: tuple = ()) -> Path:
     """A short H.264 (+AAC) clip from one of ffmpeg's lavfi sources."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    args = ["-f", "lavfi", "-i", f"{source}=size={size}:rate={rate}:duration={seconds}"]
+    args = ["-f", "lavfi", "-i", f"{source}=size={size}:rate={rate}"]
     if audio:
         args += ["-f", "lavfi", "-i", f"sine=frequency=440:sample_rate=48000:duration={seconds}"]
-    args += ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"]
+    args += ["-t", str(seconds), "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"]
     if audio:
         args += ["-c:a", "aac", "-shortest"]
     args += [*extra, str(path)]
@@ -32,7 +32,7 @@ def make_clip(path: Path, size: str = "360x640", seconds: float = 3, audio: bool
 
 def make_image(path: Path, size: str = "800x600", source: str = "testsrc2") -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    ffmpeg("-f", "lavfi", "-i", f"{source}=size={size}:duration=1", "-frames:v", "1", str(path))
+    ffmpeg("-f", "lavfi", "-i", f"{source}=size={size}", "-frames:v", "1", str(path))
     return path
 
 

@@ -7,7 +7,7 @@ The kinds (one file each, `BAD` below):
  4. HTML page named .webm                → not a media file
  5. truncated MP4, index at the end      → truncated (moov atom not found)
  6. truncated faststart MP4              → truncated near its end
- 7. audio only (AAC in .m4v)             → no video stream
+ 7. audio only (AAC in .m4v)             → only an audio stream
  8. longer than the configured maximum   → too long
  9. 48×48 video                          → too small
 10. 7800×64 video (wider than 8K)        → too large
@@ -34,7 +34,7 @@ def build_bad_folder(folder: Path, scratch: Path) -> dict[str, str]:
     expect: dict[str, str] = {}
 
     (folder / "01_empty.mp4").write_bytes(b"")
-    expect["01_empty.mp4"] = "empty"
+    expect["01_empty.mp4"] = "empty (0 bytes)"
     (folder / "02_text.mp4").write_text("this is not a video\n" * 20)
     expect["02_text.mp4"] = "not a media file"
     (folder / "03_random.mov").write_bytes(os.urandom(4096))
@@ -45,31 +45,31 @@ def build_bad_folder(folder: Path, scratch: Path) -> dict[str, str]:
     full = make_clip(scratch / "full.mp4", size="320x240", seconds=3)
     data = full.read_bytes()
     (folder / "05_truncated.mp4").write_bytes(data[: len(data) // 2])
-    expect["05_truncated.mp4"] = "truncated"
+    expect["05_truncated.mp4"] = "truncated: moov atom not found"
     faststart = make_clip(scratch / "fast.mp4", size="320x240", seconds=3, extra=("-movflags", "+faststart"))
     data = faststart.read_bytes()
     (folder / "06_truncated_faststart.mp4").write_bytes(data[: int(len(data) * 0.6)])
-    expect["06_truncated_faststart.mp4"] = "truncated"
+    expect["06_truncated_faststart.mp4"] = "truncated or undecodable near its end"
 
     ffmpeg("-f", "lavfi", "-i", "sine=duration=2", "-c:a", "aac", "-f", "mp4", str(folder / "07_audio_only.m4v"))
-    expect["07_audio_only.m4v"] = "no video stream"
+    expect["07_audio_only.m4v"] = "only an audio stream"
     make_clip(folder / "08_too_long.mp4", size="160x120", seconds=7, audio=False, rate=10)
     expect["08_too_long.mp4"] = "above the limit"
     make_clip(folder / "09_tiny.mp4", size="48x48", seconds=1, audio=False)
-    expect["09_tiny.mp4"] = "too small"
+    expect["09_tiny.mp4"] = "below the minimum"
     make_clip(folder / "10_too_wide.mp4", size="7800x64", seconds=0.2, audio=False, source="color", rate=5)
-    expect["10_too_wide.mp4"] = "too large"
+    expect["10_too_wide.mp4"] = "above the limit of 7680"
     make_clip(folder / "11_240fps.mp4", size="160x120", seconds=1, audio=False, rate=240)
     expect["11_240fps.mp4"] = "frame rate"
 
     png = make_image(scratch / "ok.png", size="640x480")
     data = png.read_bytes()
     (folder / "12_truncated.png").write_bytes(data[: len(data) // 3])
-    expect["12_truncated.png"] = "not"
+    expect["12_truncated.png"] = "not decodable"
     (folder / "13_random.jpg").write_bytes(os.urandom(2048))
     expect["13_random.jpg"] = "not a media file"
     make_image(folder / "14_tiny.png", size="10x10")
-    expect["14_tiny.png"] = "too small"
+    expect["14_tiny.png"] = "below the minimum"
     make_image(folder / "15_huge.png", size="2000x1500", source="color")
     expect["15_huge.png"] = "above the limit"
     (folder / "16_empty.png").write_bytes(b"")
@@ -77,7 +77,7 @@ def build_bad_folder(folder: Path, scratch: Path) -> dict[str, str]:
     srt = scratch / "sub.srt"
     srt.write_text("1\n00:00:00,000 --> 00:00:01,000\nhello\n")
     ffmpeg("-i", str(srt), "-c:s", "srt", str(folder / "17_subtitles_only.mkv"))
-    expect["17_subtitles_only.mkv"] = "no video stream"
+    expect["17_subtitles_only.mkv"] = "no video or image stream"
     return expect
 
 

@@ -41,7 +41,7 @@ def library(tmp_path_factory):
     make_clip(clips / "landscape.mp4", size="640x360", seconds=3, audio=False, source="mandelbrot")
     # A phone clip: stored landscape, displayed portrait through rotation metadata.
     make_clip(root / "raw_rotated.mp4", size="640x360", seconds=3, audio=True, source="smptebars")
-    ffmpeg("-display_rotation", "90", "-i", str(root / "raw_rotated.mp4"), "-c", "copy", str(clips / "rotated.mp4"))
+    ffmpeg("-i", str(root / "raw_rotated.mp4"), "-c", "copy", "-metadata:s:v:0", "rotate=90", str(clips / "rotated.mp4"))
     make_image(clips / "still.png", size="1200x900")
     ffmpeg("-f", "lavfi", "-i", "testsrc=size=200x150:rate=10:duration=2", str(clips / "anim.gif"))
     data = root / "data"
@@ -133,36 +133,79 @@ def test_published_files_are_exactly_the_listed_ones(library):
         assert files_under(data / "media" / str(item["id"])) == listed, item["path"]
 
 
+def decrypt_copy(folder: Path, key: bytes, into: Path) -> Path:
+    """An independent decryption (Python's `cryptography`, not our code and not ffmpeg): every
+    segment AES-128-CBC with IV = media sequence number, PKCS7 removed; key lines dropped."""
+    from cryptography.hazmat.primitives import padding
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+    shutil.copytree(folder, into)
+    for playlist_path in into.glob("*/index.m3u8"):
+        playlist = m3u8.load(str(playlist_path))
+        sequence = playlist.media_sequence or 0
+        for index, segment in enumerate(playlist.segments):
+            path = playlist_path.parent / segment.uri
+            iv = (sequence + index).to_bytes(16, "big")
+            decryptor = Cipher(algorithms.AES(key), modes.CBC(iv)).decryptor()
+            padded = decryptor.update(path.read_bytes()) + decryptor.finalize()
+            unpadder = padding.PKCS7(128).unpadder()
+            path.write_bytes(unpadder.update(padded) + unpadder.finalize())
+        text = playlist_path.read_text()
+        playlist_path.write_text("\n".join(line for line in text.splitlines() if not line.startswith("#EXT-X-KEY")) + "\n")
+    return into
+
+
+def post_key(data: Path, post_id: int) -> bytes:
+    with db(data) as connection:
+        return bytes(connection.execute("SELECT key FROM post_keys WHERE post_id = ?", (post_id,)).fetchone()["key"])
+
+
 def test_encrypted_variant_decodes_to_the_clear_encode(library, tmp_path):
     data, report = library
-    source = tmp_path / "portrait.mp4"
-    make_clip(source, size="720x1280", seconds=4, audio=True)
-    clear_data = tmp_path / "clear"
-    clear = import_json(clear_data, source, extra=("--no-encryption",))
-    encrypted_id = by_name(report, "portrait.mp4")["id"]
-    clear_id = clear["imported"][0]["id"]
-    encrypted_copy = decodable_copy(data, encrypted_id, tmp_path / "enc")
+    post_id = by_name(report, "portrait.mp4")["id"]
+    encrypted = decodable_copy(data, post_id, tmp_path / "enc")
+    clear = decrypt_copy(data / "media" / str(post_id), post_key(data, post_id), tmp_path / "clear")
     for rung in ["240p", "720p"]:
-        encrypted_frames = framemd5(encrypted_copy / rung / "index.m3u8")
-        clear_frames = framemd5(clear_data / "media" / str(clear_id) / rung / "index.m3u8")
+        # ffmpeg follows our playlist's key line and IV rule; Python decrypts on its own.
+        encrypted_frames = framemd5(encrypted / rung / "index.m3u8")
+        clear_frames = framemd5(clear / rung / "index.m3u8")
         assert len(encrypted_frames) == 120
         assert encrypted_frames == clear_frames
     # Without the key nothing decodes: the segments really are encrypted.
-    (encrypted_copy / "key").write_bytes(b"\0" * 16)
+    (encrypted / "key").write_bytes(b"\0" * 16)
     try:
-        wrong = framemd5(encrypted_copy / "240p" / "index.m3u8")
+        wrong = framemd5(encrypted / "240p" / "index.m3u8")
     except subprocess.CalledProcessError:
         wrong = []
-    assert wrong != framemd5(clear_data / "media" / str(clear_id) / "240p" / "index.m3u8")
+    assert wrong != framemd5(clear / "240p" / "index.m3u8")
 
 
-def test_keyframes_are_aligned_across_rungs(library):
+def test_a_clear_library_is_published_without_keys(tmp_path):
+    source = make_clip(tmp_path / "clip.mp4", size="360x640", seconds=2)
+    data = tmp_path / "clear-data"
+    post_id = import_json(data, source, extra=("--no-encryption",))["imported"][0]["id"]
+    media = post_media(data, post_id)
+    assert media["encrypted"] is False
+    for rendition in media["renditions"]:
+        assert "#EXT-X-KEY" not in (data / "media" / str(post_id) / rendition["playlist"]).read_text()
+    assert len(framemd5(data / "media" / str(post_id) / "240p" / "index.m3u8")) == 60
+    with db(data) as connection:
+        assert connection.execute("SELECT COUNT(*) FROM post_keys").fetchone()[0] == 0
+
+
+def keyframes(path: Path) -> list[float]:
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-skip_frame", "nokey",
+                          "-show_entries", "frame=pts_time", "-of", "csv=p=0", str(path)],
+                         capture_output=True, text=True, check=True).stdout
+    return [round(float(x.strip(",")), 2) for x in out.split() if x.strip(",")]
+
+
+def test_keyframes_are_aligned_across_rungs(library, tmp_path):
     data, report = library
-    folder = data / "media" / str(by_name(report, "portrait.mp4")["id"])
-    # The clear download (≤ 720p) and each rung's init+first segment show keyframes at 0 and 2 s.
-    def keyframes(path: Path) -> list[float]:
-        out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-skip_frame", "nokey",
-                              "-show_entries", "frame=pts_time", "-of", "csv=p=0", str(path)],
-                             capture_output=True, text=True, check=True).stdout
-        return [round(float(x), 2) for x in out.split() if x]
-    assert keyframes(folder / "download.mp4") == [0.0, 2.0]
+    post_id = by_name(report, "portrait.mp4")["id"]
+    clear = decrypt_copy(data / "media" / str(post_id), post_key(data, post_id), tmp_path / "clear")
+    times = {rung: keyframes(clear / rung / "index.m3u8") for rung in ["240p", "360p", "540p", "720p"]}
+    assert len(set(map(tuple, times.values()))) == 1, times
+    first = times["240p"]
+    assert [round(t - first[0], 2) for t in first] == [0.0, 2.0], first
+    download = keyframes(data / "media" / str(post_id) / "download.mp4")
+    assert [round(t - download[0], 2) for t in download] == [0.0, 2.0]

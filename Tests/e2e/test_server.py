@@ -47,7 +47,8 @@ def server(tmp_path_factory):
                 log.seek(0)
                 raise AssertionError("server exited:\n" + log.read())
             try:
-                if request(base + "/health")[0] == 200:
+                log.seek(0)
+                if request(base + "/health")[0] == 200 and "listening on" in log.read():
                     break
             except OSError:
                 pass

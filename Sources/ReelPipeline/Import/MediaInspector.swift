@@ -25,6 +25,10 @@ public struct MediaInspector: Sendable {
         if fileSize == 0 {
             return .failure(Rejection(code: "empty_file", message: "the file is empty (0 bytes)"))
         }
+        // ffprobe trusts the extension; the first bytes tell a renamed text file from a broken video.
+        guard ContainerSignature.looksLikeMedia(Self.header(of: url)) else {
+            return .failure(Rejection(code: "not_media", message: "not a media file (no video or image container signature)"))
+        }
         let output = try await runner.run("ffprobe", FFprobe.arguments(path: url.path))
         guard output.succeeded else {
             return .failure(MediaValidator.rejectionForProbeFailure(stderr: output.stderrTail))
@@ -40,6 +44,14 @@ public struct MediaInspector: Sendable {
         case .success(let validated): mediaClass = validated
         case .failure(let rejection): return .failure(rejection)
         }
+        if mediaClass == .image {
+            let decoded = try await runner.run("ffmpeg", DecodeCheckCommand.arguments(path: url.path))
+            let complaint = decoded.stderrTail.trimmingCharacters(in: .whitespacesAndNewlines)
+            if !decoded.succeeded || !complaint.isEmpty {
+                let reason = complaint.split(separator: "\n").last.map(String.init) ?? "exit code \(decoded.exitCode)"
+                return .failure(Rejection(code: "undecodable", message: "the picture is truncated or not decodable (\(reason))"))
+            }
+        }
         if mediaClass != .image, let duration = probe.duration {
             // ffprobe reads only the index; a file cut short still "probes" fine. Reading the
             // last packets proves the end of the file is really there.
@@ -51,5 +63,11 @@ public struct MediaInspector: Sendable {
             }
         }
         return .success(InspectedMedia(url: url, probe: probe, mediaClass: mediaClass, fileSize: fileSize))
+    }
+
+    static func header(of url: URL) -> Data {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return Data() }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 16)) ?? Data()
     }
 }
