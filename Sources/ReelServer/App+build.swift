@@ -44,8 +44,13 @@ public func buildRouter(
         .register(routes("system"))
     SessionController(accounts: dependencies.accounts, passwords: dependencies.passwords, limiter: limiter, configuration: configuration, now: now)
         .register(routes("session"))
-    FeedController(feed: dependencies.feed, social: dependencies.social, presenter: presenter, cursors: FeedCursorCodec(secret: dependencies.secret), now: now)
-        .register(routes("feed"))
+    let feed = FeedController(
+        feed: dependencies.feed, social: dependencies.social, presenter: presenter,
+        cursors: FeedCursorCodec(secret: dependencies.secret), now: now,
+        orderByRandomBaseline: configuration.benchmarkBaselines ? dependencies.orderByRandomBaseline : nil
+    )
+    feed.register(routes("feed"))
+    feed.registerBaseline(routes("benchmark"))
     VideoController(library: dependencies.library, social: dependencies.social, presenter: presenter, now: now)
         .register(routes("videos"))
     LibraryController(social: dependencies.social, jobs: dependencies.jobs, presenter: presenter, now: now)

@@ -12,6 +12,7 @@ public enum ConfigurationLoader {
         "REELHOUSE_LOGIN_WINDOW": "loginWindowSeconds", "REELHOUSE_API_REQUESTS_PER_MINUTE": "apiRequestsPerMinute",
         "REELHOUSE_SESSION_DAYS": "sessionDays", "REELHOUSE_METRICS": "metrics", "REELHOUSE_WORKER": "worker",
         "REELHOUSE_WORKER_CONCURRENCY": "workerConcurrency", "REELHOUSE_WEB_ROOT": "webRoot",
+        "REELHOUSE_BENCH_BASELINES": "benchmarkBaselines",
     ]
 
     public static func load(file: Data?, environment: [String: String], overrides: [String: String]) throws -> ServerConfiguration {
@@ -56,7 +57,7 @@ public enum ConfigurationLoader {
     }
 
     /// Settings that are booleans or integers; every other setting is a string.
-    static let booleans: Set<String> = ["compatRoutes", "metrics", "worker"]
+    static let booleans: Set<String> = ["compatRoutes", "metrics", "worker", "benchmarkBaselines"]
     static let integers: Set<String> = [
         "port", "mediaTokenWindowSeconds", "mediaTokenMarginSeconds", "loginAttemptsPerIP", "loginAttemptsPerAccount",
         "loginWindowSeconds", "apiRequestsPerMinute", "sessionDays", "workerConcurrency", "maxBodyBytes",

@@ -28,6 +28,8 @@ public struct ServerConfiguration: Codable, Sendable, Equatable {
     public var workerConcurrency: Int?
     /// Largest JSON request body.
     public var maxBodyBytes = 64 * 1024
+    /// Serve the benchmark baseline route (owner only). Off in production.
+    public var benchmarkBaselines = false
     /// Directory of the web client; nil serves none.
     public var webRoot: String?
 

@@ -15,12 +15,17 @@ public struct ServerDependencies: Sendable {
     /// HMAC secret for media tokens and feed cursors; the same on every API node.
     public var secret: Data
     public var now: @Sendable () -> Date
+    /// `ORDER BY random()`, served at `/bench/feed-order-by-random` only when the
+    /// `benchmarkBaselines` setting is on: what `make bench` compares the feed with.
+    public var orderByRandomBaseline: (@Sendable (_ userID: Int64, _ limit: Int) async throws -> [FeedItem])?
 
     public init(
         library: any LibraryStore, jobs: any JobStore, accounts: any AccountStore, social: any SocialStore,
         feed: any FeedStore, storage: any MediaStorage, passwords: any PasswordHasher, secret: Data,
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = Date.init,
+        orderByRandomBaseline: (@Sendable (_ userID: Int64, _ limit: Int) async throws -> [FeedItem])? = nil
     ) {
+        self.orderByRandomBaseline = orderByRandomBaseline
         self.library = library
         self.jobs = jobs
         self.accounts = accounts

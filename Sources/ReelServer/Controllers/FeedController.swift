@@ -10,6 +10,7 @@ struct FeedController {
     let presenter: VideoPresenter
     let cursors: FeedCursorCodec
     let now: @Sendable () -> Date
+    var orderByRandomBaseline: (@Sendable (Int64, Int) async throws -> [FeedItem])?
 
     static let defaultLimit = 10
     static let maxLimit = 50
@@ -43,19 +44,18 @@ struct FeedController {
         }
     }
 
-    private func present(_ items: [FeedItem]) async throws -> [APIVideo] {
-        let ids = items.map(\.post.id)
-        let tags = try await social.tagRefs(postIDs: ids)
-        let flags = try await social.flagRefs(postIDs: ids)
-        let time = now()
-        return items.map { item in
-            presenter.present(
-                item.post, viewer: item.viewer,
-                tags: (tags[item.post.id] ?? []).map { APITagRef(id: $0.id, name: $0.name) },
-                flags: (flags[item.post.id] ?? []).map { APITagRef(id: $0.id, name: $0.name) },
-                now: time
-            )
+    /// Registered only for `make bench` (see `ServerConfiguration.benchmarkBaselines`).
+    func registerBaseline(_ routes: APIRoutes) {
+        guard let baseline = orderByRandomBaseline else { return }
+        routes.on(.get, "/bench/feed-order-by-random", access: .owner, "Benchmark baseline: the feed as ORDER BY random()") { request, context in
+            let user = try context.requireOwner()
+            let items = try await baseline(user.id, try Self.limit(from: request.uri.queryParameters))
+            return try Response.json(APIFeedPage(items: try await present(items), nextCursor: nil), context: context)
         }
+    }
+
+    private func present(_ items: [FeedItem]) async throws -> [APIVideo] {
+        try await presenter.present(items, social: social, now: now())
     }
 
     static func filter(from query: Parameters) throws(APIError) -> FeedFilter {

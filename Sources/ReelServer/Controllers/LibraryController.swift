@@ -23,18 +23,7 @@ struct LibraryController {
                 after = cursor
             }
             let (posts, next) = try await social.favorites(userID: user.id, after: after, limit: limit)
-            let ids = posts.map(\.id)
-            let viewers = try await social.viewerStates(userID: user.id, postIDs: ids)
-            let tags = try await social.tagRefs(postIDs: ids)
-            let flags = try await social.flagRefs(postIDs: ids)
-            let time = now()
-            let items = posts.map { post in
-                presenter.present(
-                    post, viewer: viewers[post.id] ?? .none,
-                    tags: (tags[post.id] ?? []).map { APITagRef(id: $0.id, name: $0.name) },
-                    flags: (flags[post.id] ?? []).map { APITagRef(id: $0.id, name: $0.name) }, now: time
-                )
-            }
+            let items = try await presenter.present(posts, userID: user.id, social: social, now: now())
             let nextCursor = try next.map { Base64URL.encode(try JSONEncoder().encode($0)) }
             return try Response.json(APIFeedPage(items: items, nextCursor: nextCursor), context: context)
         }

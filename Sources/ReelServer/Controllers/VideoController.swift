@@ -35,6 +35,12 @@ struct VideoController {
             try await social.setPosition(userID: user.id, postID: post.id, seconds: body.seconds, now: now())
             return HTTPResponse.Status.noContent
         }
+        routes.on(.post, "/api/v1/videos/{id}/seen", access: .user, "Mark a post as seen by this user") { _, context in
+            let user = try context.requireUser()
+            let post = try await readyPost(context)
+            try await social.markSeen(userID: user.id, postID: post.id, now: now())
+            return HTTPResponse.Status.noContent
+        }
         routes.on(.post, "/api/v1/videos/{id}/tags", access: .user, "Add tags to a post") { request, context in
             let body = try await request.decodeJSON(APITagsRequest.self, context: context)
             let tags = try Self.validNames(body.tags, what: "tag")
@@ -90,13 +96,7 @@ struct VideoController {
     }
 
     private func present(_ post: Post, userID: Int64) async throws -> APIVideo {
-        let viewer = try await social.viewerStates(userID: userID, postIDs: [post.id])[post.id] ?? .none
-        let tags = try await social.tagRefs(postIDs: [post.id])[post.id] ?? []
-        let flags = try await social.flagRefs(postIDs: [post.id])[post.id] ?? []
-        return presenter.present(
-            post, viewer: viewer, tags: tags.map { APITagRef(id: $0.id, name: $0.name) },
-            flags: flags.map { APITagRef(id: $0.id, name: $0.name) }, now: now()
-        )
+        try await presenter.present([post], userID: userID, social: social, now: now())[0]
     }
 
     private func readyPost(_ context: AppRequestContext) async throws -> Post {

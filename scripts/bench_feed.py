@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Feed API benchmark: synthetic libraries of 1k, 100k and 1M posts in SQLite; wrk on loopback
+measures p50/p99 latency and requests/s of `GET /api/v1/feed` against (a) the same endpoint
+as `ORDER BY random()` and (b) nginx serving the same JSON body as a static file.
+Prints figures and ratios; asserts nothing. Goals from the issue: p99(1M) ÷ p99(1k) ≤ 1.5;
+ours ≥ 20× faster than ORDER BY random() at 1M; req/s ≥ 0.5× nginx static."""
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+BIN = os.environ.get("REELHOUSE_BIN", ".build/release/reelhouse")
+SIZES = [int(x) for x in os.environ.get("BENCH_FEED_SIZES", "1000,100000,1000000").split(",")]
+DURATION = os.environ.get("BENCH_WRK_SECONDS", "8")
+CONNECTIONS = "16"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_http(url: str, headers: dict, timeout: float = 60) -> bytes:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=5) as response:
+                return response.read()
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"{url} did not answer")
+
+
+def to_ms(text: str) -> float:
+    value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
+    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+
+
+def wrk(url: str, headers: dict, duration: str = DURATION) -> dict:
+    args = ["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{duration}s", "--latency"]
+    for name, value in headers.items():
+        args += ["-H", f"{name}: {value}"]
+    out = subprocess.run(args + [url], capture_output=True, text=True, check=True).stdout
+    latency = dict(re.findall(r"^\s+(50|99)%\s+(\S+)", out, re.M))
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return {"p50": to_ms(latency["50"]), "p99": to_ms(latency["99"]), "rps": rps, "non2xx": int(errors.group(1)) if errors else 0}
+
+
+def nginx_static(body: bytes, work: Path) -> tuple[subprocess.Popen, int]:
+    root = work / "static"
+    root.mkdir(exist_ok=True)
+    (root / "feed.json").write_bytes(body)
+    port = free_port()
+    conf = work / "nginx.conf"
+    conf.write_text(f"""
+worker_processes 1; daemon off; pid {work}/nginx.pid; error_log {work}/nginx-error.log;
+events {{ worker_connections 1024; }}
+http {{
+  access_log off; client_body_temp_path {work}/ct; proxy_temp_path {work}/pt; fastcgi_temp_path {work}/ft;
+  uwsgi_temp_path {work}/ut; scgi_temp_path {work}/st;
+  server {{ listen 127.0.0.1:{port}; root {root}; location / {{ default_type application/json; }} }}
+}}""")
+    process = subprocess.Popen(["nginx", "-c", str(conf)], stderr=subprocess.DEVNULL)
+    wait_http(f"http://127.0.0.1:{port}/feed.json", {})
+    return process, port
+
+
+def main() -> int:
+    work = Path(tempfile.mkdtemp(prefix="reel-feed-bench-"))
+    results = {}
+    print(f"feed benchmark: wrk -t2 -c{CONNECTIONS} -d{DURATION}s on loopback, {os.cpu_count()} cores", flush=True)
+    try:
+        for size in SIZES:
+            data = work / f"data-{size}"
+            started = time.monotonic()
+            key = subprocess.run([BIN, "bench-seed", "--data", str(data), "--count", str(size)],
+                                 capture_output=True, text=True, check=True).stdout.strip()
+            print(f"  seeded {size:>8} posts in {time.monotonic() - started:6.1f} s", flush=True)
+            port = free_port()
+            env = {**os.environ, "REELHOUSE_API_REQUESTS_PER_MINUTE": "1000000000", "REELHOUSE_BENCH_BASELINES": "1",
+                   "REELHOUSE_WORKER": "0", "REELHOUSE_COMPAT_ROUTES": "0"}
+            server = subprocess.Popen([BIN, "serve", "--data", str(data), "--port", str(port), "--bcrypt-cost", "4"],
+                                      env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            try:
+                headers = {"api-key": key}
+                base = f"http://127.0.0.1:{port}"
+                body = wait_http(base + "/api/v1/feed?limit=10", headers)
+                ours = wrk(base + "/api/v1/feed?limit=10", headers)
+                random_duration = DURATION if size <= 100000 else "20"
+                baseline = wrk(base + "/bench/feed-order-by-random?limit=10", headers, random_duration)
+            finally:
+                server.terminate()
+                server.wait(timeout=30)
+            nginx, nginx_port = nginx_static(body, work)
+            try:
+                static = wrk(f"http://127.0.0.1:{nginx_port}/feed.json", {})
+            finally:
+                nginx.terminate()
+                nginx.wait(timeout=10)
+            results[size] = (ours, baseline, static)
+            for label, r in [("feed (ours)", ours), ("ORDER BY random()", baseline), ("nginx static", static)]:
+                print(f"  {size:>8}  {label:<18} p50 {r['p50']:8.2f} ms  p99 {r['p99']:8.2f} ms  {r['rps']:9.0f} req/s"
+                      + (f"  ({r['non2xx']} non-2xx)" if r["non2xx"] else ""), flush=True)
+            shutil.rmtree(data, ignore_errors=True)
+        if 1000 in results and 1000000 in results:
+            print(f"  p99(1M) ÷ p99(1k)                = {results[1000000][0]['p99'] / results[1000][0]['p99']:.2f}   (goal ≤ 1.5)")
+        for size, (ours, baseline, static) in results.items():
+            print(f"  {size:>8}: ORDER BY random() p99 ÷ ours p99 = {baseline['p99'] / ours['p99']:7.1f}×   "
+                  f"req/s ours ÷ nginx = {ours['rps'] / static['rps']:.2f}")
+        print("  goals: ≥ 20× faster than ORDER BY random() at 1M; req/s ≥ 0.5× nginx static")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
