@@ -31,6 +31,13 @@ public func buildRouter(
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: AuthMiddleware(accounts: dependencies.accounts, limiter: limiter, configuration: configuration, now: now))
+    if let webRoot = configuration.webRoot {
+        // The web client's shell (HTML, ES modules, CSS, icons) is public, like any login page;
+        // `no-cache` revalidates it so an update shows at once (its service worker keeps it offline).
+        router.add(middleware: WebClientMiddleware(files: FileMiddleware(
+            webRoot, cacheControl: .init([(MediaType(type: .any), [.noCache])]), searchForIndexHtml: true
+        )))
+    }
 
     let tokens = MediaTokenSigner(
         secret: dependencies.secret, windowSeconds: configuration.mediaTokenWindowSeconds,
@@ -73,5 +80,29 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         response.headers[.init("x-content-type-options")!] = "nosniff"
         response.headers[.init("referrer-policy")!] = "same-origin"
         return response
+    }
+}
+
+/// Serves the web client's files, but only for plain shell paths: API, media and
+/// compatibility paths never touch the file system here, and a path with anything but
+/// `[A-Za-z0-9._/-]` or a `..` component is not looked up at all.
+struct WebClientMiddleware<Files: RouterMiddleware>: RouterMiddleware where Files.Context == AppRequestContext {
+    typealias Context = AppRequestContext
+    let files: Files
+
+    static var reservedPrefixes: [String] { ["/api/", "/media/", "/img/", "/videos/", "/bench/", "/health", "/metrics", "/openapi.json"] }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let path = request.uri.path
+        guard request.method == .get || request.method == .head, Self.isShellPath(path) else {
+            return try await next(request, context)
+        }
+        return try await files.handle(request, context: context, next: next)
+    }
+
+    static func isShellPath(_ path: String) -> Bool {
+        guard path.hasPrefix("/"), path.count <= 200, !reservedPrefixes.contains(where: path.hasPrefix) else { return false }
+        guard path.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._/-".contains($0)) }) else { return false }
+        return !path.split(separator: "/").contains { $0 == ".." || $0 == "." }
     }
 }

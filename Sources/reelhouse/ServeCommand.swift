@@ -95,11 +95,26 @@ struct ServeCommand: AsyncParsableCommand {
         if let port { overrides["port"] = String(port) }
         if noWorker { overrides["worker"] = "false" }
         if noCompat { overrides["compatRoutes"] = "false" }
+        var configuration: ServerConfiguration
         do {
-            return try ConfigurationLoader.load(file: data, environment: ProcessInfo.processInfo.environment, overrides: overrides)
+            configuration = try ConfigurationLoader.load(file: data, environment: ProcessInfo.processInfo.environment, overrides: overrides)
         } catch {
             throw CLIError("serve: \(error)")
         }
+        if configuration.webRoot == nil { configuration.webRoot = Self.defaultWebRoot() }
+        return configuration
+    }
+
+    /// The web client ships in the repository's `Web/` folder: found from the working directory
+    /// (`make run`) or next to the built binary (`.build/<config>/reelhouse`).
+    static func defaultWebRoot() -> String? {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let candidates = [
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Web"),
+            executable.deletingLastPathComponent().appendingPathComponent("../../../Web").standardizedFileURL,
+            executable.deletingLastPathComponent().appendingPathComponent("../../Web").standardizedFileURL,
+        ]
+        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.html").path) }?.path
     }
 }
 

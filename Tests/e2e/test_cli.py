@@ -36,3 +36,14 @@ def test_import_json_prints_exactly_one_object(tmp_path, data):
     parsed = json.loads(out)
     assert set(parsed) >= {"imported", "skipped", "rejected"}
     assert out.strip().count("\n") == 0
+
+
+def test_importing_a_folder_that_holds_the_data_folder_skips_our_own_files(tmp_path):
+    library = tmp_path / "library"
+    make_clip(library / "clip.mp4", size="320x568", seconds=2)
+    data = library / "data"
+    first = import_json(data, library)
+    assert [item["path"] for item in first["imported"]] == ["clip.mp4"]
+    again = import_json(data, library)
+    assert again["imported"] == [] and again["rejected"] == []
+    assert [item["path"] for item in again["skipped"]] == ["clip.mp4"]

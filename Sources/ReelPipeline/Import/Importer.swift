@@ -49,12 +49,18 @@ public struct Importer: Sendable {
     public func run(
         _ roots: [URL], options: ImportOptions, onEvent: @escaping @Sendable (ImportEvent) -> Void = { _ in }
     ) async throws -> (report: ImportReport, jobIDs: [Int64]) {
-        let scan: ScanResult
+        var scan: ScanResult
         do {
             scan = try LibraryScanner.scan(roots)
         } catch {
             throw PipelineError.storage("\(error)")
         }
+        // Importing a folder that contains the data folder must not re-import our own outputs.
+        let dataRoot = dataFolder.root.resolvingSymlinksInPath().path + "/"
+        scan.candidates.removeAll { $0.mediaFiles.contains { $0.resolvingSymlinksInPath().path.hasPrefix(dataRoot) } }
+        scan.ignored.removeAll { ignored in roots.contains { root in
+            root.appendingPathComponent(ignored.path).resolvingSymlinksInPath().path.hasPrefix(dataRoot)
+        } }
         var report = ImportReport()
         var jobIDs: [Int64] = []
         for ignored in scan.ignored {
