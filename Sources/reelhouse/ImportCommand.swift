@@ -44,6 +44,7 @@ struct ImportCommand: AsyncParsableCommand {
             progress.handle(event)
         }
         if !noWait, !jobIDs.isEmpty {
+            progress.name(report.imported)
             let worker = context.worker(concurrency: concurrency, configuration: media.pipeline)
             let finished = try await JobWaiter(store: context.store, jobIDs: jobIDs).wait(running: worker) { jobs in
                 progress.transcoding(jobs)

@@ -11,6 +11,8 @@ final class ProgressReporter: @unchecked Sendable {
     private var total = 0
     private var lastLogged: [Int64: Int] = [:]
     private var barVisible = false
+    /// Post id → the file it came from, so the bar names what is being transcoded.
+    private var names: [Int64: String] = [:]
 
     init(quiet: Bool) {
         self.quiet = quiet
@@ -25,6 +27,7 @@ final class ProgressReporter: @unchecked Sendable {
                 draw("checking \(index + 1)/\(total)", fraction: Double(index) / Double(max(total, 1)), detail: path)
             case .imported(let path, let folderName):
                 log("queued   \(path) → \(folderName)")
+
             case .skipped(let path, let reason):
                 log("skipped  \(path): \(reason)")
             case .rejected(let path, let reason):
@@ -35,12 +38,20 @@ final class ProgressReporter: @unchecked Sendable {
         }
     }
 
+    /// Names posts after the import report, once their ids are known.
+    func name(_ imported: [ImportReport.Imported]) {
+        lock.withLock { for item in imported { names[item.id] = item.path } }
+    }
+
     func transcoding(_ jobs: [Job]) {
         lock.withLock {
             let done = jobs.filter(\.state.isTerminal).count
             let running = jobs.filter { $0.state == .running }
             let overall = jobs.isEmpty ? 1 : jobs.map { $0.state.isTerminal ? 1 : $0.progress }.reduce(0, +) / Double(jobs.count)
-            let current = running.map { "job \($0.id) \(Int($0.progress * 100))%" }.joined(separator: ", ")
+            let current = running.map { job in
+                let name = job.postID.flatMap { names[$0] } ?? "job \(job.id)"
+                return "\(name) \(Int(job.progress * 100))%"
+            }.joined(separator: ", ")
             if isTTY {
                 draw("transcoding \(done)/\(jobs.count)", fraction: overall, detail: current)
             } else {
@@ -49,7 +60,8 @@ final class ProgressReporter: @unchecked Sendable {
                     if lastLogged[job.id] != step {
                         lastLogged[job.id] = step
                         let state = job.state.isTerminal ? job.state.rawValue : "\(step)%"
-                        writeLine("transcode job \(job.id): \(state)")
+                        let name = job.postID.flatMap { names[$0] } ?? "job \(job.id)"
+                        writeLine("transcode \(name): \(state)")
                     }
                 }
             }
