@@ -75,6 +75,7 @@ http {{
 
 def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="reel-feed-bench-"))
+    work.chmod(0o755)  # nginx's worker runs as an unprivileged user and must read the static file
     results = {}
     print(f"feed benchmark: wrk -t2 -c{CONNECTIONS} -d{DURATION}s on loopback, {os.cpu_count()} cores", flush=True)
     try:

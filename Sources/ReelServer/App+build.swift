@@ -30,7 +30,10 @@ public func buildRouter(
     router.add(middleware: MetricsMiddleware(registry: metrics))
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorMiddleware())
-    router.add(middleware: AuthMiddleware(accounts: dependencies.accounts, limiter: limiter, configuration: configuration, now: now))
+    let credentials = CredentialCache(ttl: TimeInterval(configuration.credentialCacheSeconds))
+    router.add(middleware: AuthMiddleware(
+        accounts: dependencies.accounts, limiter: limiter, cache: credentials, configuration: configuration, now: now
+    ))
     if let webRoot = configuration.webRoot {
         // The web client's shell (HTML, ES modules, CSS, icons) is public, like any login page;
         // `no-cache` revalidates it so an update shows at once (its service worker keeps it offline).
@@ -49,7 +52,7 @@ public func buildRouter(
 
     SystemController(registry: registry, metrics: metrics, jobs: dependencies.jobs, configuration: configuration)
         .register(routes("system"))
-    SessionController(accounts: dependencies.accounts, passwords: dependencies.passwords, limiter: limiter, configuration: configuration, now: now)
+    SessionController(accounts: dependencies.accounts, passwords: dependencies.passwords, limiter: limiter, credentials: credentials, configuration: configuration, now: now)
         .register(routes("session"))
     let feed = FeedController(
         feed: dependencies.feed, social: dependencies.social, presenter: presenter,

@@ -28,7 +28,9 @@ public struct AppRequestContext: RequestContext {
 
     public var maxUploadSize: Int { 64 * 1024 }
 
-    /// snake_case JSON both ways, ISO 8601 dates.
+    /// snake_case JSON both ways, ISO 8601 dates. Requests are converted from snake_case;
+    /// response types spell their snake_case keys out (`CodingKeys`), so encoding converts
+    /// nothing per request.
     public var requestDecoder: JSONDecoder {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
@@ -38,7 +40,6 @@ public struct AppRequestContext: RequestContext {
 
     public var responseEncoder: JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.withoutEscapingSlashes]
         return encoder

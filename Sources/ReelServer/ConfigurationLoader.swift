@@ -12,7 +12,7 @@ public enum ConfigurationLoader {
         "REELHOUSE_LOGIN_WINDOW": "loginWindowSeconds", "REELHOUSE_API_REQUESTS_PER_MINUTE": "apiRequestsPerMinute",
         "REELHOUSE_SESSION_DAYS": "sessionDays", "REELHOUSE_METRICS": "metrics", "REELHOUSE_WORKER": "worker",
         "REELHOUSE_WORKER_CONCURRENCY": "workerConcurrency", "REELHOUSE_WEB_ROOT": "webRoot",
-        "REELHOUSE_BENCH_BASELINES": "benchmarkBaselines",
+        "REELHOUSE_BENCH_BASELINES": "benchmarkBaselines", "REELHOUSE_CREDENTIAL_CACHE_SECONDS": "credentialCacheSeconds",
     ]
 
     public static func load(file: Data?, environment: [String: String], overrides: [String: String]) throws -> ServerConfiguration {
@@ -61,6 +61,7 @@ public enum ConfigurationLoader {
     static let integers: Set<String> = [
         "port", "mediaTokenWindowSeconds", "mediaTokenMarginSeconds", "loginAttemptsPerIP", "loginAttemptsPerAccount",
         "loginWindowSeconds", "apiRequestsPerMinute", "sessionDays", "workerConcurrency", "maxBodyBytes",
+        "credentialCacheSeconds",
     ]
 
     /// Converts a string from the environment or a flag to the setting's type.

@@ -21,6 +21,9 @@ public struct ServerConfiguration: Codable, Sendable, Equatable {
     /// API requests per credential per minute.
     public var apiRequestsPerMinute = 1200
     public var sessionDays = 30
+    /// Seconds a verified key or session is remembered per node (a revocation takes effect
+    /// within this time); 0 checks the database on every request.
+    public var credentialCacheSeconds = 5
     /// Serve `/metrics` (requires an owner's credentials).
     public var metrics = true
     /// Run the transcode worker inside the server process.

@@ -36,7 +36,10 @@ struct AppContext {
         )
     }
 
-    func worker(concurrency: Int?, configuration: PipelineConfiguration = PipelineConfiguration()) -> JobWorker {
+    func worker(
+        concurrency: Int?, configuration: PipelineConfiguration = PipelineConfiguration(),
+        wrap: (any JobHandler) -> any JobHandler = { $0 }
+    ) -> JobWorker {
         var workerConfiguration = JobWorkerConfiguration()
         if let concurrency { workerConfiguration.concurrency = max(1, concurrency) }
         // Tests shorten leases to see a killed worker's job reclaimed within seconds.
@@ -46,7 +49,7 @@ struct AppContext {
             workerConfiguration.heartbeatInterval = max(0.2, lease / 4)
         }
         return JobWorker(
-            store: store, handlers: [transcodeHandler(configuration: configuration)],
+            store: store, handlers: [wrap(transcodeHandler(configuration: configuration))],
             configuration: workerConfiguration, logger: logger
         )
     }

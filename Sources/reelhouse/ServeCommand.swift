@@ -62,9 +62,12 @@ struct ServeCommand: AsyncParsableCommand {
             fflush(nil)  // flush every stream: stdout is a file or pipe under a supervisor
         }
 
+        let metrics = MetricsRegistry()
         var services: [any Service] = []
         if configuration.worker {
-            services.append(context.worker(concurrency: configuration.workerConcurrency, configuration: media.pipeline))
+            services.append(context.worker(concurrency: configuration.workerConcurrency, configuration: media.pipeline) {
+                MeasuredJobHandler($0, metrics: metrics)
+            })
         }
         let dependencies = ServerDependencies(
             library: context.store, jobs: context.store, accounts: context.store, social: context.store,
@@ -74,7 +77,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
         )
         let app = buildApplication(
-            configuration: configuration, dependencies: dependencies, services: services, logger: context.logger
+            configuration: configuration, dependencies: dependencies, services: services, metrics: metrics, logger: context.logger
         )
         print("Reelhouse is listening on http://\(configuration.host):\(configuration.port)/")
         fflush(nil)  // flush every stream: stdout is a file or pipe under a supervisor

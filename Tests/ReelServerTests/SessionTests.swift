@@ -67,8 +67,9 @@ struct SessionTests {
         }
     }
 
-    @Test func revokedKeysStopWorking() async throws {
-        let server = try await TestServer()
+    @Test func revokedKeysStopWorkingOnceTheCacheExpires() async throws {
+        // With the credential cache off, a revocation is seen by the very next request.
+        let server = try await TestServer { $0.credentialCacheSeconds = 0 }
         try await server.application().test(.router) { client in
             let r5 = try await client.send(.get, "/api/v1/me", key: server.memberKey)
             #expect(r5.status == .ok)

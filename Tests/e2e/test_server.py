@@ -150,3 +150,15 @@ def test_unauthenticated_api_is_401_with_the_error_shape(server):
     status, _, body = request(base + "/api/v1/feed")
     assert status == 401
     assert json.loads(body)["error"]["code"] == "unauthorized"
+
+
+def test_metrics_are_owner_only_and_count_requests_and_jobs(server):
+    base, _, password, _ = server
+    assert request(base + "/metrics")[0] == 401
+    cookie = login(base, password)
+    status, headers, body = request(base + "/metrics", headers={"Cookie": cookie})
+    text = body.decode()
+    assert status == 200 and headers["Content-Type"].startswith("text/plain")
+    assert 'reelhouse_jobs{state="succeeded"} 14' in text
+    assert "reelhouse_transcode_seconds_total" in text
+    assert 'reelhouse_http_requests_total{method="GET",route="/api/v1/feed",status="2xx"}' in text

@@ -5,6 +5,12 @@ public struct APIFeedPage: Codable, Sendable, Equatable {
     public var items: [APIVideo]
     public var nextCursor: String?
 
+    /// snake_case on the wire, spelled out so encoding needs no key conversion per request.
+    enum CodingKeys: String, CodingKey {
+        case items
+        case nextCursor = "next_cursor"
+    }
+
     public init(items: [APIVideo], nextCursor: String?) {
         self.items = items
         self.nextCursor = nextCursor
@@ -90,6 +96,13 @@ public struct APIViewerState: Codable, Sendable, Equatable {
     public var isFavorited: Bool
     public var rating: Int
 
+    /// snake_case on the wire, spelled out so encoding needs no key conversion per request.
+    enum CodingKeys: String, CodingKey {
+        case id
+        case isFavorited = "is_favorited"
+        case rating
+    }
+
     public init(id: Int64, isFavorited: Bool, rating: Int) {
         self.id = id
         self.isFavorited = isFavorited
@@ -121,6 +134,20 @@ public struct APIJob: Codable, Sendable, Equatable {
     public var createdAt: Date
     public var updatedAt: Date
 
+    /// snake_case on the wire, spelled out so encoding needs no key conversion per request.
+    enum CodingKeys: String, CodingKey {
+        case id
+        case kind
+        case postId = "post_id"
+        case state
+        case progress
+        case attempts
+        case maxAttempts = "max_attempts"
+        case lastError = "last_error"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
+
     public init(job: Job) {
         self.id = job.id
         self.kind = job.kind.rawValue
@@ -138,6 +165,12 @@ public struct APIJob: Codable, Sendable, Equatable {
 public struct APIList<Item: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
     public var items: [Item]
     public var nextCursor: String?
+
+    /// snake_case on the wire, spelled out so encoding needs no key conversion per request.
+    enum CodingKeys: String, CodingKey {
+        case items
+        case nextCursor = "next_cursor"
+    }
 
     public init(items: [Item], nextCursor: String? = nil) {
         self.items = items

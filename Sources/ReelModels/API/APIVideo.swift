@@ -39,6 +39,29 @@ public struct APIVideo: Codable, Sendable, Equatable, Identifiable {
     public var position: Double?
     public var media: APIMedia
 
+    /// snake_case on the wire, spelled out so encoding needs no key conversion per request.
+    enum CodingKeys: String, CodingKey {
+        case id
+        case folderName = "folder_name"
+        case isFavorited = "is_favorited"
+        case rating
+        case description
+        case tags
+        case flags
+        case shortcode
+        case datePosted = "date_posted"
+        case uploader
+        case username
+        case dateAdded = "date_added"
+        case kind
+        case sourceUrl = "source_url"
+        case duration
+        case width
+        case height
+        case position
+        case media
+    }
+
     public init(
         id: Int64, folderName: String, isFavorited: Bool, rating: Int, description: String?, tags: [APITagRef],
         flags: [APITagRef], shortcode: String?, datePosted: String?, uploader: String?, username: String?,
@@ -85,6 +108,18 @@ public struct APIMedia: Codable, Sendable, Equatable {
     /// Expiry of the signed URLs above (seconds since 1970); refetch the item after it.
     public var expiresAt: Int64?
 
+    /// snake_case on the wire, spelled out so encoding needs no key conversion per request.
+    enum CodingKeys: String, CodingKey {
+        case master
+        case encrypted
+        case poster
+        case thumbnail
+        case download
+        case prefetch
+        case images
+        case expiresAt = "expires_at"
+    }
+
     public init(
         master: String?, encrypted: Bool, poster: APIImage?, thumbnail: APIImage?, download: String?,
         prefetch: APIPrefetch?, images: [[APIImage]], expiresAt: Int64?
@@ -118,6 +153,15 @@ public struct APIPrefetch: Codable, Sendable, Equatable {
     public var initSegment: String
     public var firstSegment: String
     public var key: String?
+
+    /// snake_case on the wire, spelled out so encoding needs no key conversion per request.
+    enum CodingKeys: String, CodingKey {
+        case rendition
+        case playlist
+        case initSegment = "init_segment"
+        case firstSegment = "first_segment"
+        case key
+    }
 
     public init(rendition: String, playlist: String, initSegment: String, firstSegment: String, key: String?) {
         self.rendition = rendition

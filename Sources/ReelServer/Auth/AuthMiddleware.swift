@@ -14,6 +14,7 @@ struct AuthMiddleware: RouterMiddleware {
 
     let accounts: any AccountStore
     let limiter: RateLimiter
+    let cache: CredentialCache
     let configuration: ServerConfiguration
     let now: @Sendable () -> Date
 
@@ -21,17 +22,28 @@ struct AuthMiddleware: RouterMiddleware {
         var context = context
         let time = now()
         if let key = request.headers[.apiKey] ?? Self.bearer(request.headers[.authorization]) {
-            guard let (user, record) = try await accounts.authenticate(apiKeyHash: Credentials.hash(key), now: time) else {
+            let hash = "key:" + Credentials.hash(key)
+            if let identity = await cache.lookup(hash, now: time) {
+                context.identity = identity
+            } else if let (user, record) = try await accounts.authenticate(apiKeyHash: String(hash.dropFirst(4)), now: time) {
+                let identity = Identity(user: user, credential: .apiKey(id: record.id))
+                await cache.store(identity, for: hash, now: time)
+                context.identity = identity
+            } else {
                 try await limitAnonymous(context, time: time)
                 throw APIError.unauthorized
             }
-            context.identity = Identity(user: user, credential: .apiKey(id: record.id))
-            try await limit("key:\(record.id)", time: time)
+            if case .apiKey(let id) = context.identity?.credential { try await limit("key:\(id)", time: time) }
         } else if let token = Self.cookie(Credentials.sessionCookie, in: request.headers) {
-            if let user = try await accounts.authenticate(sessionTokenHash: Credentials.hash(token), now: time) {
-                context.identity = Identity(user: user, credential: .session)
-                try await limit("user:\(user.id)", time: time)
+            let hash = "session:" + Credentials.hash(token)
+            if let identity = await cache.lookup(hash, now: time) {
+                context.identity = identity
+            } else if let user = try await accounts.authenticate(sessionTokenHash: String(hash.dropFirst(8)), now: time) {
+                let identity = Identity(user: user, credential: .session)
+                await cache.store(identity, for: hash, now: time)
+                context.identity = identity
             }
+            if let user = context.identity?.user { try await limit("user:\(user.id)", time: time) }
         }
         return try await next(request, context)
     }

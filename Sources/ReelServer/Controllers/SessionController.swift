@@ -11,6 +11,7 @@ struct SessionController {
     let accounts: any AccountStore
     let passwords: any PasswordHasher
     let limiter: RateLimiter
+    let credentials: CredentialCache
     let configuration: ServerConfiguration
     let now: @Sendable () -> Date
 
@@ -49,6 +50,7 @@ struct SessionController {
         routes.on(.delete, "/api/v1/session", access: .user, "Sign out: ends the session and clears the cookie") { request, context in
             if let token = AuthMiddleware.cookie(Credentials.sessionCookie, in: request.headers) {
                 try await accounts.deleteSession(tokenHash: Credentials.hash(token))
+                await credentials.forget("session:" + Credentials.hash(token))
             }
             var headers = HTTPFields()
             headers[.setCookie] = Self.cookie("", maxAge: 0, secure: Self.isSecure(request))

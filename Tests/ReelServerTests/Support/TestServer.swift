@@ -110,7 +110,6 @@ extension TestClientProtocol {
 
 func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws -> T {
     let decoder = JSONDecoder()
-    decoder.keyDecodingStrategy = .convertFromSnakeCase
     decoder.dateDecodingStrategy = .iso8601
     return try decoder.decode(T.self, from: data)
 }
