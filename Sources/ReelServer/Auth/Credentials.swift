@@ -25,11 +25,25 @@ public enum Credentials {
 }
 
 enum Base64URL {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// RFC 4648 §5 without padding, written byte by byte: this runs several times per feed item
+    /// (media token, image signatures), so it avoids Foundation string replacement.
     static func encode(_ data: Data) -> String {
-        data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        var output = [UInt8]()
+        output.reserveCapacity((data.count * 4 + 2) / 3)
+        var index = data.startIndex
+        while index < data.endIndex {
+            let b0 = data[index]
+            let b1 = data.index(after: index) < data.endIndex ? data[data.index(after: index)] : nil
+            let b2 = b1 != nil && data.index(index, offsetBy: 2) < data.endIndex ? data[data.index(index, offsetBy: 2)] : nil
+            output.append(alphabet[Int(b0 >> 2)])
+            output.append(alphabet[Int((b0 & 0x03) << 4 | (b1 ?? 0) >> 4)])
+            if let b1 { output.append(alphabet[Int((b1 & 0x0F) << 2 | (b2 ?? 0) >> 6)]) }
+            if let b2 { output.append(alphabet[Int(b2 & 0x3F)]) }
+            index = data.index(index, offsetBy: min(3, data.distance(from: index, to: data.endIndex)))
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 
     static func decode(_ text: some StringProtocol) -> Data? {
