@@ -14,6 +14,7 @@ from pathlib import Path
 BIN = os.environ.get("REELHOUSE_BIN", ".build/release/reelhouse")
 SECONDS = int(os.environ.get("BENCH_SECONDS", "30"))
 PRESET = "veryfast"
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "2"))
 # (name, width, height, video kbps, audio kbps): the default BitrateTable for a 1080×1920 source.
 LADDER = [("240p", 240, 426, 400, 96), ("360p", 360, 640, 800, 96), ("540p", 540, 960, 2000, 128),
           ("720p", 720, 1280, 3000, 128), ("1080p", 1080, 1920, 6000, 128)]
@@ -76,11 +77,21 @@ def main():
         run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", f"testsrc2=size=1080x1920:rate=30:duration={SECONDS}",
              "-f", "lavfi", "-i", f"sine=frequency=440:sample_rate=48000:duration={SECONDS}",
              "-c:v", "libx264", "-preset", "ultrafast", "-crf", "18", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", str(src)])
-        (work / "raw").mkdir()
-        raw = timed("raw one-command ladder", lambda: raw_one_command(src, work / "raw"))
-        rung = timed("one ffmpeg run per rung", lambda: per_rung(src, work / "per-rung"))
-        pipeline = timed("reelhouse import (pipeline)", lambda: run([BIN, "import", str(src), "--data", str(work / "data"), "--json",
-                                                                       "--preset", PRESET]))
+        # Alternate the three and keep each one's best of ROUNDS: on a shared 2-core machine the
+        # order and the neighbours' load move single runs by ±15 %.
+        best = {"raw": float("inf"), "rung": float("inf"), "pipeline": float("inf")}
+        for round_index in range(ROUNDS):
+            for folder in ["raw", "per-rung", "data"]:
+                shutil.rmtree(work / folder, ignore_errors=True)
+            (work / "raw").mkdir()
+            best["raw"] = min(best["raw"], timed(f"raw one-command ladder #{round_index + 1}", lambda: raw_one_command(src, work / "raw")))
+            best["rung"] = min(best["rung"], timed(f"one ffmpeg run per rung #{round_index + 1}", lambda: per_rung(src, work / "per-rung")))
+            best["pipeline"] = min(best["pipeline"], timed(
+                f"reelhouse import #{round_index + 1}",
+                lambda: run([BIN, "import", str(src), "--data", str(work / "data"), "--json", "--preset", PRESET],
+                            stderr=subprocess.DEVNULL)))
+        raw, rung, pipeline = best["raw"], best["rung"], best["pipeline"]
+        print(f"  best of {ROUNDS}: raw {raw:.2f} s, per-rung {rung:.2f} s, pipeline {pipeline:.2f} s")
         print(f"  pipeline ÷ raw       = {pipeline / raw:.3f}   (goal ≤ 1.05)")
         print(f"  pipeline ÷ per-rung  = {pipeline / rung:.3f}   (goal ≤ 0.70)")
         print(f"  per-rung ÷ raw       = {rung / raw:.3f}")

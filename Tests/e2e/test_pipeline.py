@@ -106,6 +106,20 @@ def test_orientation_and_ladder(library):
     assert "audio" in kinds and "video" in kinds
 
 
+def test_poster_and_thumbnail_sizes_are_what_the_model_says(library):
+    data, report = library
+    for name in ["portrait.mp4", "landscape.mp4", "rotated.mp4"]:
+        post_id = by_name(report, name)["id"]
+        media = post_media(data, post_id)
+        assert media["thumbnail"]["width"] <= 320
+        assert (media["poster"]["width"], media["poster"]["height"]) == (media["width"], media["height"])
+        for image in [media["poster"], media["thumbnail"]]:
+            out = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=width,height", "-of", "json",
+                                  str(data / "media" / str(post_id) / image["path"])], capture_output=True, text=True, check=True)
+            stream = json.loads(out.stdout)["streams"][0]
+            assert (stream["width"], stream["height"]) == (image["width"], image["height"]), (name, image)
+
+
 def test_image_post_has_variants_and_no_ladder(library):
     data, report = library
     media = post_media(data, by_name(report, "still.png")["id"])

@@ -59,8 +59,10 @@ struct VideoTranscoder {
         await context.reportProgress(0.97)
 
         let top = plan.rungs[plan.rungs.count - 1]
-        let poster = try await StillImage.describe(staging, "poster.jpg", runner: runner)
-        let thumbnail = try await StillImage.describe(staging, "thumb.jpg", runner: runner)
+        // Their sizes are planned (the top rung, and the thumbnail scaled from it), so no probe is needed.
+        let thumbSize = TranscodeCommand.thumbnailSize(width: top.width, height: top.height)
+        let poster = try StillImage.describe(staging, "poster.jpg", width: top.width, height: top.height)
+        let thumbnail = try StillImage.describe(staging, "thumb.jpg", width: thumbSize.width, height: thumbSize.height)
         return PublishedMedia(
             duration: plan.duration, width: top.width, height: top.height, hasSourceAudio: plan.hasSourceAudio,
             encrypted: key != nil, masterPlaylist: HLSPackager.masterName, renditions: renditions,
@@ -109,18 +111,14 @@ enum FFmpegFailure {
     }
 }
 
-/// Size and content hash of a still image we produced.
+/// Content hash of a still image we produced, with its planned size.
 enum StillImage {
-    static func describe(_ directory: URL, _ name: String, runner: any ProcessRunner) async throws -> ImageFile {
+    static func describe(_ directory: URL, _ name: String, width: Int, height: Int) throws -> ImageFile {
         let url = directory.appendingPathComponent(name)
-        guard let data = try? Data(contentsOf: url), !data.isEmpty else {
-            throw PipelineError.inconsistent("ffmpeg did not write \(name)")
-        }
-        let output = try await runner.run("ffprobe", FFprobe.arguments(path: url.path))
-        guard output.succeeded, let probe = try? FFprobe.decode(output.stdout), let video = probe.video else {
-            throw PipelineError.inconsistent("\(name) is not a readable image")
+        guard let data = try? Data(contentsOf: url), data.count > 2, data.prefix(2) == Data([0xFF, 0xD8]) else {
+            throw PipelineError.inconsistent("ffmpeg did not write a JPEG \(name)")
         }
         let hash = String(ContentHasher.sha256(of: data).prefix(16))
-        return ImageFile(path: name, width: video.displayWidth, height: video.displayHeight, contentHash: hash)
+        return ImageFile(path: name, width: width, height: height, contentHash: hash)
     }
 }
