@@ -55,9 +55,14 @@ public struct Importer: Sendable {
         } catch {
             throw PipelineError.storage("\(error)")
         }
-        // Importing a folder that contains the data folder must not re-import our own outputs.
+        // Importing a folder that contains the data folder must not re-import our own outputs
+        // (media, kept sources, work in progress) nor list the database files as skipped. Other
+        // folders inside it, such as the generated demo source, are imported as usual.
+        let managed = [dataFolder.mediaRoot, dataFolder.sourcesRoot, dataFolder.tempRoot].map { $0.resolvingSymlinksInPath().path + "/" }
+        scan.candidates.removeAll { candidate in
+            candidate.mediaFiles.contains { file in managed.contains { file.resolvingSymlinksInPath().path.hasPrefix($0) } }
+        }
         let dataRoot = dataFolder.root.resolvingSymlinksInPath().path + "/"
-        scan.candidates.removeAll { $0.mediaFiles.contains { $0.resolvingSymlinksInPath().path.hasPrefix(dataRoot) } }
         scan.ignored.removeAll { ignored in roots.contains { root in
             root.appendingPathComponent(ignored.path).resolvingSymlinksInPath().path.hasPrefix(dataRoot)
         } }
