@@ -30,12 +30,26 @@ public final class SQLiteStore: LibraryStore, JobStore, AccountStore, SocialStor
         } catch {
             throw StoreError.unavailable("cannot create \(parent.path): \(error.localizedDescription)")
         }
-        do {
-            writer = try DatabasePool(path: path, configuration: Self.configuration())
-        } catch {
-            throw Self.storeError(error)
-        }
+        writer = try Self.openPool(path: path)
         try migrate(upTo: version)
+    }
+
+    /// Opens the pool, retrying briefly: switching a brand-new file to WAL takes an exclusive
+    /// lock that SQLite does not wait for, so processes opening a fresh file at the same moment
+    /// can see "database is locked" once.
+    private static func openPool(path: String) throws -> DatabasePool {
+        var attempt = 0
+        while true {
+            do {
+                return try DatabasePool(path: path, configuration: configuration())
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+                attempt += 1
+                if attempt >= 20 { throw storeError(error) }
+                Thread.sleep(forTimeInterval: 0.05 * Double(attempt))
+            } catch {
+                throw storeError(error)
+            }
+        }
     }
 
     /// A private database that lives as long as the store; for tests and previews.
@@ -66,7 +80,8 @@ public final class SQLiteStore: LibraryStore, JobStore, AccountStore, SocialStor
 
     /// Applies missing migrations. Two processes opening a fresh file at the same moment can
     /// both see a migration as missing (GRDB reads the applied list outside a transaction);
-    /// the loser's `CREATE TABLE` fails, and one retry then finds the migration applied.
+    /// the loser's `CREATE TABLE` fails (or finds the file locked), and a retry after a short
+    /// pause finds the migration applied.
     private func migrate(upTo version: String? = nil) throws {
         let migrator = Schema.migrator
         func run() throws {
@@ -76,13 +91,15 @@ public final class SQLiteStore: LibraryStore, JobStore, AccountStore, SocialStor
                 try migrator.migrate(writer)
             }
         }
-        do {
-            try run()
-        } catch {
+        var attempt = 0
+        while true {
             do {
                 try run()
+                return
             } catch {
-                throw Self.storeError(error)
+                attempt += 1
+                if attempt >= 10 { throw Self.storeError(error) }
+                Thread.sleep(forTimeInterval: 0.05 * Double(attempt))
             }
         }
     }
