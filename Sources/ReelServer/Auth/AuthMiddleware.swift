@@ -22,12 +22,12 @@ struct AuthMiddleware: RouterMiddleware {
         var context = context
         let time = now()
         if let key = request.headers[.apiKey] ?? Self.bearer(request.headers[.authorization]) {
-            let hash = "key:" + Credentials.hash(key)
-            if let identity = await cache.lookup(hash, now: time) {
+            let digest = Credentials.hash(key)
+            if let identity = await cache.lookup("key:" + digest, now: time) {
                 context.identity = identity
-            } else if let (user, record) = try await accounts.authenticate(apiKeyHash: String(hash.dropFirst(4)), now: time) {
+            } else if let (user, record) = try await accounts.authenticate(apiKeyHash: digest, now: time) {
                 let identity = Identity(user: user, credential: .apiKey(id: record.id))
-                await cache.store(identity, for: hash, now: time)
+                await cache.store(identity, for: "key:" + digest, now: time)
                 context.identity = identity
             } else {
                 try await limitAnonymous(context, time: time)
@@ -35,12 +35,12 @@ struct AuthMiddleware: RouterMiddleware {
             }
             if case .apiKey(let id) = context.identity?.credential { try await limit("key:\(id)", time: time) }
         } else if let token = Self.cookie(Credentials.sessionCookie, in: request.headers) {
-            let hash = "session:" + Credentials.hash(token)
-            if let identity = await cache.lookup(hash, now: time) {
+            let digest = Credentials.hash(token)
+            if let identity = await cache.lookup("session:" + digest, now: time) {
                 context.identity = identity
-            } else if let user = try await accounts.authenticate(sessionTokenHash: String(hash.dropFirst(8)), now: time) {
+            } else if let user = try await accounts.authenticate(sessionTokenHash: digest, now: time) {
                 let identity = Identity(user: user, credential: .session)
-                await cache.store(identity, for: hash, now: time)
+                await cache.store(identity, for: "session:" + digest, now: time)
                 context.identity = identity
             }
             if let user = context.identity?.user { try await limit("user:\(user.id)", time: time) }

@@ -19,8 +19,6 @@ actor CredentialCache {
         self.ttl = ttl
     }
 
-    var isEnabled: Bool { ttl > 0 }
-
     func lookup(_ hash: String, now: Date) -> Identity? {
         guard let entry = entries[hash] else { return nil }
         guard entry.expires > now else {

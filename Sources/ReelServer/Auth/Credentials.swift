@@ -30,18 +30,16 @@ enum Base64URL {
     /// RFC 4648 §5 without padding, written byte by byte: this runs several times per feed item
     /// (media token, image signatures), so it avoids Foundation string replacement.
     static func encode(_ data: Data) -> String {
+        let bytes = [UInt8](data)
         var output = [UInt8]()
-        output.reserveCapacity((data.count * 4 + 2) / 3)
-        var index = data.startIndex
-        while index < data.endIndex {
-            let b0 = data[index]
-            let b1 = data.index(after: index) < data.endIndex ? data[data.index(after: index)] : nil
-            let b2 = b1 != nil && data.index(index, offsetBy: 2) < data.endIndex ? data[data.index(index, offsetBy: 2)] : nil
-            output.append(alphabet[Int(b0 >> 2)])
-            output.append(alphabet[Int((b0 & 0x03) << 4 | (b1 ?? 0) >> 4)])
-            if let b1 { output.append(alphabet[Int((b1 & 0x0F) << 2 | (b2 ?? 0) >> 6)]) }
-            if let b2 { output.append(alphabet[Int(b2 & 0x3F)]) }
-            index = data.index(index, offsetBy: min(3, data.distance(from: index, to: data.endIndex)))
+        output.reserveCapacity((bytes.count * 4 + 2) / 3)
+        for start in stride(from: 0, to: bytes.count, by: 3) {
+            let chunk = bytes[start..<min(start + 3, bytes.count)]
+            let value = chunk.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (16 - 8 * UInt32($1.offset)) }
+            // A chunk of n bytes carries n + 1 six-bit characters; padding is left out.
+            for position in 0...chunk.count {
+                output.append(alphabet[Int(value >> (18 - 6 * UInt32(position)) & 0x3F)])
+            }
         }
         return String(decoding: output, as: UTF8.self)
     }
