@@ -13,6 +13,10 @@ have xz || need_pkgs+=(xz-utils)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf ] || need_pkgs+=(fonts-dejavu-core)
 [ -f /usr/include/sqlite3.h ] || need_pkgs+=(libsqlite3-dev)
 have python3 || need_pkgs+=(python3 python3-venv)
+if [ "$profile" = "test" ] || [ "$profile" = "bench" ]; then
+  # the web client's tests drive Debian's Chromium through Playwright (no browser download)
+  have chromium || need_pkgs+=(chromium)
+fi
 if [ "$profile" = "bench" ]; then
   have wrk || need_pkgs+=(wrk)
   have nginx || need_pkgs+=(nginx)
@@ -38,7 +42,7 @@ if [ "$profile" = "test" ] || [ "$profile" = "bench" ]; then
   if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
   fi
-  if ! "$venv/bin/python" -c "import pytest, m3u8" >/dev/null 2>&1; then
+  if ! "$venv/bin/python" -c "import pytest, m3u8, cryptography, playwright" >/dev/null 2>&1; then
     "$venv/bin/python" -m pip install -q --disable-pip-version-check -r Tests/e2e/requirements.txt
   fi
 fi

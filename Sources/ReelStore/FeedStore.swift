@@ -61,10 +61,16 @@ public struct FeedPosition: Codable, Sendable, Equatable, Hashable {
 public struct FeedItem: Sendable, Equatable {
     public var post: Post
     public var viewer: ViewerState
+    /// The post's tags and flags with their ids, in order, when the store read them with the
+    /// page (nil: the presenter loads them). `count` is not meaningful here.
+    public var tagRefs: [TagCount]?
+    public var flagRefs: [TagCount]?
 
-    public init(post: Post, viewer: ViewerState) {
+    public init(post: Post, viewer: ViewerState, tagRefs: [TagCount]? = nil, flagRefs: [TagCount]? = nil) {
         self.post = post
         self.viewer = viewer
+        self.tagRefs = tagRefs
+        self.flagRefs = flagRefs
     }
 }
 

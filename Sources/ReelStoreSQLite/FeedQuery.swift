@@ -151,7 +151,7 @@ enum FeedQuery {
     /// √(limit · n), n estimated by the highest post id (O(log n); deletions only make it
     /// larger, which errs towards the always-safe index walk).
     static func threshold(_ db: Database, limit: Int) throws -> Int {
-        let n = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM posts") ?? 0
+        let n = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(id) FROM posts")) ?? 0
         return max(64, Int((Double(max(1, limit)) * Double(max(1, n))).squareRoot()))
     }
 }

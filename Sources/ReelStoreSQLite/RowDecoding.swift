@@ -40,7 +40,7 @@ enum RowDecoding {
         var media: PublishedMedia?
         if let json: String = row["media_json"] {
             do {
-                media = try JSONDecoder().decode(PublishedMedia.self, from: Data(json.utf8))
+                media = try MediaDecodeCache.shared.media(for: json)
             } catch {
                 throw StoreError.corrupt("post \(id) media_json: \(error)")
             }

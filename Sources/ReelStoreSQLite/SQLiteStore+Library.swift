@@ -172,12 +172,21 @@ extension SQLiteStore {
     /// Rows holding every `posts` column, as posts in the same order, their tags and flags
     /// loaded with one query each for the whole batch.
     static func decodePosts(_ db: Database, rows: [Row]) throws -> [Post] {
+        try decodeItems(db, rows: rows).map(\.post)
+    }
+
+    /// Posts with their tag and flag refs (ids and names), read in one query each for the
+    /// whole batch; the viewer's state comes from the row when the query selected it.
+    static func decodeItems(_ db: Database, rows: [Row]) throws -> [FeedItem] {
         let ids = rows.map { $0["id"] as Int64 }
         let tags = try Vocabulary.tags.refs(db, postIDs: ids)
         let flags = try Vocabulary.flags.refs(db, postIDs: ids)
         return try rows.map { row in
             let id: Int64 = row["id"]
-            return try RowDecoding.post(row, tags: (tags[id] ?? []).map(\.name), flags: (flags[id] ?? []).map(\.name))
+            let postTags = tags[id] ?? []
+            let postFlags = flags[id] ?? []
+            let post = try RowDecoding.post(row, tags: postTags.map(\.name), flags: postFlags.map(\.name))
+            return FeedItem(post: post, viewer: RowDecoding.viewerState(row), tagRefs: postTags, flagRefs: postFlags)
         }
     }
 }

@@ -66,14 +66,12 @@ enum Vocabulary: Sendable {
         while start < postIDs.count {
             let chunk = Array(postIDs[start..<min(start + 500, postIDs.count)])
             start += chunk.count
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT l.post_id, v.id, v.name FROM \(link) l JOIN \(table) v ON v.id = l.\(column)
-                    WHERE l.post_id IN (\(SQLiteStore.placeholders(chunk.count))) ORDER BY l.rowid
-                    """,
-                arguments: StatementArguments(chunk)
-            )
+            // Cached: a feed page asks this with the same few batch sizes over and over.
+            let statement = try db.cachedStatement(sql: """
+                SELECT l.post_id, v.id, v.name FROM \(link) l JOIN \(table) v ON v.id = l.\(column)
+                WHERE l.post_id IN (\(SQLiteStore.placeholders(chunk.count))) ORDER BY l.rowid
+                """)
+            let rows = try Row.fetchAll(statement, arguments: StatementArguments(chunk))
             for row in rows {
                 result[row[0], default: []].append(TagCount(id: row[1], name: row[2], count: 0))
             }

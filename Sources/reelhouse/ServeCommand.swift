@@ -150,6 +150,7 @@ struct DemoSetup {
         let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: media.limits)
         let progress = ProgressReporter(quiet: false)
         let (report, jobIDs) = try await importer.run([folder], options: ImportOptions(tags: ["demo"])) { progress.handle($0) }
+        progress.name(report.imported)
         _ = try await JobWaiter(store: context.store, jobIDs: jobIDs).wait(running: context.worker(concurrency: nil, configuration: media.pipeline)) {
             progress.transcoding($0)
         }

@@ -92,10 +92,12 @@ def test_demo_library_is_varied_and_ready(server):
         for item in page["items"]:
             items[item["id"]] = item
         cursor = page["next_cursor"]
-        if len(items) >= 14:
+        if len(items) >= 15:
             break
     kinds = [item["kind"] for item in items.values()]
-    assert kinds.count("video") == 12 and kinds.count("image") == 2, kinds
+    assert kinds.count("video") == 12 and kinds.count("image") == 2 and kinds.count("carousel") == 1, kinds
+    carousel = next(i for i in items.values() if i["kind"] == "carousel")
+    assert len(carousel["media"]["images"]) == 3
     assert any(i["width"] > i["height"] for i in items.values() if i["kind"] == "video")
     assert any(i["height"] > i["width"] for i in items.values() if i["kind"] == "video")
     assert all(i["description"] for i in items.values())
@@ -159,6 +161,6 @@ def test_metrics_are_owner_only_and_count_requests_and_jobs(server):
     status, headers, body = request(base + "/metrics", headers={"Cookie": cookie})
     text = body.decode()
     assert status == 200 and headers["Content-Type"].startswith("text/plain")
-    assert 'reelhouse_jobs{state="succeeded"} 14' in text
+    assert 'reelhouse_jobs{state="succeeded"} 15' in text
     assert "reelhouse_transcode_seconds_total" in text
     assert 'reelhouse_http_requests_total{method="GET",route="/api/v1/feed",status="2xx"}' in text

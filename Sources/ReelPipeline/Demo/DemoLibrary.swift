@@ -44,6 +44,17 @@ public enum DemoLibrary {
         Image(name: "still-pattern", source: "testsrc2", width: 1080, height: 1080, caption: "A square test pattern"),
     ]
 
+    /// One instaloader-style carousel (`postcards_1.jpg` … `postcards_3.jpg` + `postcards.txt`),
+    /// so the demo shows sideways swiping too.
+    public static let carousel = (
+        name: "postcards", caption: "Three postcards from the test-card coast #retro",
+        slides: [
+            Image(name: "postcards_1", source: "rgbtestsrc", width: 1080, height: 1350, caption: ""),
+            Image(name: "postcards_2", source: "mandelbrot", width: 1080, height: 1350, caption: ""),
+            Image(name: "postcards_3", source: "smptehdbars", width: 1080, height: 1350, caption: ""),
+        ]
+    )
+
     static let font = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
 
     /// ffmpeg arguments that render one clip with its caption burned in.
@@ -105,5 +116,11 @@ public enum DemoLibrary {
             guard result.succeeded else { throw PipelineError.toolFailed("ffmpeg", "demo image \(image.name): \(result.stderrTail)") }
             try Data(image.caption.utf8).write(to: folder.appendingPathComponent("\(image.name).txt"))
         }
+        for slide in carousel.slides {
+            let output = folder.appendingPathComponent("\(slide.name).jpg")
+            let result = try await runner.run("ffmpeg", arguments(for: slide, output: output.path))
+            guard result.succeeded else { throw PipelineError.toolFailed("ffmpeg", "demo slide \(slide.name): \(result.stderrTail)") }
+        }
+        try Data(carousel.caption.utf8).write(to: folder.appendingPathComponent("\(carousel.name).txt"))
     }
 }

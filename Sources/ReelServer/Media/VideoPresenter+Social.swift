@@ -5,15 +5,17 @@ import ReelStore
 extension VideoPresenter {
     /// Presents a batch with its tags, flags and the viewer's state, loaded in one query each
     /// for the whole batch rather than per post.
+    /// Items whose store already read their refs with the page (the feed) cost no extra query.
     func present(_ items: [FeedItem], social: any SocialStore, now: Date) async throws -> [APIVideo] {
-        let ids = items.map(\.post.id)
-        let tags = try await social.tagRefs(postIDs: ids)
-        let flags = try await social.flagRefs(postIDs: ids)
+        let missingTags = items.filter { $0.tagRefs == nil }.map(\.post.id)
+        let missingFlags = items.filter { $0.flagRefs == nil }.map(\.post.id)
+        let tags = missingTags.isEmpty ? [:] : try await social.tagRefs(postIDs: missingTags)
+        let flags = missingFlags.isEmpty ? [:] : try await social.flagRefs(postIDs: missingFlags)
         return items.map { item in
             present(
                 item.post, viewer: item.viewer,
-                tags: (tags[item.post.id] ?? []).map { APITagRef(id: $0.id, name: $0.name) },
-                flags: (flags[item.post.id] ?? []).map { APITagRef(id: $0.id, name: $0.name) },
+                tags: (item.tagRefs ?? tags[item.post.id] ?? []).map { APITagRef(id: $0.id, name: $0.name) },
+                flags: (item.flagRefs ?? flags[item.post.id] ?? []).map { APITagRef(id: $0.id, name: $0.name) },
                 now: now
             )
         }

@@ -1,0 +1,52 @@
+import Foundation
+import ReelModels
+import ReelStore
+@testable import ReelStoreSQLite
+import Testing
+
+@Suite("What a feed page carries for presenting")
+struct FeedPresentationDataTests {
+    @Test("feed items carry the same tag and flag refs the social store reports", arguments: StoreLocation.allCases)
+    func refsRideAlong(location: StoreLocation) async throws {
+        try await withStore(location) { (store) async throws in
+            let viewer = try await store.createUser(name: "viewer", role: .member, passwordHash: "h", now: t0)
+            var ids: [Int64] = []
+            for index in 0..<5 {
+                let (post, _) = try await store.insertPost(
+                    newPost(folderName: "p\(index)", contentHash: "c\(index)", tags: ["t\(index)", "shared"]), maxAttempts: 1, now: t0
+                )
+                try await store.publish(postID: post.id, media: sampleMedia, key: nil)
+                ids.append(post.id)
+            }
+            try await store.addFlag(postID: ids[1], flag: "nsfw")
+            let (items, _) = try await store.feedPage(userID: viewer.id, filter: FeedFilter(), position: .start(seed: 7), limit: 10)
+            #expect(Set(items.map(\.post.id)) == Set(ids))
+            let tags = try await store.tagRefs(postIDs: ids)
+            let flags = try await store.flagRefs(postIDs: ids)
+            for item in items {
+                #expect(item.tagRefs == (tags[item.post.id] ?? []))
+                #expect(item.flagRefs == (flags[item.post.id] ?? []))
+                #expect(item.tagRefs?.map(\.name) == item.post.metadata.tags)
+            }
+        }
+    }
+
+    @Test("decoded media is remembered by its exact JSON text, so a changed text is never served stale")
+    func mediaCacheIsKeyedByText() throws {
+        let cache = MediaDecodeCache(capacity: 2)
+        var changed = sampleMedia
+        changed.duration = 9
+        let first = try RowDecoding.mediaJSON(sampleMedia)
+        let second = try RowDecoding.mediaJSON(changed)
+        #expect(try cache.media(for: first) == sampleMedia)
+        #expect(try cache.media(for: second) == changed)
+        #expect(try cache.media(for: first) == sampleMedia)
+        #expect(cache.count == 2)
+        _ = try cache.media(for: try RowDecoding.mediaJSON(PublishedMedia(
+            duration: 1, width: 2, height: 2, hasSourceAudio: false, encrypted: false, masterPlaylist: nil,
+            renditions: [], poster: nil, thumbnail: nil, download: nil, images: []
+        )))
+        #expect(cache.count <= 2)
+        #expect(throws: (any Error).self) { try cache.media(for: "{not json") }
+    }
+}
