@@ -97,6 +97,10 @@ def main() -> int:
                 base = f"http://127.0.0.1:{port}"
                 body = wait_http(base + "/api/v1/feed?limit=10", headers)
                 ours = wrk(base + "/api/v1/feed?limit=10", headers)
+                # Reference points that bound what any endpoint of this server can reach here:
+                # the framework alone (no auth, no database) and authentication alone.
+                floor = wrk(base + "/health", {}) if size == SIZES[0] else None
+                auth_only = wrk(base + "/api/v1/me", headers) if size == SIZES[0] else None
                 random_duration = DURATION if size <= 100000 else "20"
                 baseline = wrk(base + "/bench/feed-order-by-random?limit=10", headers, random_duration,
                                connections=CONNECTIONS if size <= 100000 else "2")
@@ -110,7 +114,12 @@ def main() -> int:
                 nginx.terminate()
                 nginx.wait(timeout=10)
             results[size] = (ours, baseline, static)
-            for label, r in [("feed (ours)", ours), ("ORDER BY random()", baseline), ("nginx static", static)]:
+            rows = [("feed (ours)", ours), ("ORDER BY random()", baseline), ("nginx static", static)]
+            if floor and auth_only:
+                rows += [("/health (no auth)", floor), ("/api/v1/me (auth)", auth_only)]
+                print(f"  framework floor: /health ÷ nginx = {floor['rps'] / static['rps']:.2f}, "
+                      f"/api/v1/me ÷ nginx = {auth_only['rps'] / static['rps']:.2f}", flush=True)
+            for label, r in rows:
                 print(f"  {size:>8}  {label:<18} p50 {r['p50']:8.2f} ms  p99 {r['p99']:8.2f} ms  {r['rps']:9.0f} req/s"
                       + (f"  ({r['non2xx']} non-2xx)" if r["non2xx"] else ""), flush=True)
             shutil.rmtree(data, ignore_errors=True)
