@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.20.0", traits: ["FullFoundation"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.20.0"),
     ],
     targets: [
         // Wire and domain value types shared by the server, the CLI and clients. Foundation only.
@@ -68,14 +69,31 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The generation seam: a provider protocol, requests, progress and errors. No I/O.
+        .target(name: "ReelGeneration", swiftSettings: swiftSettings),
+
+        // OpenAI's video API (sora-2) as a GenerationProvider, over async-http-client.
+        .target(
+            name: "ReelGenerationOpenAI",
+            dependencies: [
+                "ReelGeneration",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // Runs the media pipeline for real: processes (ffprobe/ffmpeg), media storage,
         // import orchestration, the transcode job handler and atomic publish.
         .target(
             name: "ReelPipeline",
             dependencies: [
-                "ReelModels", "ReelMedia", "ReelImport", "ReelStore", "ReelJobs",
+                "ReelModels", "ReelMedia", "ReelImport", "ReelStore", "ReelJobs", "ReelGeneration",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -124,6 +142,16 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelPipelineTests",
                     dependencies: ["ReelPipeline", "ReelJobs", "ReelStoreSQLite", "ReelStore", "ReelMedia", "ReelModels"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "ReelGenerationTests",
+                    dependencies: [
+                        "ReelGeneration", "ReelGenerationOpenAI", "ReelPipeline", "ReelMedia", "ReelModels", "ReelStore", "ReelStoreSQLite",
+                        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                        .product(name: "Hummingbird", package: "hummingbird"),
+                        .product(name: "HummingbirdTesting", package: "hummingbird"),
+                        .product(name: "NIOCore", package: "swift-nio"),
+                        .product(name: "Logging", package: "swift-log"),
+                    ],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelServerTests",
                     dependencies: [

@@ -22,7 +22,7 @@ struct LibraryStoreTests {
     func checkIsOK(location: StoreLocation) async throws {
         try await withStore(location) { (store) async throws in
             #expect(try store.check() == "ok")
-            #expect(try store.schemaVersion() == "v2_accounts_social_feed")
+            #expect(try store.schemaVersion() == SQLiteStore.currentSchemaVersion)
         }
     }
 

@@ -22,7 +22,7 @@ struct MigrationTests {
             """)
 
         let store = try SQLiteStore(path: folder.databasePath)
-        #expect(try store.schemaVersion() == "v2_accounts_social_feed")
+        #expect(try store.schemaVersion() == SQLiteStore.currentSchemaVersion)
         #expect(try store.check() == "ok")
         #expect(try await store.post(id: 1)?.metadata.tags == ["zebra", "Dance"])
         #expect(try await store.post(id: 2)?.metadata.tags == ["Dance", "art"])

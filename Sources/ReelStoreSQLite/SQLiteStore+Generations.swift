@@ -1,0 +1,114 @@
+import Foundation
+import GRDB
+import ReelModels
+import ReelStore
+
+extension SQLiteStore: GenerationStore {
+    public func createGeneration(_ new: NewGeneration, dailyLimit: Int, dayStart: Date, now: Date) async throws -> Generation {
+        try await write { db in
+            // Counted and inserted in one immediate transaction, so two requests at once cannot
+            // both take the last slot.
+            let used = try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM generations WHERE user_id = ? AND created_at >= ?",
+                arguments: [new.userID, RowDecoding.seconds(dayStart)]
+            ) ?? 0
+            guard used < dailyLimit else {
+                throw StoreError.conflict("the daily limit of \(dailyLimit) generations is used up")
+            }
+            let seconds = RowDecoding.seconds(now)
+            try db.execute(
+                sql: """
+                    INSERT INTO generations (user_id, provider, prompt, style, seconds, width, height, state, next_poll_at,
+                                             parent_id, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?)
+                    """,
+                arguments: [new.userID, new.provider, new.prompt, new.style, new.seconds, new.width, new.height, seconds,
+                            new.parentID, seconds, seconds]
+            )
+            return try Self.fetchGeneration(db, id: db.lastInsertedRowID)
+        }
+    }
+
+    public func generation(id: Int64) async throws -> Generation? {
+        try await read { db in try Row.fetchOne(db, sql: "SELECT * FROM generations WHERE id = ?", arguments: [id]).map(Self.decodeGeneration) }
+    }
+
+    public func generations(userID: Int64, limit: Int) async throws -> [Generation] {
+        try await read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM generations WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?",
+                arguments: [userID, max(1, limit)]
+            ).map(Self.decodeGeneration)
+        }
+    }
+
+    public func claimDueGeneration(owner: String, now: Date, leaseSeconds: Double) async throws -> Generation? {
+        let seconds = RowDecoding.seconds(now)
+        return try await write { db in
+            guard let id = try Int64.fetchOne(
+                db,
+                sql: """
+                    SELECT id FROM generations
+                    WHERE state IN ('queued', 'running') AND next_poll_at <= ?
+                      AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
+                    ORDER BY next_poll_at, id LIMIT 1
+                    """,
+                arguments: [seconds, seconds]
+            ) else { return nil }
+            try db.execute(
+                sql: "UPDATE generations SET lease_owner = ?, lease_expires_at = ?, updated_at = ? WHERE id = ?",
+                arguments: [owner, seconds + leaseSeconds, seconds, id]
+            )
+            return try Self.fetchGeneration(db, id: id)
+        }
+    }
+
+    public func saveGeneration(_ generation: Generation, owner: String?, now: Date) async throws -> Generation {
+        let seconds = RowDecoding.seconds(now)
+        return try await write { db in
+            let current = try Self.fetchGeneration(db, id: generation.id)
+            let leased = (current.leaseExpiresAt.map { $0 > now } ?? false) ? current.leaseOwner : nil
+            if let owner {
+                guard current.leaseOwner == owner else { throw StoreError.conflict("generation \(generation.id) is leased by another worker") }
+            } else if leased != nil {
+                throw StoreError.conflict("generation \(generation.id) is being worked on; try again in a moment")
+            }
+            // Saving as the lease owner releases the lease: the next step is claimed afresh.
+            try db.execute(
+                sql: """
+                    UPDATE generations SET state = ?, progress = ?, provider_job_id = ?, failure_reason = ?, attempts = ?,
+                        polls = ?, next_poll_at = ?, submitted_at = ?, lease_owner = NULL, lease_expires_at = NULL,
+                        post_id = ?, prompt = ?, updated_at = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    generation.state.rawValue, generation.progress, generation.providerJobID, generation.failureReason,
+                    generation.attempts, generation.polls, RowDecoding.seconds(generation.nextPollAt),
+                    generation.submittedAt.map(RowDecoding.seconds), generation.postID, generation.prompt, seconds, generation.id,
+                ]
+            )
+            return try Self.fetchGeneration(db, id: generation.id)
+        }
+    }
+
+    static func fetchGeneration(_ db: Database, id: Int64) throws -> Generation {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM generations WHERE id = ?", arguments: [id]) else {
+            throw StoreError.notFound("generation \(id)")
+        }
+        return try decodeGeneration(row)
+    }
+
+    static func decodeGeneration(_ row: Row) throws -> Generation {
+        let id: Int64 = row["id"]
+        return Generation(
+            id: id, userID: row["user_id"], provider: row["provider"], prompt: row["prompt"], style: row["style"],
+            seconds: row["seconds"], width: row["width"], height: row["height"],
+            state: try RowDecoding.enumValue(row["state"], GenerationState.self, what: "generation \(id) state"),
+            progress: row["progress"], providerJobID: row["provider_job_id"], failureReason: row["failure_reason"],
+            attempts: row["attempts"], polls: row["polls"], nextPollAt: RowDecoding.date(row["next_poll_at"]),
+            submittedAt: (row["submitted_at"] as Double?).map(RowDecoding.date), leaseOwner: row["lease_owner"],
+            leaseExpiresAt: (row["lease_expires_at"] as Double?).map(RowDecoding.date), parentID: row["parent_id"],
+            postID: row["post_id"], createdAt: RowDecoding.date(row["created_at"]), updatedAt: RowDecoding.date(row["updated_at"])
+        )
+    }
+}
