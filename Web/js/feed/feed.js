@@ -1,0 +1,210 @@
+// The feed screen: pages items in from the server, lays them out one per screen, keeps the
+// three pooled players on the current / next / previous video, and routes every gesture, key
+// and overlay button to what it does.
+import { api } from '../api.js';
+import { showToast } from '../ui/toast.js';
+import { toggleHelp } from '../ui/help.js';
+import { createFeedSource } from './feed-source.js';
+import { planPool, prefetchTargets } from './pool-plan.js';
+import { createPager } from './pager.js';
+import { createPlayerPool } from './player-pool.js';
+import { createPlayback } from './playback.js';
+import { createItemElement, showItemError, clearItemError, flashIndicator, burstHeart } from './item-view.js';
+import { wireCarousel, stepCarousel } from './carousel.js';
+import { toggleInfo, toggleDescription } from './overlay.js';
+import { setLiked, setRating } from './social.js';
+import { wireGestures } from './gestures.js';
+import { wireKeyboard } from './keyboard.js';
+import { renderState } from './states.js';
+import { wireMediaSession, describeForMediaSession } from './media-session.js';
+
+const ERROR_TEXT = {
+  network: "This video couldn't be loaded. Check your connection.",
+  key: "This video's key was rejected, so it can't be decrypted.",
+  decode: "This video couldn't be decoded.",
+  unsupported: "This browser can't play this video.",
+};
+
+export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChange, connectivity }) {
+  const scroller = document.getElementById('feed');
+  const stateBox = document.getElementById('feed-state');
+  const source = createFeedSource({ fetchPage: (query) => api.feed(query), filter: tag ? { tags: tag } : {} });
+  const byId = new Map();   // id → { item, element }
+  let pageFailed = false;
+  let stopped = false;
+
+  const lookup = (id) => byId.get(id) ?? null;
+  const pool = createPlayerPool({
+    engine, lookup,
+    onReady: (slot, { element }) => { clearItemError(element); playback.playerReady(); },
+    onError: (slot, { element }, error) => {
+      showItemError(element, ERROR_TEXT[error?.code] ?? error?.message ?? ERROR_TEXT.decode);
+      element.dataset.errorCode = error?.code ?? 'unknown';
+    },
+  });
+  const playback = createPlayback({ pool, elementFor: (id) => byId.get(id)?.element ?? null });
+  const pager = createPager({ scroller, onCurrentChange });
+
+  function currentEntry() {
+    const item = source.items[pager.current];
+    return item ? byId.get(item.id) : null;
+  }
+
+  function planPlayers() {
+    const ids = source.items.map((item) => item.id);
+    const kinds = source.items.map((item) => item.kind);
+    const current = pager.current;
+    pool.apply(planPool({ ids, kinds, current, slots: pool.assignment(), reach: lookAhead ? 3 : 1 }));
+    if (lookAhead) engine.prefetch(prefetchTargets(kinds, current).map((index) => source.items[index]));
+  }
+
+  function onCurrentChange(index) {
+    const item = source.items[index];
+    planPlayers();
+    playback.setCurrent(item.kind === 'video' ? item.id : null);
+    describeForMediaSession(item);
+    if (source.wantsMore(index)) loadMore();
+  }
+
+  function appendItems(fromIndex) {
+    for (const item of source.items.slice(fromIndex)) {
+      const element = createItemElement(item);
+      byId.set(item.id, { item, element });
+      if (item.kind === 'carousel') wireCarousel(element);
+      pager.append(element);
+    }
+  }
+
+  async function loadMore() {
+    if (source.loading || stopped) return;
+    const before = source.items.length;
+    if (before === 0) renderState(stateBox, { kind: 'loading' });
+    try {
+      await source.loadMore();
+      pageFailed = false;
+      if (stopped) return;
+      if (source.items.length === 0) {
+        renderState(stateBox, tag ? { kind: 'no-match', tag } : { kind: 'empty' }, {
+          onRetry: () => restartSameFilter(), onClearFilter: () => onFilterChange(null),
+        });
+        return;
+      }
+      renderState(stateBox, null);
+      appendItems(before);
+      planPlayers();
+      if (source.wantsMore(pager.current) && source.items.length > before) loadMore();
+    } catch (error) {
+      if (stopped) return;
+      if (error?.isUnauthorized) { onUnauthorized(); return; }
+      pageFailed = true;
+      if (error?.isOffline) connectivity.showOffline();
+      if (before === 0) {
+        renderState(stateBox, { kind: 'error', offline: error?.isOffline, message: error?.message }, { onRetry: loadMore });
+      } else {
+        showToast("Couldn't load more posts. Retrying when the connection is back.", { kind: 'error' });
+      }
+    }
+  }
+
+  function restartSameFilter() { onFilterChange(tag ?? null); }
+
+  function like(element, liked) {
+    const entry = byId.get(Number(element.dataset.itemId));
+    if (entry) setLiked(entry.item, element, liked ?? !entry.item.is_favorited);
+  }
+
+  async function togglePictureInPicture() {
+    try {
+      if (document.pictureInPictureElement) await document.exitPictureInPicture();
+      else await playback.currentVideo()?.requestPictureInPicture();
+    } catch { showToast("Picture-in-picture isn't available here."); }
+  }
+
+  function toggleFullscreen() {
+    if (document.fullscreenElement) document.exitFullscreen().catch(() => {});
+    else document.documentElement.requestFullscreen?.().catch(() => showToast("Fullscreen isn't available here."));
+  }
+
+  function togglePause(element = currentEntry()?.element) {
+    if (!element || element.dataset.itemId !== String(currentEntry()?.item.id) || !element.classList.contains('kind-video')) return;
+    flashIndicator(element, playback.togglePause());
+  }
+
+  scroller.addEventListener('click', (event) => {
+    const button = event.target.closest('[data-action]');
+    const element = button?.closest('.reel');
+    if (!button || !element) return;
+    const id = Number(element.dataset.itemId);
+    const entry = byId.get(id);
+    switch (button.dataset.action) {
+      case 'like': like(element); break;
+      case 'rate': {
+        const value = Number(button.dataset.value);
+        setRating(entry.item, element, entry.item.rating === value ? 0 : value);
+        break;
+      }
+      case 'info': toggleInfo(element); break;
+      case 'expand': toggleDescription(button); break;
+      case 'tag': onFilterChange(button.dataset.tag); break;
+      case 'mute': playback.toggleMute(); break;
+      case 'unmute': playback.unmute(); break;
+      case 'pip': togglePictureInPicture(); break;
+      case 'retry': clearItemError(element); pool.reload(id); break;
+      case 'carousel-prev': stepCarousel(element, -1); break;
+      case 'carousel-next': stepCarousel(element, 1); break;
+    }
+  });
+  scroller.addEventListener('input', (event) => {
+    if (event.target.matches('.scrub')) playback.seek(Number(event.target.value) / 1000);
+  });
+
+  wireGestures(scroller, {
+    onTap: (element) => togglePause(element),
+    onDoubleTap: (element) => { burstHeart(element); like(element, true); },
+    onHold: (element, on) => playback.hold(on),
+  });
+  const unwireKeys = wireKeyboard({
+    next: () => pager.goTo(pager.current + 1),
+    previous: () => pager.goTo(pager.current - 1),
+    left: () => stepCarousel(currentEntry()?.element, -1),
+    right: () => stepCarousel(currentEntry()?.element, 1),
+    togglePause: () => togglePause(),
+    toggleMute: () => playback.toggleMute(),
+    like: () => { const element = currentEntry()?.element; if (element) like(element); },
+    fullscreen: toggleFullscreen,
+    help: toggleHelp,
+  });
+  wireMediaSession({
+    play: () => { if (playback.userPaused) togglePause(); },
+    pause: () => { if (!playback.userPaused) togglePause(); },
+    next: () => pager.goTo(pager.current + 1),
+    previous: () => pager.goTo(pager.current - 1),
+  });
+  const onVisibility = () => playback.update();
+  document.addEventListener('visibilitychange', onVisibility);
+
+  loadMore();
+
+  return {
+    /** The network is back: fetch the page that failed, reload videos that failed to load. */
+    retry() {
+      if (pageFailed || source.items.length === 0) loadMore();
+      for (const { element } of byId.values()) {
+        if (element.classList.contains('failed') && element.dataset.errorCode === 'network') {
+          clearItemError(element);
+          pool.reload(Number(element.dataset.itemId));
+        }
+      }
+    },
+    stop() {
+      stopped = true;
+      unwireKeys();
+      document.removeEventListener('visibilitychange', onVisibility);
+      playback.stop();
+      pool.destroy();
+      pager.clear();
+      renderState(stateBox, null);
+      scroller.replaceWith(scroller.cloneNode(false)); // drops every listener wired above
+    },
+  };
+}

@@ -1,0 +1,28 @@
+// Like and rating: applied at once (optimistic), sent to the server, and rolled back with a
+// toast if the server says no.
+import { api } from '../api.js';
+import { showToast } from '../ui/toast.js';
+import { renderSocial } from './overlay.js';
+
+async function commit(item, element, change, send, failure) {
+  const before = { is_favorited: item.is_favorited, rating: item.rating };
+  Object.assign(item, change);
+  renderSocial(element, item);
+  try {
+    await send();
+  } catch (error) {
+    Object.assign(item, before);
+    renderSocial(element, item);
+    showToast(error?.isOffline ? `${failure} You seem to be offline.` : failure, { kind: 'error' });
+  }
+}
+
+export function setLiked(item, element, liked) {
+  if (Boolean(item.is_favorited) === liked) return Promise.resolve();
+  return commit(item, element, { is_favorited: liked }, () => api.setFavorite(item.id, liked),
+    liked ? "Couldn't save your like." : "Couldn't remove your like.");
+}
+
+export function setRating(item, element, rating) {
+  return commit(item, element, { rating }, () => api.setRating(item.id, rating), "Couldn't save your rating.");
+}
