@@ -102,7 +102,7 @@ let package = Package(
         .target(
             name: "ReelServer",
             dependencies: [
-                "ReelModels", "ReelMedia", "ReelStore", "ReelJobs", "ReelPipeline",
+                "ReelModels", "ReelMedia", "ReelStore", "ReelJobs", "ReelPipeline", "ReelGeneration",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -118,6 +118,8 @@ let package = Package(
             name: "reelhouse",
             dependencies: [
                 "ReelModels", "ReelMedia", "ReelStore", "ReelStoreSQLite", "ReelJobs", "ReelPipeline", "ReelServer",
+                "ReelGeneration", "ReelGenerationOpenAI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -155,7 +157,8 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelServerTests",
                     dependencies: [
-                        "ReelServer", "ReelStoreSQLite", "ReelStore", "ReelPipeline", "ReelModels",
+                        "ReelServer", "ReelStoreSQLite", "ReelStore", "ReelPipeline", "ReelModels", "ReelMedia", "ReelGeneration",
+                        .product(name: "Logging", package: "swift-log"),
                         .product(name: "Hummingbird", package: "hummingbird"),
                         .product(name: "HummingbirdTesting", package: "hummingbird"),
                     ],

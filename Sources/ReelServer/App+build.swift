@@ -67,6 +67,10 @@ public func buildRouter(
         .register(routes("library"))
     MediaController(library: dependencies.library, storage: dependencies.storage, tokens: tokens, images: images, now: now)
         .register(routes("media"))
+    if let generations = dependencies.generations {
+        GenerationController(dependencies: generations, limiter: limiter, configuration: configuration, now: now)
+            .register(routes("generations"))
+    }
     if configuration.compatRoutes {
         CompatMediaController(library: dependencies.library, storage: dependencies.storage, keyScheme: configuration.compatKeyScheme, now: now)
             .register(routes("compat"))

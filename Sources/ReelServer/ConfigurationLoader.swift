@@ -13,6 +13,9 @@ public enum ConfigurationLoader {
         "REELHOUSE_SESSION_DAYS": "sessionDays", "REELHOUSE_METRICS": "metrics", "REELHOUSE_WORKER": "worker",
         "REELHOUSE_WORKER_CONCURRENCY": "workerConcurrency", "REELHOUSE_WEB_ROOT": "webRoot",
         "REELHOUSE_BENCH_BASELINES": "benchmarkBaselines", "REELHOUSE_CREDENTIAL_CACHE_SECONDS": "credentialCacheSeconds",
+        "REELHOUSE_GENERATION_PROVIDER": "generationProvider", "REELHOUSE_GENERATIONS_PER_MINUTE": "generationsPerMinute",
+        "REELHOUSE_GENERATIONS_PER_DAY": "generationsPerDay", "REELHOUSE_OPENAI_BASE_URL": "openAIBaseURL",
+        "REELHOUSE_OPENAI_VIDEO_MODEL": "openAIVideoModel",
     ]
 
     public static func load(file: Data?, environment: [String: String], overrides: [String: String]) throws -> ServerConfiguration {
@@ -54,6 +57,12 @@ public enum ConfigurationLoader {
         }
         guard (0...65535).contains(configuration.port) else { throw ConfigurationError("port must be between 0 and 65535") }
         guard configuration.mediaTokenWindowSeconds >= 60 else { throw ConfigurationError("mediaTokenWindowSeconds must be at least 60") }
+        guard ["local", "openai"].contains(configuration.generationProvider) else {
+            throw ConfigurationError("generationProvider must be local or openai")
+        }
+        guard configuration.generationsPerMinute >= 1, configuration.generationsPerDay >= 1 else {
+            throw ConfigurationError("generationsPerMinute and generationsPerDay must be at least 1")
+        }
     }
 
     /// Settings that are booleans or integers; every other setting is a string.
@@ -61,7 +70,7 @@ public enum ConfigurationLoader {
     static let integers: Set<String> = [
         "port", "mediaTokenWindowSeconds", "mediaTokenMarginSeconds", "loginAttemptsPerIP", "loginAttemptsPerAccount",
         "loginWindowSeconds", "apiRequestsPerMinute", "sessionDays", "workerConcurrency", "maxBodyBytes",
-        "credentialCacheSeconds",
+        "credentialCacheSeconds", "generationsPerMinute", "generationsPerDay",
     ]
 
     /// Converts a string from the environment or a flag to the setting's type.

@@ -33,6 +33,14 @@ public struct ServerConfiguration: Codable, Sendable, Equatable {
     public var maxBodyBytes = 64 * 1024
     /// Serve the benchmark baseline route (owner only). Off in production.
     public var benchmarkBaselines = false
+    /// Generation: the provider used when a request names none ("local" needs nothing;
+    /// "openai" needs `OPENAI_API_KEY` in the environment), and per-user limits.
+    public var generationProvider = "local"
+    public var generationsPerMinute = 6
+    public var generationsPerDay = 20
+    /// OpenAI-compatible endpoint for the "openai" provider (tests and gateways change it).
+    public var openAIBaseURL = "https://api.openai.com"
+    public var openAIVideoModel = "sora-2"
     /// Directory of the web client; nil serves none.
     public var webRoot: String?
 

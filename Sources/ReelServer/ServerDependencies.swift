@@ -18,13 +18,17 @@ public struct ServerDependencies: Sendable {
     /// `ORDER BY random()`, served at `/bench/feed-order-by-random` only when the
     /// `benchmarkBaselines` setting is on: what `make bench` compares the feed with.
     public var orderByRandomBaseline: (@Sendable (_ userID: Int64, _ limit: Int) async throws -> [FeedItem])?
+    /// Prompt-to-clip generation; nil leaves its routes out.
+    public var generations: GenerationDependencies?
 
     public init(
         library: any LibraryStore, jobs: any JobStore, accounts: any AccountStore, social: any SocialStore,
         feed: any FeedStore, storage: any MediaStorage, passwords: any PasswordHasher, secret: Data,
         now: @escaping @Sendable () -> Date = Date.init,
-        orderByRandomBaseline: (@Sendable (_ userID: Int64, _ limit: Int) async throws -> [FeedItem])? = nil
+        orderByRandomBaseline: (@Sendable (_ userID: Int64, _ limit: Int) async throws -> [FeedItem])? = nil,
+        generations: GenerationDependencies? = nil
     ) {
+        self.generations = generations
         self.orderByRandomBaseline = orderByRandomBaseline
         self.library = library
         self.jobs = jobs

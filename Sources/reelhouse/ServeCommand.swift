@@ -69,12 +69,17 @@ struct ServeCommand: AsyncParsableCommand {
                 MeasuredJobHandler($0, metrics: metrics)
             })
         }
+        let generations = try GenerationSetup.dependencies(context: context, configuration: configuration, limits: media.limits)
+        if configuration.worker {
+            services.append(GenerationSetup.service(generations, context: context))
+        }
         let dependencies = ServerDependencies(
             library: context.store, jobs: context.store, accounts: context.store, social: context.store,
             feed: context.store, storage: context.storage, passwords: passwords, secret: secret,
             orderByRandomBaseline: { [store = context.store] userID, limit in
                 try await store.orderByRandomBaseline(userID: userID, limit: limit)
-            }
+            },
+            generations: generations
         )
         let app = buildApplication(
             configuration: configuration, dependencies: dependencies, services: services, metrics: metrics, logger: context.logger

@@ -58,7 +58,7 @@ public struct Importer: Sendable {
         // Importing a folder that contains the data folder must not re-import our own outputs
         // (media, kept sources, work in progress) nor list the database files as skipped. Other
         // folders inside it, such as the generated demo source, are imported as usual.
-        let managed = [dataFolder.mediaRoot, dataFolder.sourcesRoot, dataFolder.tempRoot].map { $0.resolvingSymlinksInPath().path + "/" }
+        let managed = [dataFolder.mediaRoot, dataFolder.sourcesRoot, dataFolder.tempRoot, dataFolder.generationsRoot].map { $0.resolvingSymlinksInPath().path + "/" }
         scan.candidates.removeAll { candidate in
             candidate.mediaFiles.contains { file in managed.contains { file.resolvingSymlinksInPath().path.hasPrefix($0) } }
         }

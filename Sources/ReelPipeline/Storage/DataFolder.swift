@@ -23,6 +23,11 @@ public struct DataFolder: Sendable, Equatable {
     public var mediaRoot: URL { root.appendingPathComponent("media", isDirectory: true) }
     public var sourcesRoot: URL { root.appendingPathComponent("sources", isDirectory: true) }
     public var tempRoot: URL { root.appendingPathComponent("tmp", isDirectory: true) }
+    /// Finished generations waiting for their creator (`<id>.mp4`) and local renders in progress.
+    public var generationsRoot: URL { root.appendingPathComponent("generations", isDirectory: true) }
+    /// Where a generation being published is staged for import (outside every managed folder,
+    /// which import skips).
+    public var publishStagingRoot: URL { root.appendingPathComponent("publishing", isDirectory: true) }
 
     public func workDirectory(jobID: Int64) -> URL {
         tempRoot.appendingPathComponent("job-\(jobID)", isDirectory: true)

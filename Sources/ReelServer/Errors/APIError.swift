@@ -17,6 +17,8 @@ public enum APIError: Error, Sendable, Equatable {
     case conflict(String)
     case payloadTooLarge(Int)
     case rateLimited(retryAfter: Int)
+    /// A per-user allowance (e.g. daily generations) is used up: 429 with its own message.
+    case quotaExceeded(String, retryAfter: Int)
     case unsupportedMediaType(String)
     case rangeNotSatisfiable
     case internalError
@@ -30,7 +32,7 @@ public enum APIError: Error, Sendable, Equatable {
         case .gone: .gone
         case .conflict: .conflict
         case .payloadTooLarge: .contentTooLarge
-        case .rateLimited: .tooManyRequests
+        case .rateLimited, .quotaExceeded: .tooManyRequests
         case .unsupportedMediaType: .unsupportedMediaType
         case .rangeNotSatisfiable: .rangeNotSatisfiable
         case .internalError: .internalServerError
@@ -48,6 +50,7 @@ public enum APIError: Error, Sendable, Equatable {
         case .conflict: "conflict"
         case .payloadTooLarge: "payload_too_large"
         case .rateLimited: "rate_limited"
+        case .quotaExceeded: "quota_exceeded"
         case .unsupportedMediaType: "unsupported_media_type"
         case .rangeNotSatisfiable: "range_not_satisfiable"
         case .internalError: "internal_error"
@@ -65,6 +68,7 @@ public enum APIError: Error, Sendable, Equatable {
         case .conflict(let why): why
         case .payloadTooLarge(let limit): "the request body is larger than \(limit) bytes"
         case .rateLimited(let seconds): "too many requests; retry in \(seconds) s"
+        case .quotaExceeded(let why, _): why
         case .unsupportedMediaType(let why): why
         case .rangeNotSatisfiable: "the requested range is outside the file"
         case .internalError: "something went wrong on the server; it has been logged"
@@ -76,6 +80,7 @@ extension APIError: HTTPResponseError {
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
         if case .rateLimited(let seconds) = self { headers[.retryAfter] = String(seconds) }
+        if case .quotaExceeded(_, let seconds) = self { headers[.retryAfter] = String(seconds) }
         if case .unauthorized = self { headers[.wwwAuthenticate] = "Bearer realm=\"reelhouse\"" }
         let body = try JSONEncoder().encode(APIErrorBody(code: code, message: message))
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))

@@ -3,6 +3,7 @@ import NIOCore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ReelMedia
 import ReelModels
 import ReelPipeline
 import ReelServer
@@ -21,6 +22,9 @@ struct TestServer {
     var ownerKey = ""
     var member: User!
     var memberKey = ""
+    /// Prompt-to-clip generation with the local ffmpeg provider (the service is driven by
+    /// the tests that need it; routes only list, read and change generations).
+    let generations: GenerationDependencies
     static let password = "correct horse battery"
 
     init(configure: (inout ServerConfiguration) -> Void = { _ in }) async throws {
@@ -30,6 +34,13 @@ struct TestServer {
         var configuration = ServerConfiguration()
         configure(&configuration)
         self.configuration = configuration
+        let files = GenerationFiles(root: root.appendingPathComponent("generations"))
+        let runner = FoundationProcessRunner()
+        generations = GenerationDependencies(
+            store: store, providers: [LocalCardProvider(runner: runner, workRoot: root.appendingPathComponent("generations/work"))],
+            defaultProvider: "local", files: files,
+            publisher: GenerationPublisher(importer: Importer(dataFolder: DataFolder(root: root), store: store, runner: runner, limits: MediaLimits()), files: files)
+        )
         let hash = try await BcryptPasswordHasher(cost: 4).hash(Self.password)
         owner = try await store.createUser(name: "owner", role: .owner, passwordHash: hash, now: Date())
         member = try await store.createUser(name: "member", role: .member, passwordHash: hash, now: Date())
@@ -46,7 +57,7 @@ struct TestServer {
     var dependencies: ServerDependencies {
         ServerDependencies(
             library: store, jobs: store, accounts: store, social: store, feed: store, storage: storage,
-            passwords: BcryptPasswordHasher(cost: 4), secret: secret
+            passwords: BcryptPasswordHasher(cost: 4), secret: secret, generations: generations
         )
     }
 

@@ -1,0 +1,39 @@
+import AsyncHTTPClient
+import Foundation
+import ReelGeneration
+import ReelGenerationOpenAI
+import ReelMedia
+import ReelPipeline
+import ReelServer
+
+/// Builds the generation providers from the configuration and the environment: the local
+/// text-card renderer always, OpenAI's video API only when `OPENAI_API_KEY` is set (the key is
+/// read here and handed to the provider; it is never logged or written anywhere).
+enum GenerationSetup {
+    static func dependencies(context: AppContext, configuration: ServerConfiguration, limits: MediaLimits) throws -> GenerationDependencies {
+        let files = GenerationFiles(root: context.dataFolder.generationsRoot)
+        try files.prepare()
+        var providers: [any GenerationProvider] = [
+            LocalCardProvider(runner: context.runner, workRoot: context.dataFolder.generationsRoot.appendingPathComponent("work", isDirectory: true)),
+        ]
+        if let key = ProcessInfo.processInfo.environment["OPENAI_API_KEY"], !key.isEmpty {
+            providers.append(OpenAIVideoProvider(
+                client: HTTPClient.shared, apiKey: key, baseURL: configuration.openAIBaseURL, model: configuration.openAIVideoModel
+            ))
+        } else if configuration.generationProvider == "openai" {
+            throw CLIError("serve: generationProvider is openai but OPENAI_API_KEY is not set")
+        }
+        let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: limits)
+        return GenerationDependencies(
+            store: context.store, providers: providers, defaultProvider: configuration.generationProvider, files: files,
+            publisher: GenerationPublisher(importer: importer, files: files)
+        )
+    }
+
+    static func service(_ dependencies: GenerationDependencies, context: AppContext) -> GenerationService {
+        GenerationService(
+            store: dependencies.store, providers: dependencies.providers, files: dependencies.files,
+            owner: "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)", logger: context.logger
+        )
+    }
+}
