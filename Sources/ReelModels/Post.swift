@@ -58,12 +58,15 @@ public struct Post: Codable, Sendable, Equatable, Identifiable {
     public var media: PublishedMedia?
     /// Why the post failed, in words a person understands (set when `status == .failed`).
     public var failureReason: String?
+    /// The look the transcode applies (chosen when recording or uploading).
+    public var filter: VideoFilter
 
     public init(
         id: Int64, folderName: String, kind: PostKind, status: PostStatus, metadata: PostMetadata,
         flags: [String] = [], dateAdded: Date, contentHash: String, media: PublishedMedia? = nil,
-        failureReason: String? = nil
+        failureReason: String? = nil, filter: VideoFilter = .none
     ) {
+        self.filter = filter
         self.id = id
         self.folderName = folderName
         self.kind = kind

@@ -12,8 +12,13 @@ public struct NewPost: Sendable, Equatable {
     /// several for a carousel, in order.
     public var sourcePaths: [String]
     public var dateAdded: Date
+    public var filter: VideoFilter
 
-    public init(kind: PostKind, folderName: String, metadata: PostMetadata, contentHash: String, sourcePaths: [String], dateAdded: Date) {
+    public init(
+        kind: PostKind, folderName: String, metadata: PostMetadata, contentHash: String, sourcePaths: [String], dateAdded: Date,
+        filter: VideoFilter = .none
+    ) {
+        self.filter = filter
         self.kind = kind
         self.folderName = folderName
         self.metadata = metadata

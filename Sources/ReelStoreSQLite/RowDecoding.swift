@@ -55,7 +55,8 @@ enum RowDecoding {
             dateAdded: date(row["date_added"]),
             contentHash: row["content_hash"],
             media: media,
-            failureReason: row["failure_reason"]
+            failureReason: row["failure_reason"],
+            filter: try enumValue(row["filter"], VideoFilter.self, what: "post \(id) filter")
         )
     }
 

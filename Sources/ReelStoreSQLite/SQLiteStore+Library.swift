@@ -45,7 +45,7 @@ extension SQLiteStore {
             var arguments: StatementArguments = [
                 folderName, post.kind.rawValue, PostStatus.queued.rawValue, metadata.description, metadata.uploader,
                 metadata.username, metadata.shortcode, metadata.datePosted, metadata.sourceURL,
-                RowDecoding.seconds(post.dateAdded), post.contentHash,
+                RowDecoding.seconds(post.dateAdded), post.contentHash, post.filter.rawValue,
             ]
             arguments += StatementArguments(FeedShuffle.randomKeys())
             try db.execute(sql: Self.insertPostSQL, arguments: arguments)
@@ -153,7 +153,7 @@ extension SQLiteStore {
     static let insertPostSQL: String = {
         let keys = (0..<FeedShuffle.keyCount).map(FeedShuffleColumns.name)
         let columns = ["folder_name", "kind", "status", "description", "uploader", "username", "shortcode",
-                       "date_posted", "source_url", "date_added", "content_hash"] + keys
+                       "date_posted", "source_url", "date_added", "content_hash", "filter"] + keys
         return "INSERT INTO posts (\(columns.joined(separator: ", "))) VALUES (\(placeholders(columns.count)))"
     }()
 

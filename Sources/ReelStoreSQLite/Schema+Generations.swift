@@ -33,4 +33,9 @@ extension Schema {
             CREATE INDEX generations_due ON generations(next_poll_at) WHERE state IN ('queued', 'running');
             """)
     }
+
+    /// The look a post's transcode applies (`VideoFilter`); existing posts have none.
+    static func addPostFilter(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE posts ADD COLUMN filter TEXT NOT NULL DEFAULT 'none'")
+    }
 }

@@ -22,6 +22,9 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(name: .long, help: "A tag to add to every imported post (repeatable).")
     var tag: [String] = []
 
+    @Option(name: .long, help: "A look applied to every imported video while transcoding: \(VideoFilter.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var filter: String = VideoFilter.none.rawValue
+
     @Flag(name: .long, help: "Print one JSON object on stdout and nothing else.")
     var json = false
 
@@ -40,7 +43,10 @@ struct ImportCommand: AsyncParsableCommand {
         for root in roots where !FileManager.default.fileExists(atPath: root.path) {
             throw CLIError("import: \(root.path) does not exist")
         }
-        var (report, jobIDs) = try await importer.run(roots, options: ImportOptions(tags: tag)) { event in
+        guard let look = VideoFilter(rawValue: filter) else {
+            throw CLIError("import: --filter must be one of \(VideoFilter.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        var (report, jobIDs) = try await importer.run(roots, options: ImportOptions(tags: tag, filter: look)) { event in
             progress.handle(event)
         }
         if !noWait, !jobIDs.isEmpty {

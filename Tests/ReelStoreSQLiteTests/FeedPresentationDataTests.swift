@@ -50,3 +50,19 @@ struct FeedPresentationDataTests {
         #expect(throws: (any Error).self) { try cache.media(for: "{not json") }
     }
 }
+
+@Suite("A post's look")
+struct PostFilterTests {
+    @Test("the filter chosen at import is stored with the post and read back", arguments: StoreLocation.allCases)
+    func roundTrip(location: StoreLocation) async throws {
+        try await withStore(location) { (store) async throws in
+            var new = newPost(folderName: "grey", contentHash: "g1")
+            new.filter = .mono
+            let (post, _) = try await store.insertPost(new, maxAttempts: 1, now: t0)
+            #expect(post.filter == .mono)
+            #expect(try await store.post(id: post.id)?.filter == .mono)
+            let (plain, _) = try await store.insertPost(newPost(folderName: "plain", contentHash: "p1"), maxAttempts: 1, now: t0)
+            #expect(plain.filter == VideoFilter.none)
+        }
+    }
+}

@@ -19,7 +19,9 @@ def make_clip(path: Path, size: str = "360x640", seconds: float = 3, audio: bool
               source: str = "testsrc2", rate: int = 30, extra: tuple = ()) -> Path:
     """A short H.264 (+AAC) clip from one of ffmpeg's lavfi sources."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    args = ["-f", "lavfi", "-i", f"{source}=size={size}:rate={rate}"]
+    # A source that already has options (`color=c=red`) gets the size appended with ':'.
+    joiner = ":" if "=" in source else "="
+    args = ["-f", "lavfi", "-i", f"{source}{joiner}size={size}:rate={rate}"]
     if audio:
         args += ["-f", "lavfi", "-i", f"sine=frequency=440:sample_rate=48000:duration={seconds}"]
     args += ["-t", str(seconds), "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"]

@@ -8,10 +8,13 @@ public struct ImportOptions: Sendable {
     /// Added to every imported post (`--tag`), on top of the sidecar's tags.
     public var tags: [String]
     public var maxAttempts: Int
+    /// The look every imported video gets in its transcode (a recording's chosen filter).
+    public var filter: VideoFilter
 
-    public init(tags: [String] = [], maxAttempts: Int = 3) {
+    public init(tags: [String] = [], maxAttempts: Int = 3, filter: VideoFilter = .none) {
         self.tags = tags
         self.maxAttempts = maxAttempts
+        self.filter = filter
     }
 }
 
@@ -143,7 +146,7 @@ public struct Importer: Sendable {
         let stem = files[0].url.deletingPathExtension().lastPathComponent
         let newPost = NewPost(
             kind: kind, folderName: FolderName.make(from: metadata, fileStem: stem), metadata: metadata,
-            contentHash: contentHash, sourcePaths: kept, dateAdded: now()
+            contentHash: contentHash, sourcePaths: kept, dateAdded: now(), filter: kind == .video ? options.filter : .none
         )
         do {
             let (post, job) = try await store.insertPost(newPost, maxAttempts: options.maxAttempts, now: now())

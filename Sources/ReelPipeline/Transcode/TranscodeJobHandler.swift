@@ -64,7 +64,9 @@ public struct TranscodeJobHandler: JobHandler {
             let media: PublishedMedia
             switch post.kind {
             case .video:
-                let transcoder = VideoTranscoder(runner: runner, options: configuration.transcode)
+                var options = configuration.transcode
+                options.filterGraphPrefix = Self.prefix(options.filterGraphPrefix, post.filter.ffmpegChain)
+                let transcoder = VideoTranscoder(runner: runner, options: options)
                 media = try await transcoder.transcode(source: sources[0], into: staging, key: key, context: context)
             case .image, .carousel:
                 media = try await ImageProcessor(runner: runner).process(sources: sources, into: staging, context: context)
@@ -96,5 +98,11 @@ public struct TranscodeJobHandler: JobHandler {
         case .transient(let message): (reason, final) = (message, job.attempts >= job.maxAttempts)
         }
         try await store.setStatus(postID: postID, status: final ? .failed : .queued, failureReason: final ? reason : nil)
+    }
+
+    /// The deployment's own prefix (if any) followed by the post's look.
+    static func prefix(_ configured: String?, _ look: String?) -> String? {
+        let parts = [configured, look].compactMap { $0 }.filter { !$0.isEmpty }
+        return parts.isEmpty ? nil : parts.joined(separator: ",")
     }
 }
