@@ -1,0 +1,212 @@
+"""Fixtures for the web client's browser tests: a real library (ffmpeg clips imported by the
+real `reelhouse` binary), a real `reelhouse serve` on 127.0.0.1, and Debian's Chromium driven
+by Playwright. The library is built once per test session (≈ 40 s); every test gets a fresh
+browser context that is already signed in."""
+import json
+import os
+import socket
+import subprocess
+import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = os.environ.get("REELHOUSE_BIN") or str(ROOT / ".build/debug/reelhouse")
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+ARTIFACTS = ROOT / "artifacts"
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+USER, PASSWORD = "viewer", "correct horse battery staple"
+PHONE = {"width": 390, "height": 844}
+
+SOURCES = ["testsrc2", "smptebars", "rgbtestsrc", "cellauto", "testsrc", "pal75bars", "yuvtestsrc", "life"]
+
+
+def ffmpeg(*args: str) -> None:
+    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", *args], check=True)
+
+
+def make_clip(path: Path, label: str, source: str, size: str, seconds: int, audio: bool) -> None:
+    """A short H.264 clip with its label burned in, so screenshots show which item is which."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = f"drawtext=fontfile={FONT}:text='{label}':fontsize=44:fontcolor=white:box=1:boxcolor=black@0.55:x=(w-tw)/2:y=h*0.28"
+    args = ["-f", "lavfi", "-i", f"{source}=size={size}:rate=30"]
+    if audio:
+        args += ["-f", "lavfi", "-i", f"sine=frequency={300 + 40 * len(label)}:sample_rate=48000:duration={seconds}"]
+    args += ["-t", str(seconds), "-vf", text, "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"]
+    if audio:
+        args += ["-c:a", "aac", "-shortest"]
+    ffmpeg(*args, str(path))
+
+
+def sidecar(path: Path, index: int, description: str, tags: list[str]) -> None:
+    """A yt-dlp style `.info.json` next to the clip."""
+    info = {
+        "id": f"web{index:02d}", "title": f"Clip {index}", "description": description,
+        "uploader": f"Uploader {index % 4}", "uploader_id": f"@creator{index % 4}",
+        "upload_date": f"202401{index + 1:02d}", "tags": tags,
+        "webpage_url": f"https://example.com/clips/web{index:02d}", "extractor": "generic",
+    }
+    path.with_suffix(".info.json").write_text(json.dumps(info))
+
+
+def clip_plan() -> list[dict]:
+    """18 clips: 14 encrypted in `clips/` (3 tagged ocean), and a `mixed` group of one encrypted
+    and three clear clips, so the encrypted and clear paths, and a tampered key, can be tested
+    on a small filtered feed."""
+    plan = []
+    for index in range(18):
+        folder = "clips" if index < 14 else ("mixed-encrypted" if index == 14 else "mixed-clear")
+        landscape = index in (3, 9)
+        tags = ["web", "ocean" if index in (1, 5, 11) else "city"]
+        plan.append({
+            "index": index, "folder": folder, "label": f"clip {index}",
+            "source": SOURCES[index % len(SOURCES)], "size": "640x360" if landscape else "360x640",
+            "seconds": 4 + index % 3, "audio": index % 2 == 0, "tags": tags,
+            "description": f"Clip number {index} from the web test library. "
+                           f"It has a long description so the overlay clamps it to two lines, "
+                           f"and tapping it shows the rest #{tags[1]}",
+        })
+    return plan
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def reelhouse(data: Path, *args: str, stdin: str | None = None) -> str:
+    result = subprocess.run([BIN, *args, "--data", str(data)], input=stdin, capture_output=True, text=True, timeout=600)
+    if result.returncode != 0:
+        raise AssertionError(f"reelhouse {' '.join(args)} failed ({result.returncode}):\n{result.stderr}\n{result.stdout}")
+    return result.stdout
+
+
+class Server:
+    def __init__(self, data: Path, log: Path):
+        self.data = data
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = {**os.environ, "REELHOUSE_WEB_ROOT": str(ROOT / "Web")}
+        self.log = open(log, "w")
+        self.process = subprocess.Popen([BIN, "serve", "--data", str(data), "--port", str(self.port), "--no-worker"],
+                                        stdout=self.log, stderr=subprocess.STDOUT, env=env)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                with urllib.request.urlopen(f"{self.url}/health", timeout=1):
+                    return
+            except OSError:
+                if self.process.poll() is not None:
+                    raise AssertionError(f"reelhouse serve exited: {log.read_text()}")
+                time.sleep(0.1)
+        raise AssertionError("reelhouse serve did not answer /health within 30 s")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.log.close()
+
+
+def build_library(root: Path) -> tuple[Path, list[dict]]:
+    sources, data = root / "sources", root / "data"
+    plan = clip_plan()
+
+    def make(entry: dict) -> None:
+        path = sources / entry["folder"] / f"clip{entry['index']:02d}.mp4"
+        make_clip(path, entry["label"], entry["source"], entry["size"], entry["seconds"], entry["audio"])
+        sidecar(path, entry["index"], entry["description"], entry["tags"])
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        list(pool.map(make, plan))
+    # An instaloader-style carousel: X_1.jpg … X_3.jpg in one folder form one post.
+    for number, source in enumerate(["smptehdbars", "testsrc2", "rgbtestsrc"], start=1):
+        path = sources / "album" / f"2024-01-05_10-00-00_UTC_{number}.jpg"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        ffmpeg("-f", "lavfi", "-i", f"{source}=size=1080x1350", "-frames:v", "1",
+               "-vf", f"drawtext=fontfile={FONT}:text='slide {number}':fontsize=96:fontcolor=white:box=1:boxcolor=black@0.6:x=(w-tw)/2:y=h*0.4",
+               str(path))
+
+    reelhouse(data, "import", str(sources / "clips"), "--json")
+    reelhouse(data, "import", str(sources / "mixed-encrypted"), "--tag", "mixed", "--json")
+    reelhouse(data, "import", str(sources / "mixed-clear"), "--tag", "mixed", "--no-encryption", "--json")
+    reelhouse(data, "import", str(sources / "album"), "--tag", "album", "--json")
+    reelhouse(data, "user", "add", USER, "--role", "owner", stdin=PASSWORD + "\n")
+    return data, plan
+
+
+@pytest.fixture(scope="session")
+def library(tmp_path_factory):
+    # REELHOUSE_WEB_LIBRARY=DIR builds the library into DIR once and reuses it on later runs
+    # (handy while working on the client; `make test` always builds a fresh one).
+    keep = os.environ.get("REELHOUSE_WEB_LIBRARY")
+    root = Path(keep) if keep else tmp_path_factory.mktemp("web-library")
+    if keep and (root / "data" / "reelhouse.sqlite").exists():
+        data, plan = root / "data", clip_plan()
+    else:
+        data, plan = build_library(root)
+    server = Server(data, root / "serve.log")
+    yield {"url": server.url, "data": data, "plan": plan, "post_count": len(plan) + 1}
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def empty_server(tmp_path_factory):
+    root = tmp_path_factory.mktemp("web-empty")
+    reelhouse(root / "data", "user", "add", USER, "--role", "owner", stdin=PASSWORD + "\n")
+    server = Server(root / "data", root / "serve.log")
+    yield server.url
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True,
+            args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required"],
+        )
+        yield browser
+        browser.close()
+
+
+def new_context(browser, base_url: str, viewport: dict = PHONE, signed_in: bool = True):
+    # Service workers would sit between the page and page.route(); the shell cache has its own test.
+    context = browser.new_context(base_url=base_url, viewport=viewport, service_workers="block")
+    if signed_in:
+        response = context.request.post("/api/v1/session", data={"username": USER, "password": PASSWORD})
+        assert response.ok, response.text()
+    return context
+
+
+def open_feed(context, path: str = "/"):
+    page = context.new_page()
+    page.goto(path)
+    page.wait_for_selector('[data-item-id][aria-current="true"]', timeout=15_000)
+    return page
+
+
+@pytest.fixture
+def context(browser, library):
+    context = new_context(browser, library["url"])
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def page(context):
+    """A signed-in page showing the feed at a phone viewport."""
+    return open_feed(context)
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS

@@ -1,0 +1,67 @@
+"""Small page helpers shared by the web tests: read the feed's state from the DOM."""
+
+CURRENT = '[data-item-id][aria-current="true"]'
+
+
+def current_id(page) -> int:
+    return int(page.get_attribute(CURRENT, "data-item-id"))
+
+
+def current_kind(page) -> str:
+    return page.eval_on_selector(CURRENT, "el => [...el.classList].find(c => c.startsWith('kind-')).slice(5)")
+
+
+def wait_playing(page, timeout: int = 15_000) -> dict:
+    """Waits until the on-screen item's <video> advances and has decoded frames; returns them."""
+    page.wait_for_function(
+        """() => {
+            const video = document.querySelector('[aria-current="true"] video');
+            if (!video || video.paused || video.readyState < 2) return false;
+            const quality = video.getVideoPlaybackQuality();
+            window.__probe ??= new Map();
+            const id = video.closest('[data-item-id]').dataset.itemId;
+            const first = window.__probe.get(id);
+            if (first === undefined) { window.__probe.set(id, video.currentTime); return false; }
+            return video.currentTime > first + 0.2 && quality.totalVideoFrames > 0;
+        }""",
+        timeout=timeout, polling=100,
+    )
+    return page.evaluate("""() => {
+        const video = document.querySelector('[aria-current="true"] video');
+        return { currentTime: video.currentTime, frames: video.getVideoPlaybackQuality().totalVideoFrames, muted: video.muted };
+    }""")
+
+
+def wait_current_changes(page, previous: int, timeout: int = 10_000) -> int:
+    page.wait_for_function(
+        "prev => { const el = document.querySelector('[aria-current=\"true\"]'); return el && el.dataset.itemId !== String(prev); }",
+        arg=previous, timeout=timeout,
+    )
+    return current_id(page)
+
+
+def swipe_next(page) -> int:
+    """Moves to the next item like a wheel or trackpad would (the scroll container scrolls)."""
+    before = current_id(page)
+    page.keyboard.press("ArrowDown")
+    return wait_current_changes(page, before)
+
+
+def pool_report(page) -> dict:
+    """Every <video> in the document: how many, and whether any off-screen one plays or has sound."""
+    return page.evaluate("""() => {
+        const videos = [...document.querySelectorAll('video')];
+        const offscreen = videos.filter(v => !v.closest('[aria-current="true"]'));
+        return {
+            count: videos.length,
+            offscreenPlaying: offscreen.filter(v => !v.paused).length,
+            offscreenAudible: offscreen.filter(v => !v.muted && v.volume > 0).length,
+        };
+    }""")
+
+
+def open_feed_again(context, path: str = "/"):
+    page = context.new_page()
+    page.goto(path)
+    page.wait_for_selector(CURRENT, timeout=15_000)
+    return page
