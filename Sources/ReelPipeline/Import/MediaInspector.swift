@@ -33,12 +33,14 @@ public struct MediaInspector: Sendable {
         guard output.succeeded else {
             return .failure(MediaValidator.rejectionForProbeFailure(stderr: output.stderrTail))
         }
-        let probe: MediaProbe
+        var probe: MediaProbe
         do {
             probe = try FFprobe.decode(output.stdout)
         } catch {
             return .failure(Rejection(code: "not_media", message: "ffprobe could not describe the file: \(error)"))
         }
+        // A browser recording states no duration or frame rate; its packets do.
+        probe = try await runner.completingTiming(of: probe, path: url.path)
         let mediaClass: MediaClass
         switch MediaValidator.validate(probe, fileSize: fileSize, fileExtension: url.pathExtension, limits: limits) {
         case .success(let validated): mediaClass = validated

@@ -77,11 +77,13 @@ struct VideoTranscoder {
         guard output.succeeded else {
             throw JobFailure.invalidInput(MediaValidator.rejectionForProbeFailure(stderr: output.stderrTail).message)
         }
+        let probe: MediaProbe
         do {
-            return try FFprobe.decode(output.stdout)
+            probe = try FFprobe.decode(output.stdout)
         } catch {
             throw JobFailure.invalidInput("ffprobe output could not be read: \(error)")
         }
+        return try await runner.completingTiming(of: probe, path: source.path)
     }
 }
 
