@@ -143,7 +143,10 @@ let package = Package(
                     ],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelPipelineTests",
-                    dependencies: ["ReelPipeline", "ReelJobs", "ReelStoreSQLite", "ReelStore", "ReelMedia", "ReelModels"],
+                    dependencies: [
+                        "ReelPipeline", "ReelJobs", "ReelStoreSQLite", "ReelStore", "ReelMedia", "ReelModels",
+                        .product(name: "Logging", package: "swift-log"),
+                    ],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelGenerationTests",
                     dependencies: [

@@ -43,6 +43,17 @@ public struct Sweeper: Sendable {
                 removed += 1
             }
         }
+        // Publishing stages and local renders take seconds; an hour-old one was interrupted.
+        // (Age, not liveness: another process may be publishing right now.)
+        for root in [dataFolder.publishStagingRoot, dataFolder.generationsRoot.appendingPathComponent("work", isDirectory: true)] {
+            for name in (try? fileManager.contentsOfDirectory(atPath: root.path)) ?? [] {
+                let url = root.appendingPathComponent(name)
+                let modified = (try? fileManager.attributesOfItem(atPath: url.path)[.modificationDate] as? Date) ?? now
+                guard now.timeIntervalSince(modified) > 3600 else { continue }
+                try? fileManager.removeItem(at: url)
+                removed += 1
+            }
+        }
         if removed > 0 { logger.info("swept leftovers of interrupted work", metadata: ["folders": "\(removed)"]) }
         return removed
     }
