@@ -1,4 +1,5 @@
 import Foundation
+import ReelMedia
 
 /// The demo library `make run` creates when the library is empty: a dozen short, varied clips
 /// from ffmpeg's generators (portrait and landscape, some with audio, captions burned in),
@@ -67,7 +68,12 @@ public enum DemoLibrary {
         var filter = ""
         if FileManager.default.fileExists(atPath: font) {
             let size = max(24, min(clip.width, clip.height) / 18)
-            filter = "drawtext=fontfile=\(font):text='\(escape(clip.caption))':fontcolor=white:fontsize=\(size):box=1:boxcolor=black@0.5:boxborderw=12:x=(w-text_w)/2:y=h*0.78"
+            // Wrapped to the frame (DejaVu Sans Bold is ≈ 0.62 em per character), so a long
+            // caption on a portrait clip is not cut off at both edges; placed above the lower
+            // fifth, where players draw their own overlay.
+            let perLine = max(10, Int(Double(clip.width) / (Double(size) * 0.62)) - 2)
+            let caption = CardCommand.wrap(clip.caption, width: perLine, maxLines: 3)
+            filter = "drawtext=fontfile=\(font):text='\(escape(caption))':line_spacing=\(size / 4):fontcolor=white:fontsize=\(size):box=1:boxcolor=black@0.5:boxborderw=12:x=(w-text_w)/2:y=h*0.6"
         }
         if !filter.isEmpty { arguments += ["-vf", filter] }
         arguments += ["-t", String(clip.seconds), "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p"]
