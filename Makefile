@@ -20,12 +20,14 @@ test:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	REELHOUSE_BIN=$(CURDIR)/.build/debug/reelhouse $(PY) -m pytest -q Tests/e2e
+	REELHOUSE_BIN=$(CURDIR)/.build/debug/reelhouse $(PY) -m pytest -q Tests/web
 
 bench:
 	@scripts/ensure-deps.sh bench
 	$(SWIFT) build -c release --product reelhouse
 	REELHOUSE_BIN=$(CURDIR)/.build/release/reelhouse $(PY) scripts/bench_transcode.py
 	REELHOUSE_BIN=$(CURDIR)/.build/release/reelhouse $(PY) scripts/bench_feed.py
+	REELHOUSE_BIN=$(CURDIR)/.build/release/reelhouse $(PY) scripts/bench_swipe.py
 
 clean:
 	rm -rf .build .venv

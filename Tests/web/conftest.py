@@ -91,7 +91,8 @@ class Server:
         self.data = data
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        env = {**os.environ, "REELHOUSE_WEB_ROOT": str(ROOT / "Web")}
+        # The repository's client unless REELHOUSE_WEB_ROOT points at another build of it.
+        env = {**os.environ, "REELHOUSE_WEB_ROOT": os.environ.get("REELHOUSE_WEB_ROOT") or str(ROOT / "Web")}
         self.log = open(log, "w")
         self.process = subprocess.Popen([BIN, "serve", "--data", str(data), "--port", str(self.port), "--no-worker"],
                                         stdout=self.log, stderr=subprocess.STDOUT, env=env)
@@ -177,13 +178,25 @@ def browser():
         browser.close()
 
 
-def new_context(browser, base_url: str, viewport: dict = PHONE, signed_in: bool = True):
-    # Service workers would sit between the page and page.route(); the shell cache has its own test.
-    context = browser.new_context(base_url=base_url, viewport=viewport, service_workers="block")
-    if signed_in:
+_sessions: dict[str, dict] = {}
+
+
+def signed_in_state(browser, base_url: str) -> dict:
+    """One sign-in per server for the whole run (the server allows 15 sign-ins per 5 minutes);
+    every context starts from a copy of its cookie."""
+    if base_url not in _sessions:
+        context = browser.new_context(base_url=base_url)
         response = context.request.post("/api/v1/session", data={"username": USER, "password": PASSWORD})
         assert response.ok, response.text()
-    return context
+        _sessions[base_url] = context.storage_state()
+        context.close()
+    return _sessions[base_url]
+
+
+def new_context(browser, base_url: str, viewport: dict = PHONE, signed_in: bool = True):
+    # Service workers would sit between the page and page.route(); the shell cache has its own test.
+    state = signed_in_state(browser, base_url) if signed_in else None
+    return browser.new_context(base_url=base_url, viewport=viewport, service_workers="block", storage_state=state)
 
 
 def open_feed(context, path: str = "/"):

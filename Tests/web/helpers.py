@@ -34,10 +34,26 @@ def wait_playing(page, timeout: int = 15_000) -> dict:
 
 def wait_current_changes(page, previous: int, timeout: int = 10_000) -> int:
     page.wait_for_function(
-        "prev => { const el = document.querySelector('[aria-current=\"true\"]'); return el && el.dataset.itemId !== String(prev); }",
+        "prev => { const el = document.querySelector('[data-item-id][aria-current=\"true\"]'); return el && el.dataset.itemId !== String(prev); }",
         arg=previous, timeout=timeout,
     )
     return current_id(page)
+
+
+def wait_settled(page) -> None:
+    """Waits until the pager rests on the current item (a running smooth scroll has ended)."""
+    page.wait_for_function(
+        "() => { const el = document.querySelector('[data-item-id][aria-current=\"true\"]');"
+        " return el && Math.abs(document.getElementById('feed').scrollTop - el.offsetTop) < 2; }")
+
+
+def wheel_next(page) -> int:
+    """Moves to the next item with the mouse wheel (scroll-snap does the paging)."""
+    before = current_id(page)
+    wait_settled(page)
+    page.mouse.move(195, 400)
+    page.mouse.wheel(0, 500)
+    return wait_current_changes(page, before)
 
 
 def swipe_next(page) -> int:

@@ -33,7 +33,7 @@ def test_carousel_swipes_sideways(context):
     assert track.evaluate("t => t.scrollLeft") == 0
     page.keyboard.press("ArrowRight")
     page.wait_for_function("document.querySelector('[aria-current=\"true\"]').dataset.slide === '1'")
-    assert page.get_attribute(f'{CURRENT} .dot[data-index="1"]', "aria-current") == "true"
+    assert page.get_attribute(f'{CURRENT} .dot[data-index="1"]', "data-active") == "true"
     # a touch-style swipe: scroll the track itself
     track.evaluate("t => t.scrollTo({ left: 2 * t.clientWidth })")
     page.wait_for_function("document.querySelector('[aria-current=\"true\"]').dataset.slide === '2'")

@@ -11,7 +11,7 @@ export function carouselHTML(item) {
       loading="${index === 0 ? 'eager' : 'lazy'}" src="${escapeHTML(largest.url ?? '')}"
       srcset="${escapeHTML(srcset(variants))}" sizes="(min-width: 900px) 56vh, 100vw"></li>`;
   }).join('');
-  const dots = images.map((_, index) => `<span class="dot" data-index="${index}"${index === 0 ? ' aria-current="true"' : ''}></span>`).join('');
+  const dots = images.map((_, index) => `<span class="dot" data-index="${index}"${index === 0 ? ' data-active="true"' : ''}></span>`).join('');
   return `
     <ul class="carousel" aria-label="Carousel, ${images.length} images">${slides}</ul>
     <button type="button" class="carousel-step prev" data-action="carousel-prev" aria-label="Previous image">${icon('chevronLeft')}</button>
@@ -30,7 +30,8 @@ export function wireCarousel(element) {
   const dots = [...element.querySelectorAll('.dot')];
   const update = () => {
     const index = currentIndex(track);
-    dots.forEach((dot, i) => (i === index ? dot.setAttribute('aria-current', 'true') : dot.removeAttribute('aria-current')));
+    // data-active, not aria-current: aria-current="true" marks the reel on screen (the markup contract).
+    dots.forEach((dot, i) => (i === index ? dot.setAttribute('data-active', 'true') : dot.removeAttribute('data-active')));
     element.dataset.slide = String(index);
     element.querySelector('.carousel-step.prev').disabled = index === 0;
     element.querySelector('.carousel-step.next').disabled = index >= dots.length - 1;

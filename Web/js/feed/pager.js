@@ -6,6 +6,10 @@ import { prefersReducedMotion } from './preferences.js';
 export function createPager({ scroller, onCurrentChange }) {
   const elements = [];
   let current = -1;
+  // While a programmatic scroll runs, the observer still reports the item being left; only
+  // the target counts until the scroll settles.
+  let target = null;
+  let targetTimer = 0;
 
   function setCurrent(index) {
     if (index === current || index < 0 || index >= elements.length) return;
@@ -17,9 +21,22 @@ export function createPager({ scroller, onCurrentChange }) {
 
   const observer = new IntersectionObserver((entries) => {
     for (const entry of entries) {
-      if (entry.isIntersecting && entry.intersectionRatio >= 0.6) setCurrent(Number(entry.target.dataset.index));
+      if (!entry.isIntersecting || entry.intersectionRatio < 0.6) continue;
+      const index = Number(entry.target.dataset.index);
+      if (target !== null && index !== target) continue;
+      setCurrent(index);
     }
   }, { root: scroller, threshold: [0.6] });
+  // Chrome re-snaps to the item it was snapped to when the layout changes mid-animation (a
+  // player moving into its item, say), which would undo a keyboard move: finish the move.
+  scroller.addEventListener('scrollend', () => {
+    if (target === null) return;
+    const element = elements[target];
+    if (element && Math.abs(scroller.scrollTop - element.offsetTop) > 2) element.scrollIntoView({ behavior: 'instant', block: 'start' });
+    else target = null;
+  });
+  // The user taking over (touch, wheel, trackpad) ends any programmatic move.
+  for (const type of ['wheel', 'touchstart']) scroller.addEventListener(type, () => { target = null; }, { passive: true });
 
   return {
     elements,
@@ -34,6 +51,9 @@ export function createPager({ scroller, onCurrentChange }) {
     goTo(index) {
       if (index < 0 || index >= elements.length) return false;
       setCurrent(index);
+      target = index;
+      clearTimeout(targetTimer);
+      targetTimer = setTimeout(() => { target = null; }, 3000);
       elements[index].scrollIntoView({ behavior: prefersReducedMotion() ? 'instant' : 'smooth', block: 'start' });
       return true;
     },
