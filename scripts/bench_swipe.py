@@ -87,7 +87,7 @@ def build_library(work: Path) -> Path:
 
 def serve(data: Path, work: Path) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    env = {**os.environ, "REELHOUSE_WEB_ROOT": str(ROOT / "Web")}
+    env = {**os.environ, "REELHOUSE_WEB_ROOT": os.environ.get("REELHOUSE_WEB_ROOT") or str(ROOT / "Web")}
     process = subprocess.Popen([BIN, "serve", "--data", str(data), "--port", str(port), "--no-worker"],
                                stdout=open(work / "serve.log", "w"), stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"

@@ -15,11 +15,13 @@ def test_like_survives_a_reload(page, context):
     page.wait_for_load_state("networkidle")
     response = context.request.get(f"/api/v1/videos/{item}")
     assert response.json()["is_favorited"] == (expected == "true")
-    reloaded = open_feed_again(context, "/?tag=web")
+    reloaded = open_feed_again(context, "/")
     element = reloaded.locator(f'[data-item-id="{item}"]')
-    while element.count() == 0:
+    for _ in range(40):  # the feed is shuffled: page on until the item is loaded
+        if element.count():
+            break
         reloaded.keyboard.press("ArrowDown")
-        reloaded.wait_for_timeout(150)
+        reloaded.wait_for_timeout(100)
     assert element.locator(".like").get_attribute("aria-pressed") == expected
 
 
