@@ -104,9 +104,24 @@ struct WebClientMiddleware<Files: RouterMiddleware>: RouterMiddleware where File
         guard request.method == .get || request.method == .head, Self.isShellPath(path) else {
             return try await next(request, context)
         }
-        return try await files.handle(request, context: context, next: next)
+        var response = try await files.handle(request, context: context, next: next)
+        response.headers[.contentSecurityPolicy] = WebShellPolicy.contentSecurityPolicy
+        return response
     }
+}
 
+/// The shell runs only its own modules: no inline or third-party script, no plugins, no
+/// framing. `blob:` media is the player's MediaSource; inline styles are the player's element
+/// sizing (CSSOM), which CSP cannot tell from a `style` attribute.
+enum WebShellPolicy {
+    static let contentSecurityPolicy = [
+        "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob:",
+        "media-src 'self' blob:", "connect-src 'self'", "worker-src 'self'", "manifest-src 'self'", "object-src 'none'",
+        "base-uri 'self'", "form-action 'self'", "frame-ancestors 'none'",
+    ].joined(separator: "; ")
+}
+
+extension WebClientMiddleware {
     static func isShellPath(_ path: String) -> Bool {
         guard path.hasPrefix("/"), path.count <= 200, !reservedPrefixes.contains(where: path.hasPrefix) else { return false }
         guard path.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._/-".contains($0)) }) else { return false }
