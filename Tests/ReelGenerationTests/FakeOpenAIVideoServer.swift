@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdTesting
 import NIOCore
 
 /// A local stand-in for OpenAI's Videos API, speaking its documented wire format, because the
@@ -53,6 +54,16 @@ actor FakeOpenAIVideoState {
 
 enum FakeOpenAIVideoServer {
     static let apiKey = "sk-test-0123456789"
+
+    /// Runs `body` against a fresh fake server listening on a loopback port.
+    static func withLive(_ body: @Sendable (_ baseURL: String, _ state: FakeOpenAIVideoState) async throws -> Void) async throws {
+        let state = FakeOpenAIVideoState()
+        let app = Application(router: router(state: state), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await app.test(.live) { client in
+            guard let port = client.port else { throw HTTPError(.internalServerError, message: "the test server has no port") }
+            try await body("http://127.0.0.1:\(port)", state)
+        }
+    }
 
     static func router(state: FakeOpenAIVideoState) -> Router<BasicRequestContext> {
         let router = Router()

@@ -49,28 +49,19 @@ struct GenerationServiceTests {
     }
 
     func withHarness(schedule: PollSchedule = PollSchedule(initial: 1, factor: 2, maximum: 8, deadline: 600), _ body: @Sendable (Harness) async throws -> Void) async throws {
-        let state = FakeOpenAIVideoState()
-        let app = Application(router: FakeOpenAIVideoServer.router(state: state), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        try await app.test(.live) { client in
-            let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        try await FakeOpenAIVideoServer.withLive { baseURL, state in
             let root = FileManager.default.temporaryDirectory.appendingPathComponent("gen-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: root) }
             let store = try SQLiteStore.inMemory()
             let clock = ManualClock()
             let user = try await store.createUser(name: "maker", role: .member, passwordHash: "h", now: clock.now)
-            let provider = OpenAIVideoProvider(client: http, apiKey: FakeOpenAIVideoServer.apiKey, baseURL: "http://127.0.0.1:\(try #require(client.port))", timeoutSeconds: 5)
+            let provider = OpenAIVideoProvider(client: .shared, apiKey: FakeOpenAIVideoServer.apiKey, baseURL: baseURL, timeoutSeconds: 5)
             let files = GenerationFiles(root: root)
             let service = GenerationService(
                 store: store, providers: [provider, LocalCardProvider(runner: FoundationProcessRunner(), workRoot: root.appendingPathComponent("work"))],
                 files: files, step: GenerationStep(schedule: schedule), owner: "test-node", now: { clock.now }, logger: Logger(label: "test")
             )
-            do {
-                try await body(Harness(store: store, service: service, clock: clock, files: files, user: user, state: state))
-            } catch {
-                try await http.shutdown()
-                throw error
-            }
-            try await http.shutdown()
+            try await body(Harness(store: store, service: service, clock: clock, files: files, user: user, state: state))
         }
     }
 

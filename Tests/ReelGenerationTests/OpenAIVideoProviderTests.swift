@@ -10,18 +10,8 @@ import Testing
 struct OpenAIVideoProviderTests {
     /// Runs `body` with a provider pointed at a fresh fake server on a real loopback port.
     func withProvider(apiKey: String = FakeOpenAIVideoServer.apiKey, _ body: @Sendable (OpenAIVideoProvider, FakeOpenAIVideoState) async throws -> Void) async throws {
-        let state = FakeOpenAIVideoState()
-        let app = Application(router: FakeOpenAIVideoServer.router(state: state), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
-            let http = HTTPClient(eventLoopGroupProvider: .singleton)
-            do {
-                try await body(OpenAIVideoProvider(client: http, apiKey: apiKey, baseURL: "http://127.0.0.1:\(port)/"), state)
-            } catch {
-                try await http.shutdown()
-                throw error
-            }
-            try await http.shutdown()
+        try await FakeOpenAIVideoServer.withLive { baseURL, state in
+            try await body(OpenAIVideoProvider(client: .shared, apiKey: apiKey, baseURL: baseURL + "/"), state)
         }
     }
 
@@ -77,10 +67,8 @@ struct OpenAIVideoProviderTests {
 
     @Test("an unreachable provider is a transient error, worth retrying")
     func unreachable() async throws {
-        let http = HTTPClient(eventLoopGroupProvider: .singleton)
-        let provider = OpenAIVideoProvider(client: http, apiKey: "k", baseURL: "http://127.0.0.1:9", timeoutSeconds: 1)
+        let provider = OpenAIVideoProvider(client: .shared, apiKey: "k", baseURL: "http://127.0.0.1:9", timeoutSeconds: 1)
         let error = await #expect(throws: GenerationError.self) { _ = try await provider.submit(GenerationRequest(prompt: "hi")) }
         #expect(error?.isRetryable == true)
-        try await http.shutdown()
     }
 }
