@@ -15,6 +15,8 @@ let package = Package(
         .executable(name: "reelhouse", targets: ["reelhouse"]),
         .library(name: "ReelModels", targets: ["ReelModels"]),
         .library(name: "ReelMedia", targets: ["ReelMedia"]),
+        .library(name: "ReelKit", targets: ["ReelKit"]),
+        .executable(name: "reelkit-demo", targets: ["reelkit-demo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -130,6 +132,34 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The client core of a native app (API client, feed window, media cache, optimistic
+        // mutations, stories, bitrate, resume). Foundation (+ FoundationNetworking on Linux)
+        // and the shared models and playlist reader only, so it builds for iOS and Linux alike.
+        .target(
+            name: "ReelKit",
+            dependencies: ["ReelModels", "ReelMedia", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+
+        // Walks a server's feed headlessly through ReelKit and prints what a user would have seen.
+        .executableTarget(
+            name: "reelkit-demo",
+            dependencies: [
+                "ReelKit", "ReelModels", "ReelMedia",
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        .testTarget(name: "ReelKitTests",
+                    dependencies: [
+                        "ReelKit", "ReelModels", "ReelMedia", "ReelServer", "ReelStoreSQLite", "ReelStore", "ReelPipeline",
+                        .product(name: "Hummingbird", package: "hummingbird"),
+                        .product(name: "Logging", package: "swift-log"),
+                        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                        .product(name: "NIOCore", package: "swift-nio"),
+                        .product(name: "NIOPosix", package: "swift-nio"),
+                    ],
+                    swiftSettings: swiftSettings),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelModels"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "ReelImportTests", dependencies: ["ReelImport", "ReelModels"],
@@ -168,3 +198,10 @@ let package = Package(
                     swiftSettings: swiftSettings),
     ]
 )
+
+// AVFoundation adapters for ReelKit's protocols: only where AVFoundation exists, so Linux
+// never compiles them.
+#if os(macOS) || os(iOS)
+package.products.append(.library(name: "ReelKitAVFoundation", targets: ["ReelKitAVFoundation"]))
+package.targets.append(.target(name: "ReelKitAVFoundation", dependencies: ["ReelKit", "ReelModels"], swiftSettings: swiftSettings))
+#endif

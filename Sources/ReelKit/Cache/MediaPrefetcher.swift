@@ -1,0 +1,46 @@
+import Foundation
+import ReelModels
+
+/// Puts what a player needs for its first frame into the cache: the poster, and the lowest
+/// rung's playlist, init section and first segment that every feed item names
+/// (`APIMedia.prefetch`). The AES key is deliberately not cached: the server marks it
+/// `no-store`, and a key on disk next to its segments would undo the encryption.
+public struct MediaPrefetcher: Sendable {
+    public let client: ReelClient
+    public let cache: MediaCache
+
+    public init(client: ReelClient, cache: MediaCache) {
+        self.client = client
+        self.cache = cache
+    }
+
+    public func startupURLs(for video: APIVideo) -> [URL] {
+        var paths: [String] = []
+        if let poster = video.media.poster { paths.append(poster.url) }
+        if let prefetch = video.media.prefetch { paths += [prefetch.playlist, prefetch.initSegment, prefetch.firstSegment] }
+        if video.kind != .video, let first = video.media.images.first?.first { paths.append(first.url) }
+        return paths.compactMap { client.url(for: $0) }
+    }
+
+    /// Warms the cache for `video`; returns the URLs that failed (the player will fetch them
+    /// itself later).
+    @discardableResult
+    public func prefetch(_ video: APIVideo) async -> [URL] {
+        var failed: [URL] = []
+        for url in startupURLs(for: video) {
+            let client = client
+            do {
+                try await cache.prefetch(CacheKey(url: url)) { try await client.download(url) }
+            } catch {
+                failed.append(url)
+            }
+        }
+        return failed
+    }
+
+    /// A player's read: from the cache when prefetched, else from the network (and cached).
+    public func load(_ url: URL) async throws -> (data: Data, source: CacheSource) {
+        let client = client
+        return try await cache.data(for: CacheKey(url: url)) { try await client.download(url) }
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Hummingbird
+import Logging
+import NIOCore
+import NIOPosix
+import ReelModels
+import ReelPipeline
+import ReelServer
+import ReelStore
+import ReelStoreSQLite
+import ServiceLifecycle
+
+/// The real `reelhouse` application (ReelServer's `buildApplication`) listening on
+/// 127.0.0.1, over a SQLite file and media files in a temp folder. It can be stopped and
+/// started again on the same port with the same library, as a server restart would.
+actor LiveServer {
+    let root: URL
+    let store: SQLiteStore
+    let port: Int
+    let baseURL: URL
+    let secret = Data("reelkit integration secret, long enough for hmac".utf8)
+    static let password = "correct horse battery"
+    let ownerKey: String
+    let videoIDs: [Int64]
+    let postCount: Int
+    private var group: ServiceGroup?
+    private var running: Task<Void, any Error>?
+
+    /// `videos` posts with small but well-formed HLS files on disk, plus `synthetic` posts
+    /// from the store's bulk generator (metadata only: their media files do not exist).
+    init(videos: Int, synthetic: Int) async throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("reelkit-live-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        store = try SQLiteStore(path: root.appendingPathComponent("reelhouse.sqlite").path)
+        port = try await Self.freePort()
+        baseURL = URL(string: "http://127.0.0.1:\(port)/")!
+        let hash = try await BcryptPasswordHasher(cost: 4).hash(Self.password)
+        let owner = try await store.createUser(name: "owner", role: .owner, passwordHash: hash, now: Date())
+        let key = Credentials.newAPIKey()
+        _ = try await store.createAPIKey(userID: owner.id, name: "reelkit", keyHash: Credentials.hash(key), prefix: Credentials.displayPrefix(key), now: Date())
+        ownerKey = key
+        var ids: [Int64] = []
+        for index in 0..<videos { ids.append(try await Self.publishVideo(name: "clip-\(index)", store: store, root: root)) }
+        videoIDs = ids
+        try store.insertSyntheticPosts(count: synthetic, tagsPerPost: 2, now: Date())
+        postCount = videos + synthetic
+    }
+
+    func start() async throws {
+        guard running == nil else { return }
+        var configuration = ServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = port
+        configuration.worker = false
+        configuration.credentialCacheSeconds = 0
+        let dependencies = ServerDependencies(
+            library: store, jobs: store, accounts: store, social: store, feed: store,
+            storage: LocalMediaStorage(root: root.appendingPathComponent("media")), passwords: BcryptPasswordHasher(cost: 4), secret: secret
+        )
+        var logger = Logger(label: "reelkit-live-server")
+        logger.logLevel = .critical
+        let app = buildApplication(configuration: configuration, dependencies: dependencies, logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+        self.group = group
+        running = Task { try await group.run() }
+        try await waitUntilAnswering()
+    }
+
+    func stop() async {
+        await group?.triggerGracefulShutdown()
+        _ = try? await running?.value
+        group = nil
+        running = nil
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    /// Polls `/health` until the listener is up (a few milliseconds in practice).
+    private func waitUntilAnswering() async throws {
+        let url = baseURL.appendingPathComponent("health")
+        for _ in 0..<200 {
+            if let (_, response) = try? await URLSession.shared.data(from: url), (response as? HTTPURLResponse)?.statusCode == 200 { return }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        throw CancellationError()
+    }
+
+    /// Binds port 0 to learn a free port, then releases it for the server (which binds it
+    /// again, and again after a restart, so clients keep one base URL).
+    static func freePort() async throws -> Int {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = channel.localAddress?.port ?? 0
+        try await channel.close()
+        return port
+    }
+
+    /// A ready post with a master playlist, one 240p rung (init + two segments) and a poster.
+    private static func publishVideo(name: String, store: SQLiteStore, root: URL) async throws -> Int64 {
+        let (post, _) = try await store.insertPost(
+            NewPost(kind: .video, folderName: name, metadata: PostMetadata(description: "about \(name)", uploader: "Up", username: "up", tags: ["live"]),
+                    contentHash: UUID().uuidString, sourcePaths: ["sources/\(name).mp4"], dateAdded: Date()),
+            maxAttempts: 3, now: Date()
+        )
+        let folder = root.appendingPathComponent("media/\(post.id)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("240p"), withIntermediateDirectories: true)
+        let master = "#EXTM3U\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-STREAM-INF:BANDWIDTH=400000,AVERAGE-BANDWIDTH=300000,RESOLUTION=240x426,CODECS=\"avc1.64001e,mp4a.40.2\",FRAME-RATE=30.000\n240p/index.m3u8\n"
+        let media = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-MAP:URI=\"init.mp4\"\n#EXT-X-KEY:METHOD=AES-128,URI=\"../key\"\n#EXTINF:2.000000,\nseg_00000.m4s\n#EXTINF:2.000000,\nseg_00001.m4s\n#EXT-X-ENDLIST\n"
+        try Data(master.utf8).write(to: folder.appendingPathComponent("master.m3u8"))
+        try Data(media.utf8).write(to: folder.appendingPathComponent("240p/index.m3u8"))
+        try Data(repeating: 1, count: 100).write(to: folder.appendingPathComponent("240p/init.mp4"))
+        for segment in 0..<2 {
+            try Data((0..<20_000).map { UInt8(($0 + segment) % 251) }).write(to: folder.appendingPathComponent("240p/seg_0000\(segment).m4s"))
+        }
+        let posterHash = String(UInt64(post.id) &* 0x9E37_79B9_7F4A_7C15, radix: 16)
+        try Data(repeating: UInt8(post.id % 200), count: 300).write(to: folder.appendingPathComponent("poster.jpg"))
+        let published = PublishedMedia(
+            duration: 4, width: 240, height: 426, hasSourceAudio: true, encrypted: true, masterPlaylist: "master.m3u8",
+            renditions: [Rendition(name: "240p", width: 240, height: 426, frameRate: 30, bandwidth: 400_000, averageBandwidth: 300_000,
+                                   codecs: "avc1.64001e,mp4a.40.2", playlist: "240p/index.m3u8", initSegment: "240p/init.mp4",
+                                   segments: ["240p/seg_00000.m4s", "240p/seg_00001.m4s"])],
+            poster: ImageFile(path: "poster.jpg", width: 240, height: 426, contentHash: posterHash),
+            thumbnail: nil, download: nil, images: []
+        )
+        try await store.publish(postID: post.id, media: published, key: Data(repeating: 9, count: 16))
+        return post.id
+    }
+}
+
+/// Runs `body` against a started server and always stops and deletes it afterwards.
+func withLiveServer(
+    videos: Int, synthetic: Int, isolation: isolated (any Actor)? = #isolation, _ body: (LiveServer) async throws -> Void
+) async throws {
+    let server = try await LiveServer(videos: videos, synthetic: synthetic)
+    try await server.start()
+    do {
+        try await body(server)
+    } catch {
+        await server.stop()
+        await server.remove()
+        throw error
+    }
+    await server.stop()
+    await server.remove()
+}
