@@ -23,6 +23,7 @@ struct FeedWalk {
         print("ReelKit demo: \(options.baseURL.absoluteString) as \(user.name) (\(user.role)); cache in \(cacheRoot.path)")
 
         try await session.start()
+        await session.prefetchesFinished()
         var shown: [Int64] = []
         var step = 0
         while shown.count < options.items, let video = session.current {
@@ -36,10 +37,12 @@ struct FeedWalk {
                 try await session.move(to: from + 1, settled: false)
                 try await session.move(to: from + 2, settled: false)
                 try await session.move(to: from + 3)
+                await session.prefetchesFinished()
                 print("    ⇊ flicked past \(session.window.items[from + 1]) and \(session.window.items[from + 2]) without starting them")
             } else {
                 let before = session.window.currentIndex
                 try await session.next()
+                await session.prefetchesFinished()
                 if session.window.currentIndex == before { break }  // the end of a finite feed
             }
         }

@@ -100,12 +100,14 @@ import Testing
                 client: client, pool: PlayerPool(slots: slots), prefetcher: prefetcher, query: FeedQuery(tags: ["live"]), pageSize: 2
             )
             try await session.start()
+            await session.prefetchesFinished()
             var watched: [Int64] = []
             while let video = session.current, watched.count < 6 {
                 watched.append(video.id)
                 #expect(slots.filter(\.isPlaying).map { $0.item?.id } == [video.id], "exactly the current item plays")
                 for url in prefetcher.startupURLs(for: video) { _ = try await prefetcher.load(url) }
                 try await session.next()
+                await session.prefetchesFinished()
             }
             #expect(Set(watched) == Set(server.videoIDs), "every tagged post, once")
             #expect(session.pagesLoaded >= 3)

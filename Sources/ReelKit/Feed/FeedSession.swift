@@ -2,7 +2,7 @@ import ReelModels
 
 /// The glue an app's feed screen needs: pages from the server into a `FeedWindow`, its plans
 /// onto a `PlayerPool`, media prefetch into the cache, server state into `OptimisticState`.
-/// On the main actor with the players; network work is awaited, never blocking it.
+/// On the main actor with the players; pages are awaited, prefetch runs in the background.
 @MainActor
 public final class FeedSession<Slot: PlayerSlot> where Slot.Item == APIVideo {
     public let client: ReelClient
@@ -16,6 +16,7 @@ public final class FeedSession<Slot: PlayerSlot> where Slot.Item == APIVideo {
     public private(set) var lastPlan: WindowPlan<Int64>?
     public private(set) var pagesLoaded = 0
     private var cursor: String?
+    private var prefetches: [Int64: Task<Void, Never>] = [:]
 
     public init(
         client: ReelClient, pool: PlayerPool<Slot>, prefetcher: MediaPrefetcher? = nil, state: OptimisticState? = nil,
@@ -78,10 +79,27 @@ public final class FeedSession<Slot: PlayerSlot> where Slot.Item == APIVideo {
                 break
             }
         }
+        startPrefetches(plan)
+    }
+
+    /// Prefetch runs beside the UI: a move returns at once, items that left the list are
+    /// cancelled, items still wanted keep downloading.
+    private func startPrefetches(_ plan: WindowPlan<Int64>) {
         guard let prefetcher else { return }
-        for id in plan.prefetch {
-            if let video = videos[id] { await prefetcher.prefetch(video) }
+        for (id, task) in prefetches where !plan.prefetch.contains(id) {
+            // The item now on screen keeps downloading: its player is about to read it.
+            if plan.cancelPrefetch.contains(id) { task.cancel() }
+            prefetches[id] = nil
         }
+        for id in plan.prefetch where prefetches[id] == nil {
+            guard let video = videos[id] else { continue }
+            prefetches[id] = Task { await prefetcher.prefetch(video) }
+        }
+    }
+
+    /// Waits for the prefetches in flight (tests and the demo, to make runs repeatable).
+    public func prefetchesFinished() async {
+        for task in prefetches.values { await task.value }
     }
 
     private func apply(_ plan: WindowPlan<Int64>) {
