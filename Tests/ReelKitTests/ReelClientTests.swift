@@ -111,4 +111,16 @@ actor ScriptedTransport: HTTPTransport {
         #expect(await transport.requests.first?.url.absoluteString == "https://example.org/reels/api/v1/me")
         #expect(client.url(for: "/media/T/1/master.m3u8")?.absoluteString == "https://example.org/media/T/1/master.m3u8")
     }
+
+    @Test func generationsDecodeTheServersSnakeCase() async throws {
+        let body = #"{"id":3,"state":"ready","progress":1,"prompt":"a calm sea","style":"aurora","seconds":4,"width":720,"height":1280,"provider":"local","provider_name":"Local text card","preview_url":"/api/v1/generations/3/preview.mp4","created_at":"2026-11-22T10:00:00Z","updated_at":"2026-11-22T10:01:00Z"}"#
+        let transport = ScriptedTransport([json(202, body)])
+        let client = ReelClient(baseURL: base, credentials: .apiKey("k"), transport: transport)
+        let generation = try await client.createGeneration(APIGenerationRequest(prompt: "a calm sea", seconds: 4))
+        #expect(generation.providerName == "Local text card" && generation.previewUrl == "/api/v1/generations/3/preview.mp4")
+        let sent = try #require(await transport.requests.first)
+        #expect(sent.method == "POST" && sent.url.path == "/api/v1/generations")
+        let fields = try JSONSerialization.jsonObject(with: sent.body ?? Data()) as? [String: Any]
+        #expect(fields?["prompt"] as? String == "a calm sea" && fields?["seconds"] as? Int == 4)
+    }
 }
