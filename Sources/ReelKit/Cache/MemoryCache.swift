@@ -34,8 +34,8 @@ public actor MemoryCache {
     /// Stores `data` unless it alone exceeds the cost limit (it would evict everything and
     /// still not fit), then evicts the least recently used until both limits hold.
     public func store(_ data: Data, for key: CacheKey) {
-        guard data.count <= costLimit else { return }
         remove(key)
+        guard data.count <= costLimit else { return }
         tick += 1
         entries[key] = (data, tick)
         totalCost += data.count
