@@ -92,3 +92,21 @@ def test_hidden_tab_pauses(page):
         document.dispatchEvent(new Event('visibilitychange'));
     }""")
     page.wait_for_function("!document.querySelector('[aria-current=\"true\"] video').paused")
+
+
+def test_reduced_motion_moves_without_animation(page):
+    page.emulate_media(reduced_motion="reduce")
+    before = current_id(page)
+    page.keyboard.press("ArrowDown")
+    wait_current_changes(page, before)
+    # no smooth scroll: the pager is already at the new item on the next frame
+    page.wait_for_function("""() => new Promise(resolve => requestAnimationFrame(() => {
+        const el = document.querySelector('[data-item-id][aria-current="true"]');
+        resolve(Math.abs(document.getElementById('feed').scrollTop - el.offsetTop) < 2);
+    }))""", timeout=2000)
+
+
+def test_media_session_describes_the_current_item(page):
+    artist = page.evaluate("navigator.mediaSession.metadata && navigator.mediaSession.metadata.artist")
+    username = page.inner_text(f"{CURRENT} .username")
+    assert artist == username
