@@ -1,0 +1,52 @@
+// The player engine the feed talks to (contract in Web/README.md): one Player per pooled
+// <video>, a shared throughput estimate, and prefetch into a bounded in-memory store.
+import { ByteStore, createLoader } from './loader.js';
+import { ThroughputEstimator } from './abr.js';
+import { Prefetcher } from './prefetch.js';
+import { MsePlayer, mediaSourceClass } from './mse-player.js';
+import { NativePlayer, playsHlsNatively } from './native-player.js';
+
+class UnsupportedPlayer {
+  constructor() { this.itemId = null; }
+  on() {}
+  load(item) {
+    this.itemId = item.id;
+    return Promise.reject(Object.assign(new Error('this browser can play neither Media Source Extensions nor HLS'), { code: 'unsupported' }));
+  }
+  unload() { this.itemId = null; }
+}
+
+export function createEngine({ prefetch = true, maxPrefetchBytes = 6_000_000, prefetchSegments = 1 } = {}) {
+  // Playlists and keys the players read are kept here too, so the store is never tiny.
+  const store = new ByteStore(Math.max(maxPrefetchBytes, 1_000_000));
+  const estimator = new ThroughputEstimator();
+  const loader = createLoader({ store, estimator });
+  const prefetcher = new Prefetcher({ store, loader, estimator, segments: prefetchSegments });
+  const players = [];
+  let lastRendition = null;
+
+  return {
+    attach(video) {
+      let player;
+      if (mediaSourceClass()) player = new MsePlayer(video, { loader, estimator });
+      else if (playsHlsNatively(video)) player = new NativePlayer(video);
+      else player = new UnsupportedPlayer();
+      player.on('level', (level) => { lastRendition = `${level.width}x${level.height}`; });
+      players.push(player);
+      return player;
+    },
+    prefetch(items) {
+      if (prefetch) prefetcher.prefetch(items.filter(Boolean));
+    },
+    stats() {
+      return {
+        prefetchHits: store.hits,
+        prefetchMisses: store.misses,
+        bytesInMemory: store.bytes,
+        throughputBps: estimator.bitsPerSecond,
+        rendition: lastRendition,
+        prefetchEnabled: prefetch,
+      };
+    },
+  };
+}

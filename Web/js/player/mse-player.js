@@ -1,0 +1,281 @@
+// One <video> fed through Media Source Extensions: playlists parsed, AES-128 segments decrypted
+// with WebCrypto, appended ahead of the playhead, rung chosen by measured throughput. Loops
+// without downloading again (everything a short clip needs stays buffered), evicts behind the
+// playhead only for long videos, and tears down cleanly so the element serves the next item.
+import { parseMaster, parseMedia } from './playlist.js';
+import { importKey, decryptSegment, ivForSequence } from './decrypt.js';
+import { chooseVariant, shortEdgeOf } from './abr.js';
+
+const BUFFER_GOAL = 10;   // seconds fetched ahead of the playhead
+const MAX_BUFFERED = 90;  // beyond this much in total, evict what is behind
+const KEEP_BEHIND = 10;
+
+const text = (data) => new TextDecoder().decode(data);
+const absolute = (url) => new URL(url, location.href).href;
+const aborted = () => Object.assign(new Error('aborted'), { code: 'aborted' });
+
+function normalise(error) {
+  if (error?.code) return error;
+  const code = error?.name === 'QuotaExceededError' || error?.name === 'InvalidStateError' ? 'decode'
+    : error?.name === 'NotSupportedError' ? 'unsupported' : 'decode';
+  return Object.assign(new Error(error?.message ?? String(error)), { code });
+}
+
+export function mediaSourceClass() {
+  return globalThis.ManagedMediaSource ?? globalThis.MediaSource ?? null;
+}
+
+export class MsePlayer {
+  constructor(video, { loader, estimator }) {
+    this.video = video;
+    this.loader = loader;
+    this.estimator = estimator;
+    this.handlers = { error: [], level: [] };
+    this.session = null;
+    this.itemId = null;
+  }
+
+  on(name, handler) { (this.handlers[name] ??= []).push(handler); }
+  emit(name, value) { for (const handler of this.handlers[name] ?? []) handler(value); }
+
+  async load(item) {
+    this.unload();
+    const session = {
+      item, controller: new AbortController(), aborted: false, wakeUp: null, keys: new Map(),
+      variants: [], variantIndex: -1, media: null, next: 0, ended: false, listeners: [],
+    };
+    this.session = session;
+    this.itemId = item.id;
+    try {
+      await this.open(session);
+      return;
+    } catch (error) {
+      if (session.aborted) throw aborted();
+      this.teardown(session);
+      throw normalise(error);
+    }
+  }
+
+  async open(session) {
+    const { item } = session;
+    const signal = session.controller.signal;
+    const masterUrl = absolute(item.media.master);
+    session.variants = parseMaster(text(await this.loader.get(masterUrl, { signal, keep: true })), masterUrl);
+    let start = chooseVariant(session.variants, {
+      throughputBps: this.estimator.bitsPerSecond, maxShortEdge: shortEdgeOf(this.video),
+    });
+    // What prefetch warmed starts at once; the rung climbs later if the network allows.
+    const warm = item.media.prefetch && session.variants.findIndex((v) => v.uri === absolute(item.media.prefetch.playlist));
+    if (warm >= 0 && this.loader.store.has(absolute(item.media.prefetch.first_segment))) start = warm;
+
+    const Source = mediaSourceClass();
+    const source = new Source();
+    session.source = source;
+    if (globalThis.ManagedMediaSource && source instanceof globalThis.ManagedMediaSource) this.video.disableRemotePlayback = true;
+    session.objectUrl = URL.createObjectURL(source);
+    this.video.src = session.objectUrl;
+    await this.waitFor(session, source, 'sourceopen');
+    session.buffer = source.addSourceBuffer(`video/mp4; codecs="${session.variants[start].codecs}"`);
+    session.codecs = session.variants[start].codecs;
+    await this.switchTo(session, start);
+    source.duration = session.media.duration;
+    await this.appendSegment(session, 0);
+    session.next = 1;
+    await this.firstFrame(session);
+    this.listen(session, this.video, 'timeupdate', () => this.wake(session));
+    this.listen(session, this.video, 'seeking', () => this.seeked(session));
+    this.listen(session, this.video, 'error', () => {
+      if (!session.aborted) this.fail(session, Object.assign(new Error(this.video.error?.message || 'the browser could not decode this video'), { code: 'decode' }));
+    });
+    this.pump(session);
+  }
+
+  /** Loads a rung's playlist (and key) and appends its init section. */
+  async switchTo(session, index) {
+    const signal = session.controller.signal;
+    const variant = session.variants[index];
+    const media = parseMedia(text(await this.loader.get(variant.uri, { signal, keep: true })), variant.uri);
+    if (media.segments.length !== (session.media?.segments.length ?? media.segments.length)) {
+      throw Object.assign(new Error('rungs with different segment counts cannot be switched'), { code: 'decode' });
+    }
+    if (variant.codecs !== session.codecs && session.buffer.changeType) {
+      session.buffer.changeType(`video/mp4; codecs="${variant.codecs}"`);
+      session.codecs = variant.codecs;
+    }
+    if (media.map) await this.append(session, await this.loader.get(media.map.uri, { signal }));
+    session.media = media;
+    session.variantIndex = index;
+    this.emit('level', { index, width: variant.width, height: variant.height, bandwidth: variant.bandwidth });
+  }
+
+  async appendSegment(session, index) {
+    const signal = session.controller.signal;
+    const segment = session.media.segments[index];
+    let data = await this.loader.get(segment.uri, { signal });
+    if (segment.key) {
+      let key = session.keys.get(segment.key.uri);
+      if (!key) {
+        let raw;
+        try {
+          raw = await this.loader.get(segment.key.uri, { signal, keep: true });
+        } catch (error) {
+          if (error?.code === 'aborted') throw error;
+          throw Object.assign(new Error(`the key could not be loaded: ${error.message}`), { code: 'key' });
+        }
+        key = await importKey(new Uint8Array(raw));
+        session.keys.set(segment.key.uri, key);
+      }
+      data = await decryptSegment(key, segment.key.iv ?? ivForSequence(segment.sequence), data);
+    }
+    if (session.aborted) throw aborted();
+    await this.append(session, data);
+  }
+
+  /** appendBuffer, waiting for updateend; a full buffer evicts what is behind and retries once. */
+  async append(session, data, retried = false) {
+    const buffer = session.buffer;
+    if (buffer.updating) await this.waitFor(session, buffer, 'updateend');
+    if (session.source.readyState === 'ended') { /* appending reopens an ended source */ }
+    try {
+      buffer.appendBuffer(data);
+    } catch (error) {
+      if (error?.name !== 'QuotaExceededError' || retried) throw error;
+      await this.evict(session, true);
+      return this.append(session, data, true);
+    }
+    await this.waitFor(session, buffer, 'updateend', 'error');
+  }
+
+  bufferedAhead() {
+    const { buffered, currentTime } = this.video;
+    for (let index = 0; index < buffered.length; index += 1) {
+      if (buffered.start(index) <= currentTime + 0.25 && currentTime < buffered.end(index)) return buffered.end(index) - currentTime;
+    }
+    return 0;
+  }
+
+  /** Fetches ahead until the end, switching rungs as throughput allows. */
+  async pump(session) {
+    try {
+      while (!session.aborted) {
+        const segments = session.media.segments;
+        if (session.next >= segments.length) {
+          if (!session.ended && !session.buffer.updating && session.source.readyState === 'open') {
+            session.source.endOfStream();
+            session.ended = true;
+          }
+          await this.sleep(session, 1000);
+          continue;
+        }
+        const ahead = this.bufferedAhead();
+        if (ahead > BUFFER_GOAL) { await this.sleep(session, 500); continue; }
+        const target = chooseVariant(session.variants, {
+          throughputBps: this.estimator.bitsPerSecond, maxShortEdge: shortEdgeOf(this.video),
+          bufferAhead: ahead, current: session.variantIndex,
+        });
+        if (target !== session.variantIndex) await this.switchTo(session, target);
+        await this.appendSegment(session, session.next);
+        session.next += 1;
+        await this.evict(session, false);
+      }
+    } catch (error) {
+      if (!session.aborted && error?.code !== 'aborted') this.fail(session, normalise(error));
+    }
+  }
+
+  /** Long videos only: drop what is well behind the playhead once the total is large. */
+  async evict(session, force) {
+    const { buffered, currentTime } = this.video;
+    if (buffered.length === 0) return;
+    const total = buffered.end(buffered.length - 1) - buffered.start(0);
+    const cut = currentTime - KEEP_BEHIND;
+    if ((!force && total < MAX_BUFFERED) || cut <= buffered.start(0)) return;
+    if (session.buffer.updating) await this.waitFor(session, session.buffer, 'updateend');
+    session.buffer.remove(0, cut);
+    await this.waitFor(session, session.buffer, 'updateend');
+  }
+
+  /** A seek into what is not buffered (after eviction) refetches from there. */
+  seeked(session) {
+    if (session.aborted || !session.media) return;
+    const target = this.video.currentTime;
+    const { buffered } = this.video;
+    for (let index = 0; index < buffered.length; index += 1) {
+      if (buffered.start(index) <= target + 0.1 && target < buffered.end(index)) return;
+    }
+    const segments = session.media.segments;
+    const found = segments.findIndex((segment) => target < segment.start + segment.duration);
+    session.next = found < 0 ? segments.length - 1 : found;
+    session.ended = false;
+    this.wake(session);
+  }
+
+  firstFrame(session) {
+    if (this.video.readyState >= 2) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(Object.assign(new Error('no picture arrived from the first segment'), { code: 'decode' })), 15000);
+      const done = () => { clearTimeout(timer); resolve(); };
+      this.listen(session, this.video, 'loadeddata', done, { once: true });
+      this.listen(session, this.video, 'canplay', done, { once: true });
+      this.listen(session, this.video, 'error', () => { clearTimeout(timer); reject(Object.assign(new Error('the browser could not decode this video'), { code: 'decode' })); }, { once: true });
+      session.controller.signal.addEventListener('abort', () => { clearTimeout(timer); reject(aborted()); }, { once: true });
+    });
+  }
+
+  waitFor(session, target, name, failName) {
+    return new Promise((resolve, reject) => {
+      if (session.aborted) { reject(aborted()); return; }
+      const cleanup = () => {
+        target.removeEventListener(name, onDone);
+        if (failName) target.removeEventListener(failName, onFail);
+        session.controller.signal.removeEventListener('abort', onAbort);
+      };
+      const onDone = () => { cleanup(); resolve(); };
+      const onFail = () => { cleanup(); reject(Object.assign(new Error('the browser rejected a media segment'), { code: 'decode' })); };
+      const onAbort = () => { cleanup(); reject(aborted()); };
+      target.addEventListener(name, onDone);
+      if (failName) target.addEventListener(failName, onFail);
+      session.controller.signal.addEventListener('abort', onAbort);
+    });
+  }
+
+  sleep(session, ms) {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() { clearTimeout(timer); session.wakeUp = null; resolve(); }
+      session.wakeUp = done;
+    });
+  }
+
+  wake(session) { session.wakeUp?.(); }
+
+  listen(session, target, name, handler, options) {
+    target.addEventListener(name, handler, options);
+    session.listeners.push(() => target.removeEventListener(name, handler, options));
+  }
+
+  fail(session, error) {
+    if (session !== this.session) return;
+    this.emit('error', error);
+  }
+
+  teardown(session) {
+    session.aborted = true;
+    session.controller.abort();
+    this.wake(session);
+    for (const remove of session.listeners) remove();
+    session.listeners = [];
+    if (session.objectUrl) {
+      this.video.removeAttribute('src');
+      this.video.load();
+      URL.revokeObjectURL(session.objectUrl);
+      session.objectUrl = null;
+    }
+  }
+
+  unload() {
+    if (this.session) this.teardown(this.session);
+    this.session = null;
+    this.itemId = null;
+  }
+}

@@ -1,0 +1,42 @@
+// Where Media Source Extensions are missing but the platform plays HLS itself (older iOS
+// Safari), the signed master playlist goes straight to the element: its relative URIs carry
+// the token, so no header is needed.
+export class NativePlayer {
+  constructor(video) {
+    this.video = video;
+    this.handlers = { error: [], level: [] };
+    this.itemId = null;
+    this.cleanup = null;
+  }
+
+  on(name, handler) { (this.handlers[name] ??= []).push(handler); }
+
+  load(item) {
+    this.unload();
+    this.itemId = item.id;
+    return new Promise((resolve, reject) => {
+      const video = this.video;
+      const done = () => { this.cleanup?.(); this.cleanup = null; resolve(); };
+      const fail = () => { this.cleanup?.(); this.cleanup = null; reject(Object.assign(new Error('this video cannot be played here'), { code: 'decode' })); };
+      video.addEventListener('loadeddata', done, { once: true });
+      video.addEventListener('error', fail, { once: true });
+      this.cleanup = () => { video.removeEventListener('loadeddata', done); video.removeEventListener('error', fail); };
+      this.reject = reject;
+      video.src = item.media.master;
+    });
+  }
+
+  unload() {
+    if (this.cleanup) {
+      this.cleanup();
+      this.cleanup = null;
+      this.reject?.(Object.assign(new Error('aborted'), { code: 'aborted' }));
+    }
+    if (this.video.getAttribute('src')) { this.video.removeAttribute('src'); this.video.load(); }
+    this.itemId = null;
+  }
+}
+
+export function playsHlsNatively(video) {
+  return Boolean(video.canPlayType('application/vnd.apple.mpegurl'));
+}

@@ -1,0 +1,85 @@
+// Warms what the next items need to start — master and media playlist, key, init and the first
+// segment of the starting (lowest) rung — into the engine's ByteStore, so a swipe appends from
+// memory. Bounded by the store's budget, one download at a time so it never competes much with
+// the playing video, and cancelled for items the user has moved away from.
+import { fetchBytes } from './loader.js';
+
+export class Prefetcher {
+  constructor({ store, loader, estimator, segments = 1 }) {
+    this.store = store;
+    this.loader = loader;
+    this.estimator = estimator;
+    this.segments = segments;
+    this.wanted = [];          // items, in priority order
+    this.controllers = new Map(); // item id → AbortController
+    this.urlsByItem = new Map();  // item id → URLs it put in the store
+    this.running = false;
+  }
+
+  /** The newest list wins: anything not in it is cancelled and its bytes dropped. */
+  prefetch(items) {
+    const ids = new Set(items.map((item) => item.id));
+    for (const [id, controller] of this.controllers) {
+      if (!ids.has(id)) { controller.abort(); this.controllers.delete(id); }
+    }
+    for (const [id, urls] of this.urlsByItem) {
+      if (!ids.has(id)) { this.store.forget(urls); this.urlsByItem.delete(id); }
+    }
+    this.wanted = items.filter((item) => item?.kind === 'video' && item.media?.prefetch);
+    this.pump();
+  }
+
+  async pump() {
+    if (this.running) return;
+    this.running = true;
+    try {
+      while (this.wanted.length > 0) {
+        const item = this.wanted.shift();
+        if (this.urlsByItem.has(item.id)) continue;
+        await this.warm(item).catch(() => {});
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  urlsFor(item) {
+    const p = item.media.prefetch;
+    const base = location.href;
+    const urls = [item.media.master, p.playlist, p.key, p.init_segment, p.first_segment].filter(Boolean).map((u) => new URL(u, base).href);
+    if (this.segments > 1 && p.first_segment) {
+      // seg_00000.m4s → seg_00001.m4s …: our packager's naming; other names get one segment.
+      const match = /seg_(\d+)\.m4s$/.exec(p.first_segment);
+      for (let n = 1; match && n < this.segments; n += 1) {
+        const next = String(Number(match[1]) + n).padStart(match[1].length, '0');
+        urls.push(new URL(p.first_segment.replace(/seg_\d+\.m4s$/, `seg_${next}.m4s`), base).href);
+      }
+    }
+    return urls;
+  }
+
+  async warm(item) {
+    const controller = new AbortController();
+    this.controllers.set(item.id, controller);
+    const urls = this.urlsFor(item);
+    this.urlsByItem.set(item.id, urls);
+    try {
+      for (const url of urls) {
+        if (controller.signal.aborted) return;
+        if (this.store.has(url)) continue;
+        if (this.store.bytes > this.store.maxBytes * 0.9) return; // budget spent: stop here
+        this.loader.prefetched.add(url);
+        const download = fetchBytes(url, {
+          signal: controller.signal,
+          onSample: (bytes, seconds) => this.estimator.sample(bytes, seconds),
+        }).then((data) => { this.store.put(url, data); return data; }, () => null);
+        this.store.pending.set(url, download);
+        try { await download; } finally { this.store.pending.delete(url); }
+      }
+    } finally {
+      this.controllers.delete(item.id);
+    }
+  }
+
+  cancelAll() { this.prefetch([]); }
+}
