@@ -185,7 +185,7 @@ def signed_in_state(browser, base_url: str) -> dict:
     """One sign-in per server for the whole run (the server allows 15 sign-ins per 5 minutes);
     every context starts from a copy of its cookie."""
     if base_url not in _sessions:
-        context = browser.new_context(base_url=base_url)
+        context = browser.new_context(base_url=base_url, bypass_csp=True)
         response = context.request.post("/api/v1/session", data={"username": USER, "password": PASSWORD})
         assert response.ok, response.text()
         _sessions[base_url] = context.storage_state()
@@ -196,7 +196,9 @@ def signed_in_state(browser, base_url: str) -> dict:
 def new_context(browser, base_url: str, viewport: dict = PHONE, signed_in: bool = True):
     # Service workers would sit between the page and page.route(); the shell cache has its own test.
     state = signed_in_state(browser, base_url) if signed_in else None
-    return browser.new_context(base_url=base_url, viewport=viewport, service_workers="block", storage_state=state)
+    # bypass_csp: Playwright's string predicates are evaluated with eval, which the shell's
+    # Content-Security-Policy (script-src 'self') rightly forbids; the app itself needs no eval.
+    return browser.new_context(base_url=base_url, viewport=viewport, service_workers="block", storage_state=state, bypass_csp=True)
 
 
 def open_feed(context, path: str = "/"):
