@@ -37,8 +37,8 @@ export function chooseVariant(variants, { throughputBps = null, maxShortEdge = I
     if ((variant.averageBandwidth || variant.bandwidth) <= budget) best = index;
   }
   if (current === null) return best;
-  if (best > current && bufferAhead < 4) return current;      // climb only with some cushion
   if (bufferAhead < 1.5 && current > 0) return Math.min(best, current - 1); // starving: step down
+  if (best > current && bufferAhead < 4) return current;      // climb only with some cushion
   return best;
 }
 

@@ -1,0 +1,158 @@
+// Unit tests of the player engine's pure parts and its store/prefetch bookkeeping, run in real
+// Chromium (WebCrypto, fetch) with no npm. Results land in window.__results for pytest.
+import { parseMaster, parseMedia, parseAttributes } from '../../../Web/js/player/playlist.js';
+import { ivForSequence, importKey, decryptSegment } from '../../../Web/js/player/decrypt.js';
+import { chooseVariant, ThroughputEstimator } from '../../../Web/js/player/abr.js';
+import { ByteStore, createLoader } from '../../../Web/js/player/loader.js';
+import { Prefetcher } from '../../../Web/js/player/prefetch.js';
+
+const tests = [];
+const test = (name, body) => tests.push({ name, body });
+function assert(condition, message) { if (!condition) throw new Error(message); }
+function equal(actual, expected, message = '') {
+  const a = JSON.stringify(actual);
+  const e = JSON.stringify(expected);
+  if (a !== e) throw new Error(`${message} expected ${e}, got ${a}`);
+}
+const hex = (bytes) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
+const unhex = (text) => Uint8Array.from(text.match(/../g), (pair) => parseInt(pair, 16));
+const fixture = async (name) => (await fetch(`./fixtures/${name}`)).text();
+const base = 'http://127.0.0.1:8080/media/TOKEN/5/';
+
+test('a master playlist from our server: variants by bandwidth, absolute URIs, sizes and codecs', async () => {
+  const variants = parseMaster(await fixture('master.m3u8'), `${base}master.m3u8`);
+  equal(variants.map((v) => `${v.width}x${v.height}`), ['240x426', '360x640', '540x960', '720x1280']);
+  equal(variants[0].uri, `${base}240p/index.m3u8`);
+  equal(variants[2].codecs, 'avc1.64001f,mp4a.40.2');
+  equal(variants[1].averageBandwidth, 799552);
+});
+
+test('an encrypted media playlist: init map, key resolved next to the token, sequences and timing', async () => {
+  const media = parseMedia(await fixture('media-240p-encrypted.m3u8'), `${base}240p/index.m3u8`);
+  equal(media.map.uri, `${base}240p/init_0.mp4`);
+  equal(media.segments[0].key.uri, `${base}key`);
+  equal(media.segments[0].key.iv, null);
+  equal(media.segments.map((s) => s.sequence), media.segments.map((_, i) => i));
+  assert(media.endList && media.targetDuration === 2, 'VOD with target duration 2');
+  assert(Math.abs(media.duration - media.segments.reduce((t, s) => t + s.duration, 0)) < 1e-9, 'duration is the sum');
+  equal(media.segments[1].start, media.segments[0].duration);
+});
+
+test('explicit IVs, METHOD=NONE, quoted commas, and non-playlists', async () => {
+  const text = '#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:7\n#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x000102030405060708090a0b0c0d0e0f\n#EXTINF:2,\na.m4s\n#EXT-X-KEY:METHOD=NONE\n#EXTINF:1.5,\nb.m4s\n';
+  const media = parseMedia(text, 'https://h/x/p.m3u8');
+  equal(hex(media.segments[0].key.iv), '000102030405060708090a0b0c0d0e0f');
+  equal(media.segments[0].sequence, 7);
+  equal(media.segments[1].key, null);
+  equal(parseAttributes('BANDWIDTH=1,CODECS="avc1.1,mp4a.2",X=y'), { BANDWIDTH: '1', CODECS: 'avc1.1,mp4a.2', X: 'y' });
+  let threw = false;
+  try { parseMedia('<html>', 'https://h/'); } catch { threw = true; }
+  assert(threw, 'a non-playlist is refused');
+  threw = false;
+  try { parseMedia('#EXTM3U\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI="k"\n', 'https://h/'); } catch { threw = true; }
+  assert(threw, 'SAMPLE-AES is refused, not misplayed');
+});
+
+test('IV from the media sequence number is 128-bit big-endian', () => {
+  equal(hex(ivForSequence(0)), '0'.repeat(32));
+  equal(hex(ivForSequence(1)), '0'.repeat(31) + '1');
+  equal(hex(ivForSequence(258)), '0'.repeat(28) + '0102');
+  equal(hex(ivForSequence(2 ** 40)), '0'.repeat(20) + '010000000000');
+});
+
+test('AES-128-CBC matches the NIST SP 800-38A vector and round-trips; a wrong key is a key error', async () => {
+  const key = unhex('2b7e151628aed2a6abf7158809cf4f3c');
+  const iv = unhex('000102030405060708090a0b0c0d0e0f');
+  const plain = unhex('6bc1bee22e409f96e93d7e117393172a');
+  const raw = await crypto.subtle.importKey('raw', key, 'AES-CBC', false, ['encrypt']);
+  const cipher = await crypto.subtle.encrypt({ name: 'AES-CBC', iv }, raw, plain);
+  equal(hex(cipher).slice(0, 32), '7649abac8119b246cee98e9b12e9197d', 'first block');
+  equal(hex(await decryptSegment(await importKey(key), iv, cipher)), hex(plain));
+  let code = null;
+  try { await decryptSegment(await importKey(unhex('00112233445566778899aabbccddeeff')), iv, cipher); } catch (error) { code = error.code; }
+  equal(code, 'key');
+  code = null;
+  try { await importKey(new Uint8Array(15)); } catch (error) { code = error.code; }
+  equal(code, 'key');
+});
+
+const ladder = [
+  { width: 240, height: 426, averageBandwidth: 400_000 },
+  { width: 360, height: 640, averageBandwidth: 800_000 },
+  { width: 540, height: 960, averageBandwidth: 2_000_000 },
+  { width: 720, height: 1280, averageBandwidth: 3_000_000 },
+  { width: 1080, height: 1920, averageBandwidth: 6_000_000 },
+];
+
+test('bitrate: unknown network starts low; throughput picks the highest affordable rung', () => {
+  equal(chooseVariant(ladder, {}), 0);
+  equal(chooseVariant(ladder, { throughputBps: 1_600_000 }), 1);
+  equal(chooseVariant(ladder, { throughputBps: 50_000_000 }), 4);
+  equal(chooseVariant(ladder, { throughputBps: 100_000 }), 0, 'the lowest is always possible');
+});
+
+test('bitrate: never above the element size × devicePixelRatio', () => {
+  equal(chooseVariant(ladder, { throughputBps: 50_000_000, maxShortEdge: 390 }), 1);
+  equal(chooseVariant(ladder, { throughputBps: 50_000_000, maxShortEdge: 1170 }), 4);
+  equal(chooseVariant(ladder, { throughputBps: 50_000_000, maxShortEdge: 100 }), 0);
+});
+
+test('bitrate: climbs only with buffer, steps down when starving', () => {
+  equal(chooseVariant(ladder, { throughputBps: 50_000_000, current: 1, bufferAhead: 2 }), 1, 'no cushion, no climb');
+  equal(chooseVariant(ladder, { throughputBps: 50_000_000, current: 1, bufferAhead: 8 }), 4);
+  equal(chooseVariant(ladder, { throughputBps: 50_000_000, current: 3, bufferAhead: 0.5 }), 2, 'starving');
+  equal(chooseVariant(ladder, { throughputBps: 1_200_000, current: 3, bufferAhead: 6 }), 1, 'throughput fell');
+});
+
+test('throughput estimate ignores tiny transfers and follows real ones', () => {
+  const estimator = new ThroughputEstimator({ halfLife: 2 });
+  estimator.sample(500, 0.5);
+  equal(estimator.bitsPerSecond, null);
+  estimator.sample(1_000_000, 1);
+  equal(estimator.bitsPerSecond, 8_000_000);
+  for (let i = 0; i < 20; i += 1) estimator.sample(100_000, 1);
+  assert(Math.abs(estimator.bitsPerSecond - 800_000) < 10_000, `converges: ${estimator.bitsPerSecond}`);
+});
+
+test('the byte store keeps within its budget, oldest first; take removes, peek keeps', () => {
+  const store = new ByteStore(100);
+  store.put('a', new ArrayBuffer(40));
+  store.put('b', new ArrayBuffer(40));
+  store.put('c', new ArrayBuffer(40));
+  assert(!store.has('a') && store.has('b') && store.has('c'), 'a evicted');
+  equal(store.bytes, 80);
+  assert(store.peek('b') && store.has('b'), 'peek keeps');
+  assert(store.take('b') && !store.has('b'), 'take removes');
+  equal(store.put('huge', new ArrayBuffer(101)), false);
+});
+
+test('prefetch warms an item once, counts hits when the player reads it, and forgets items scrolled away', async () => {
+  const store = new ByteStore(1_000_000);
+  const estimator = new ThroughputEstimator();
+  const loader = createLoader({ store, estimator });
+  const prefetcher = new Prefetcher({ store, loader, estimator });
+  const url = (name) => new URL(`./fixtures/${name}`, location.href).href;
+  const item = { id: 1, kind: 'video', media: { master: url('master.m3u8'), prefetch: {
+    playlist: url('media-240p-encrypted.m3u8'), init_segment: url('master.m3u8#init'), first_segment: url('media-240p-encrypted.m3u8#seg'), key: null,
+  } } };
+  const requests = [];
+  const observer = new PerformanceObserver((list) => list.getEntries().forEach((e) => requests.push(e.name)));
+  observer.observe({ type: 'resource', buffered: false });
+  prefetcher.prefetch([item]);
+  await new Promise((resolve) => { const check = () => (prefetcher.running ? setTimeout(check, 20) : resolve()); check(); });
+  assert(store.has(url('master.m3u8')) && store.has(url('media-240p-encrypted.m3u8')), 'playlists warmed');
+  await loader.get(url('master.m3u8'), { keep: true });
+  await loader.get(url('media-240p-encrypted.m3u8#seg'));
+  equal(store.hits, 2);
+  equal(store.misses, 0);
+  prefetcher.prefetch([]);
+  assert(!store.has(url('master.m3u8')), 'forgotten when scrolled away');
+  observer.disconnect();
+});
+
+const results = { passed: [], failed: [] };
+for (const { name, body } of tests) {
+  try { await body(); results.passed.push(name); } catch (error) { results.failed.push(`${name}: ${error.message}`); }
+}
+document.getElementById('out').textContent = JSON.stringify(results, null, 2);
+window.__results = results;
