@@ -1,0 +1,93 @@
+"""The player engine on its own, in Chromium, against the real server and library: it plays,
+loops without downloading again, and a prefetched item starts from memory without fetching
+what prefetch already has."""
+
+ENGINE_HARNESS = """
+async () => {
+  const feed = await (await fetch('/api/v1/feed?limit=50&tags=web')).json();
+  const videos = feed.items.filter((item) => item.kind === 'video');
+  const { createEngine } = await import('/js/player/index.js');
+  const engine = createEngine({ prefetch: true });
+  const segmentRequests = () => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.m4s')).map((e) => e.name);
+  window.__engine = { engine, videos, segmentRequests };
+  return videos.length;
+}
+"""
+
+
+def test_plays_and_loops_without_downloading_again(context):
+    page = context.new_page()
+    page.goto("/manifest.webmanifest")
+    assert page.evaluate(ENGINE_HARNESS) >= 3
+    result = page.evaluate("""async () => {
+      const { engine, videos, segmentRequests } = window.__engine;
+      const video = document.createElement('video');
+      video.muted = true; video.loop = true; video.playsInline = true;
+      document.body.append(video);
+      const player = engine.attach(video);
+      const item = videos[0];
+      await player.load(item);
+      video.playbackRate = 4;
+      await video.play();
+      // Wait for two wrap-arounds of the playhead.
+      let loops = 0, last = 0, afterFirstLoop = null;
+      await new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('did not loop twice')), 20000);
+        video.addEventListener('timeupdate', () => {
+          if (video.currentTime + 0.5 < last) {
+            loops += 1;
+            if (loops === 1) afterFirstLoop = segmentRequests().length;
+            if (loops === 2) { clearTimeout(timer); resolve(); }
+          }
+          last = video.currentTime;
+        });
+      });
+      return { loops, afterFirstLoop, afterSecondLoop: segmentRequests().length,
+               frames: video.getVideoPlaybackQuality().totalVideoFrames, duration: item.duration };
+    }""")
+    assert result["loops"] == 2 and result["frames"] > 0, result
+    assert result["afterSecondLoop"] == result["afterFirstLoop"], result
+    page.close()
+
+
+def test_prefetched_item_starts_from_memory(context):
+    page = context.new_page()
+    page.goto("/manifest.webmanifest")
+    page.evaluate(ENGINE_HARNESS)
+    result = page.evaluate("""async () => {
+      const { engine, videos, segmentRequests } = window.__engine;
+      const item = videos[1];
+      engine.prefetch([item]);
+      const first = new URL(item.media.prefetch.first_segment, location.href).href;
+      const deadline = Date.now() + 10000;
+      while (!segmentRequests().includes(first) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 300));
+      const video = document.createElement('video');
+      video.muted = true;
+      document.body.append(video);
+      const started = performance.now();
+      await engine.attach(video).load(item);
+      const startMs = performance.now() - started;
+      const count = segmentRequests().filter((name) => name === first).length;
+      return { stats: engine.stats(), count, startMs };
+    }""")
+    assert result["stats"]["prefetchHits"] >= 3, result   # master, media playlist, init/segment
+    assert result["count"] == 1, result                       # the first segment was fetched once
+    page.close()
+
+
+def test_tampered_key_is_a_key_error(context):
+    page = context.new_page()
+    page.route("**/key", lambda route: route.fulfill(status=200, body=bytes(range(16)),
+                                                      headers={"Content-Type": "application/octet-stream"}))
+    page.goto("/manifest.webmanifest")
+    page.evaluate(ENGINE_HARNESS)
+    code = page.evaluate("""async () => {
+      const { engine, videos } = window.__engine;
+      const item = videos.find((v) => v.media.encrypted);
+      const video = document.createElement('video');
+      document.body.append(video);
+      try { await engine.attach(video).load(item); return 'played'; } catch (error) { return error.code; }
+    }""")
+    assert code in ("key", "decode"), code
+    page.close()
