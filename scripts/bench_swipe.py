@@ -101,7 +101,7 @@ def serve(data: Path, work: Path) -> tuple[subprocess.Popen, str]:
 
 
 def open_throttled(browser, url: str, path: str):
-    context = browser.new_context(base_url=url, viewport={"width": 390, "height": 844}, service_workers="block")
+    context = browser.new_context(base_url=url, viewport={"width": 390, "height": 844}, service_workers="block", bypass_csp=True)
     assert context.request.post("/api/v1/session", data={"username": USER, "password": PASSWORD}).ok
     context.add_init_script(INSTRUMENT)
     page = context.new_page()
