@@ -1,7 +1,7 @@
 // Unit tests of the player engine's pure parts and its store/prefetch bookkeeping, run in real
 // Chromium (WebCrypto, fetch) with no npm. Results land in window.__results for pytest.
 import { parseMaster, parseMedia, parseAttributes } from '../../../Web/js/player/playlist.js';
-import { ivForSequence, importKey, decryptSegment } from '../../../Web/js/player/decrypt.js';
+import { ivForSequence, importKey, decryptSegment, looksLikeMp4 } from '../../../Web/js/player/decrypt.js';
 import { chooseVariant, ThroughputEstimator } from '../../../Web/js/player/abr.js';
 import { ByteStore, createLoader } from '../../../Web/js/player/loader.js';
 import { Prefetcher } from '../../../Web/js/player/prefetch.js';
@@ -67,13 +67,40 @@ test('AES-128-CBC matches the NIST SP 800-38A vector and round-trips; a wrong ke
   const raw = await crypto.subtle.importKey('raw', key, 'AES-CBC', false, ['encrypt']);
   const cipher = await crypto.subtle.encrypt({ name: 'AES-CBC', iv }, raw, plain);
   equal(hex(cipher).slice(0, 32), '7649abac8119b246cee98e9b12e9197d', 'first block');
-  equal(hex(await decryptSegment(await importKey(key), iv, cipher)), hex(plain));
+  equal(hex(await decryptSegment(await importKey(key), iv, cipher, { expectMp4: false })), hex(plain));
   let code = null;
-  try { await decryptSegment(await importKey(unhex('00112233445566778899aabbccddeeff')), iv, cipher); } catch (error) { code = error.code; }
+  try { await decryptSegment(await importKey(unhex('00112233445566778899aabbccddeeff')), iv, cipher, { expectMp4: false }); } catch (error) { code = error.code; }
   equal(code, 'key');
   code = null;
   try { await importKey(new Uint8Array(15)); } catch (error) { code = error.code; }
   equal(code, 'key');
+});
+
+test('a wrong key that happens to leave valid padding is still a key error, never garbage for the decoder', async () => {
+  // A real-looking media segment start: a 24-byte styp box, then a moof header.
+  const plain = new Uint8Array(64);
+  plain.set([0, 0, 0, 24, 0x73, 0x74, 0x79, 0x70], 0);
+  plain.set([0, 0, 0, 40, 0x6d, 0x6f, 0x6f, 0x66], 24);
+  assert(looksLikeMp4(plain.buffer) && !looksLikeMp4(new Uint8Array(64).fill(7).buffer), 'box sniffing');
+  const key = unhex('000102030405060708090a0b0c0d0e0f');
+  const iv = ivForSequence(3);
+  const cipher = await crypto.subtle.encrypt({ name: 'AES-CBC', iv },
+    await crypto.subtle.importKey('raw', key, 'AES-CBC', false, ['encrypt']), plain);
+  equal(hex(await decryptSegment(await importKey(key), iv, cipher)), hex(plain), 'right key round-trips');
+  // Search for wrong keys whose output pads validly (about 1 in 256 do) and check each one.
+  let lucky = 0;
+  for (let n = 1; n < 3000 && lucky < 2; n += 1) {
+    const wrong = key.slice(); wrong[0] ^= n & 0xff; wrong[1] ^= n >> 8; // never the right key
+    const cryptoKey = await importKey(wrong);
+    let padded = true;
+    try { await crypto.subtle.decrypt({ name: 'AES-CBC', iv }, cryptoKey, cipher); } catch { padded = false; }
+    if (!padded) continue;
+    lucky += 1;
+    let code = null;
+    try { await decryptSegment(cryptoKey, iv, cipher); } catch (error) { code = error.code; }
+    equal(code, 'key', `wrong key #${n} with valid padding`);
+  }
+  assert(lucky > 0, 'found a wrong key with valid padding to test');
 });
 
 const ladder = [
@@ -148,6 +175,45 @@ test('prefetch warms an item once, counts hits when the player reads it, and for
   prefetcher.prefetch([]);
   assert(!store.has(url('master.m3u8')), 'forgotten when scrolled away');
   observer.disconnect();
+});
+
+const waitIdle = (prefetcher) => new Promise((resolve) => { const check = () => (prefetcher.running ? setTimeout(check, 20) : resolve()); check(); });
+const fixtureItem = (id, tag) => {
+  const url = (name) => new URL(`./fixtures/${name}?${tag}`, location.href).href;
+  return { id, kind: 'video', media: { master: url('master.m3u8'), prefetch: {
+    playlist: url('media-240p-encrypted.m3u8'), key: url('media-240p-encrypted.m3u8#key'),
+    init_segment: url('master.m3u8#init'), first_segment: url('media-240p-encrypted.m3u8#seg'),
+  } } };
+};
+const requested = (tag) => performance.getEntriesByType('resource').map((e) => e.name).filter((name) => name.includes(`?${tag}`));
+
+test('prefetch stops at its byte budget and never asks for what would not fit', async () => {
+  // master 634 B + media playlist 336 B = 970 B: over 90 % of a 1 000 B budget, so it stops there.
+  const store = new ByteStore(1000);
+  const estimator = new ThroughputEstimator();
+  const loader = createLoader({ store, estimator });
+  const prefetcher = new Prefetcher({ store, loader, estimator });
+  prefetcher.prefetch([fixtureItem(7, 'budget'), fixtureItem(8, 'budget2')]);
+  await waitIdle(prefetcher);
+  assert(store.bytes <= 1000, `within budget: ${store.bytes}`);
+  equal(requested('budget').length, 2, 'master and media playlist only;');
+  equal(requested('budget2').length, 0, 'nothing for the second item;');
+});
+
+test('prefetch cancels the download of an item that left the list and keeps none of its bytes', async () => {
+  const store = new ByteStore(1_000_000);
+  const estimator = new ThroughputEstimator();
+  const loader = createLoader({ store, estimator });
+  const prefetcher = new Prefetcher({ store, loader, estimator });
+  const gone = fixtureItem(9, 'gone');
+  const kept = fixtureItem(10, 'kept');
+  prefetcher.prefetch([gone]);          // its first request is now in flight
+  prefetcher.prefetch([kept]);          // the user moved on
+  await waitIdle(prefetcher);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  for (const url of Object.values(gone.media.prefetch).concat(gone.media.master)) assert(!store.has(url), `kept ${url}`);
+  assert(requested('gone').length <= 1, `only the request already in flight: ${requested('gone')}`);
+  assert(store.has(kept.media.master) && store.has(kept.media.prefetch.playlist), 'the new item is warmed');
 });
 
 const results = { passed: [], failed: [] };

@@ -50,12 +50,15 @@ export class ByteStore {
   forget(urls) { for (const url of urls) this.take(url); }
 }
 
-/** fetch → ArrayBuffer, reporting the transfer to `onSample(bytes, seconds)`. */
-export async function fetchBytes(url, { signal, onSample } = {}) {
+/**
+ * fetch → ArrayBuffer, reporting the transfer to `onSample(bytes, seconds)`. `priority: 'low'`
+ * (Fetch Priority) lets prefetch yield to the playing video's requests where supported.
+ */
+export async function fetchBytes(url, { signal, onSample, priority = 'auto' } = {}) {
   const started = performance.now();
   let response;
   try {
-    response = await fetch(url, { signal, credentials: 'same-origin', cache: 'default' });
+    response = await fetch(url, { signal, priority, credentials: 'same-origin', cache: 'default' });
   } catch (error) {
     if (error?.name === 'AbortError') throw Object.assign(new Error('aborted'), { code: 'aborted' });
     throw new NetworkError(`could not load ${new URL(url, location.href).pathname}: ${error?.message ?? error}`, { url });

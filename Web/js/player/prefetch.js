@@ -71,6 +71,7 @@ export class Prefetcher {
         this.loader.prefetched.add(url);
         const download = fetchBytes(url, {
           signal: controller.signal,
+          priority: 'low',
           onSample: (bytes, seconds) => this.estimator.sample(bytes, seconds),
         }).then((data) => { this.store.put(url, data); return data; }, () => null);
         this.store.pending.set(url, download);
