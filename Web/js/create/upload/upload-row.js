@@ -1,0 +1,102 @@
+// One upload in a list: name, progress, pause/resume, cancel, then the processing progress and
+// the link to the published post. Used for picked files and for recordings alike.
+import { TusUpload } from '../tus/tus-client.js';
+import { followPublication } from '../job-follower.js';
+import { renderPublished, feedLinkFor } from '../post-fields.js';
+
+const MB = 1024 * 1024;
+
+function formatSize(bytes) {
+  return bytes >= MB ? `${(bytes / MB).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+export function addUploadRow(list, { file, metadata, tags, chunkSize }) {
+  const row = element('li', 'upload-row');
+  row.dataset.state = 'idle';
+  const name = element('span', 'upload-name', file.name);
+  const size = element('span', 'upload-size', formatSize(file.size));
+  const bar = element('progress', 'upload-progress');
+  bar.max = 1;
+  bar.value = 0;
+  bar.setAttribute('aria-label', `Upload of ${file.name}`);
+  const status = element('span', 'upload-status', 'Starting…');
+  status.setAttribute('role', 'status');
+  const toggle = element('button', 'upload-toggle', 'Pause');
+  toggle.type = 'button';
+  const cancel = element('button', 'upload-cancel', 'Cancel');
+  cancel.type = 'button';
+  cancel.setAttribute('aria-label', `Cancel the upload of ${file.name}`);
+  const result = element('div', 'upload-result');
+  result.hidden = true;
+  const actions = element('span', 'upload-actions');
+  actions.append(toggle, cancel);
+  row.append(name, size, bar, status, actions, result);
+  list.append(row);
+
+  const upload = new TusUpload(file, {
+    metadata, chunkSize,
+    onProgress: (sent, total) => {
+      bar.value = total ? sent / total : 1;
+      if (upload.state === 'uploading') status.textContent = `Uploading ${Math.floor(bar.value * 100)}% (${formatSize(sent)} of ${formatSize(total)})`;
+    },
+    onState: (state) => {
+      row.dataset.state = state;
+      toggle.hidden = !(state === 'uploading' || state === 'paused' || state === 'failed');
+      toggle.textContent = state === 'uploading' ? 'Pause' : (state === 'failed' ? 'Try again' : 'Resume');
+      toggle.setAttribute('aria-label', `${toggle.textContent} the upload of ${file.name}`);
+      cancel.hidden = state === 'complete' || state === 'cancelled';
+      if (state === 'paused') status.textContent = `Paused at ${Math.floor(bar.value * 100)}%`;
+      if (state === 'failed') status.textContent = upload.error?.message ?? 'The upload failed.';
+      if (state === 'cancelled') status.textContent = 'Cancelled';
+    },
+    onComplete: (done) => followProcessing(done),
+  });
+  if (upload.resumable) status.textContent = 'Resuming where it stopped…';
+
+  async function followProcessing({ jobId, postId }) {
+    bar.value = 0;
+    row.dataset.state = 'processing';
+    status.textContent = 'Uploaded. Processing…';
+    if (!jobId && !postId) {
+      // The server did not name the job: the post appears in the feed when processing ends.
+      row.dataset.state = 'uploaded';
+      status.textContent = 'Uploaded. It appears in the feed once processed.';
+      const link = element('a', 'post-link', 'Open the feed');
+      link.href = feedLinkFor(tags);
+      result.replaceChildren(link);
+      result.hidden = false;
+      return;
+    }
+    const outcome = await followPublication({
+      postId, jobIds: jobId ? [jobId] : [],
+      onUpdate: (job) => {
+        bar.value = job.progress ?? 0;
+        const eta = job.etaSeconds ? `, about ${Math.ceil(job.etaSeconds)} s left` : '';
+        status.textContent = job.state === 'queued' ? 'Uploaded. Waiting to be processed…' : `Processing ${Math.floor(bar.value * 100)}%${eta}`;
+      },
+    }).catch((error) => ({ ok: false, reason: error.message }));
+    if (outcome.ok) {
+      bar.value = 1;
+      row.dataset.state = 'published';
+      status.textContent = 'Published';
+      renderPublished(result, { postId: outcome.postId, tags });
+    } else {
+      row.dataset.state = 'failed';
+      status.textContent = `Processing failed: ${outcome.reason}`;
+    }
+  }
+
+  toggle.addEventListener('click', () => {
+    if (upload.state === 'uploading') upload.pause(); else upload.start();
+  });
+  cancel.addEventListener('click', () => upload.cancel());
+  upload.start();
+  return { row, upload };
+}

@@ -1,0 +1,54 @@
+// The upload screen: pick or drop files; each becomes a resumable upload row with the post
+// details as they were when it was added.
+import { discoverServer } from '../tus/tus-server.js';
+import { pendingUploads } from '../tus/resume-store.js';
+import { readPostFields } from '../post-fields.js';
+import { addUploadRow } from './upload-row.js';
+
+export function startUploadScreen({ chunkSize } = {}) {
+  const input = document.getElementById('file-input');
+  const zone = document.getElementById('drop-zone');
+  const list = document.getElementById('upload-list');
+  const fields = document.getElementById('upload-fields');
+  const notice = document.getElementById('upload-unavailable');
+
+  const add = (files) => {
+    const { description, tags } = readPostFields(fields);
+    for (const file of files) {
+      addUploadRow(list, {
+        file, tags, chunkSize,
+        metadata: { filename: file.name, filetype: file.type || 'application/octet-stream', description, tags: tags.join(','), filter: 'none' },
+      });
+    }
+  };
+
+  input.addEventListener('change', () => {
+    add([...input.files]);
+    input.value = '';
+  });
+  zone.addEventListener('dragover', (event) => {
+    event.preventDefault();
+    zone.classList.add('dragging');
+  });
+  zone.addEventListener('dragleave', () => zone.classList.remove('dragging'));
+  zone.addEventListener('drop', (event) => {
+    event.preventDefault();
+    zone.classList.remove('dragging');
+    add([...(event.dataTransfer?.files ?? [])]);
+  });
+
+  // After a reload the files themselves are gone from the page; picking the same file again
+  // finds its fingerprint and continues from the server's offset.
+  const unfinished = pendingUploads().map((key) => key.split('|')[1]).filter(Boolean);
+  if (unfinished.length) {
+    notice.textContent = `Unfinished: ${unfinished.join(', ')}. Choose the same file again to continue where it stopped.`;
+    notice.hidden = false;
+  }
+
+  discoverServer().catch((error) => {
+    notice.textContent = error.message;
+    notice.hidden = false;
+    zone.classList.add('unavailable');
+    input.disabled = true;
+  });
+}
