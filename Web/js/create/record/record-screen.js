@@ -81,7 +81,7 @@ export function startRecordScreen({ chunkSize } = {}) {
       review.hidden = false;
       review.play().catch(() => {});
       takeActions.hidden = false;
-      $('post-take').focus();
+      $('post-take').focus({ preventScroll: true });
     },
   });
 
