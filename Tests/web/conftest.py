@@ -87,15 +87,18 @@ def reelhouse(data: Path, *args: str, stdin: str | None = None) -> str:
 
 
 class Server:
-    def __init__(self, data: Path, log: Path):
+    """`reelhouse serve` on `data`; without its worker unless asked (the feed tests import up front)."""
+
+    def __init__(self, data: Path, log: Path, worker: bool = False, env: dict[str, str] | None = None):
         self.data = data
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         # The repository's client unless REELHOUSE_WEB_ROOT points at another build of it.
-        env = {**os.environ, "REELHOUSE_WEB_ROOT": os.environ.get("REELHOUSE_WEB_ROOT") or str(ROOT / "Web")}
+        environment = {**os.environ, **(env or {}),
+                       "REELHOUSE_WEB_ROOT": os.environ.get("REELHOUSE_WEB_ROOT") or str(ROOT / "Web")}
         self.log = open(log, "w")
-        self.process = subprocess.Popen([BIN, "serve", "--data", str(data), "--port", str(self.port), "--no-worker"],
-                                        stdout=self.log, stderr=subprocess.STDOUT, env=env)
+        arguments = [BIN, "serve", "--data", str(data), "--port", str(self.port)] + ([] if worker else ["--no-worker"])
+        self.process = subprocess.Popen(arguments, stdout=self.log, stderr=subprocess.STDOUT, env=environment)
         deadline = time.time() + 30
         while time.time() < deadline:
             try:

@@ -1,54 +1,24 @@
 """Fixtures for the create page's browser tests: a real `reelhouse serve` (with its transcode
 worker and generation service) on an empty temporary library, and Debian's Chromium with a
 fake camera and microphone, already signed in. Imported by test_create.py."""
-import os
-import subprocess
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
 
-from conftest import BIN, CHROMIUM, PASSWORD, ROOT, USER, ffmpeg, free_port, reelhouse
+from conftest import CHROMIUM, PASSWORD, USER, Server, ffmpeg, reelhouse
 
 PHONE = {"width": 360, "height": 740}
 
 
-class CreateServer:
+class CreateServer(Server):
     """`reelhouse serve` with the worker on (uploads and publishing need transcodes)."""
 
     def __init__(self, root: Path, env: dict[str, str] | None = None):
-        self.data = root / "data"
-        reelhouse(self.data, "user", "add", USER, "--role", "owner", stdin=PASSWORD + "\n")
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        data = root / "data"
+        reelhouse(data, "user", "add", USER, "--role", "owner", stdin=PASSWORD + "\n")
         self.log_path = root / "serve.log"
-        self.log = open(self.log_path, "w")
-        environment = {
-            **os.environ, **(env or {}),
-            "REELHOUSE_WEB_ROOT": os.environ.get("REELHOUSE_WEB_ROOT") or str(ROOT / "Web"),
-        }
-        self.process = subprocess.Popen([BIN, "serve", "--data", str(self.data), "--port", str(self.port)],
-                                        stdout=self.log, stderr=subprocess.STDOUT, env=environment)
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            try:
-                with urllib.request.urlopen(f"{self.url}/health", timeout=1):
-                    return
-            except OSError:
-                if self.process.poll() is not None:
-                    raise AssertionError(f"reelhouse serve exited: {self.log_path.read_text()}")
-                time.sleep(0.1)
-        raise AssertionError("reelhouse serve did not answer /health within 30 s")
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        self.log.close()
+        super().__init__(data, self.log_path, worker=True, env=env)
 
 
 @pytest.fixture(scope="module")

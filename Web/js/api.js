@@ -12,7 +12,8 @@ export class ApiError extends Error {
   get isUnauthorized() { return this.status === 401; }
 }
 
-async function request(method, path, body) {
+/** A JSON request; failures are ApiErrors (with `retryAfter` seconds when the server sent one). */
+export async function request(method, path, body) {
   const init = { method, credentials: 'same-origin', headers: { accept: 'application/json' } };
   if (body !== undefined) {
     init.headers['content-type'] = 'application/json';
@@ -29,7 +30,9 @@ async function request(method, path, body) {
   try { json = text ? JSON.parse(text) : null; } catch { /* not JSON: handled below */ }
   if (!response.ok) {
     const error = json?.error ?? {};
-    throw new ApiError(response.status, error.code ?? `http_${response.status}`, error.message ?? `Request failed (${response.status}).`);
+    const failure = new ApiError(response.status, error.code ?? `http_${response.status}`, error.message ?? `Request failed (${response.status}).`);
+    failure.retryAfter = Number(response.headers.get('retry-after')) || null;
+    throw failure;
   }
   return json;
 }
