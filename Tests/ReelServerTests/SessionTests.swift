@@ -93,6 +93,21 @@ struct SessionTests {
             #expect(r8.status == .ok)
         }
     }
+
+    @Test func mediaAndShellRequestsCarryingACredentialDoNotSpendTheAPILimit() async throws {
+        let server = try await TestServer { $0.apiRequestsPerMinute = 2 }
+        let post = try await server.publishVideo(name: "limited")
+        try await server.application().test(.router) { client in
+            let video = try decode(APIVideo.self, try await client.send(.get, "/api/v1/videos/\(post.id)", key: server.memberKey).body)
+            let segment = try #require(video.media.prefetch?.firstSegment)
+            // A player sends its credential along with every segment and poster request.
+            for _ in 0..<5 {
+                #expect(try await client.send(.get, segment, key: server.memberKey).status == .ok)
+            }
+            #expect(try await client.send(.get, "/api/v1/me", key: server.memberKey).status == .ok)
+            #expect(try await client.send(.get, "/api/v1/me", key: server.memberKey).status == .tooManyRequests)
+        }
+    }
 }
 
 struct ReelModelsUser: Decodable {

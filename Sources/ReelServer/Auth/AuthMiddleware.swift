@@ -33,7 +33,7 @@ struct AuthMiddleware: RouterMiddleware {
                 try await limitAnonymous(context, time: time)
                 throw APIError.unauthorized
             }
-            if case .apiKey(let id) = context.identity?.credential { try await limit("key:\(id)", time: time) }
+            if case .apiKey(let id) = context.identity?.credential, Self.isAPICall(request) { try await limit("key:\(id)", time: time) }
         } else if let token = Self.cookie(Credentials.sessionCookie, in: request.headers) {
             let digest = Credentials.hash(token)
             if let identity = await cache.lookup("session:" + digest, now: time) {
@@ -43,9 +43,16 @@ struct AuthMiddleware: RouterMiddleware {
                 await cache.store(identity, for: "session:" + digest, now: time)
                 context.identity = identity
             }
-            if let user = context.identity?.user { try await limit("user:\(user.id)", time: time) }
+            if let user = context.identity?.user, Self.isAPICall(request) { try await limit("user:\(user.id)", time: time) }
         }
         return try await next(request, context)
+    }
+
+    /// The API limit counts API calls only. A browser sends its session cookie with every
+    /// same-origin request, so counting the shell's files, posters and signed media segments too
+    /// would throttle someone who is merely swiping (each swipe fetches several segments).
+    static func isAPICall(_ request: Request) -> Bool {
+        request.uri.path.hasPrefix("/api/")
     }
 
     private func limit(_ key: String, time: Date) async throws {
