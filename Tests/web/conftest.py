@@ -171,14 +171,20 @@ def empty_server(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def browser():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True,
-            args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required"],
-        )
-        yield browser
-        browser.close()
+def playwright():
+    """One Playwright driver for the whole run: its sync API refuses a second one alongside."""
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="session")
+def browser(playwright):
+    browser = playwright.chromium.launch(
+        executable_path=CHROMIUM, headless=True,
+        args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required"],
+    )
+    yield browser
+    browser.close()
 
 
 _sessions: dict[str, dict] = {}

@@ -4,8 +4,6 @@ fake camera and microphone, already signed in. Imported by test_create.py."""
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
-
 from conftest import CHROMIUM, PASSWORD, USER, Server, ffmpeg, reelhouse
 
 PHONE = {"width": 360, "height": 740}
@@ -29,21 +27,20 @@ def create_server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def media_browser(tmp_path_factory):
+def media_browser(playwright, tmp_path_factory):
     """Chromium with a fake camera and microphone, granted without a prompt. The camera plays
     a colourful looping test pattern (Chromium's own fake is nearly grey, which would make a
     "the mono look is grey" check prove nothing); the microphone is Chromium's beep."""
     camera = tmp_path_factory.mktemp("camera") / "testsrc2.y4m"
     ffmpeg("-f", "lavfi", "-i", "testsrc2=size=360x640:rate=15", "-t", "2", "-pix_fmt", "yuv420p", str(camera))
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True,
-            args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required",
-                  "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
-                  f"--use-file-for-fake-video-capture={camera}"],
-        )
-        yield browser
-        browser.close()
+    browser = playwright.chromium.launch(
+        executable_path=CHROMIUM, headless=True,
+        args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required",
+              "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+              f"--use-file-for-fake-video-capture={camera}"],
+    )
+    yield browser
+    browser.close()
 
 
 def signed_in_context(browser, base_url: str, viewport: dict = PHONE, bypass_csp: bool = False):
