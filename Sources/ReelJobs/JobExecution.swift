@@ -26,11 +26,16 @@ struct JobExecution {
         case handlerFinished((any Error)?)
         case leaseLost
         case heartbeatStopped
+        case timedOut
+        case deadlineStopped
     }
 
     private enum Ending {
         case handlerFinished((any Error)?)
         case leaseLost
+        /// Still running at `attemptTimeout`: a stuck job fails for good instead of showing
+        /// "processing" forever while its heartbeat keeps the lease alive.
+        case timedOut
     }
 
     func run() async {
@@ -49,6 +54,16 @@ struct JobExecution {
                 }
             }
             group.addTask { await keepLease(progress: progress, logger: logger) }
+            if let timeout = configuration.attemptTimeout {
+                group.addTask {
+                    do {
+                        try await Task.sleep(for: .seconds(timeout))
+                        return .timedOut
+                    } catch {
+                        return .deadlineStopped
+                    }
+                }
+            }
             var ending: Ending?
             for await event in group {
                 switch event {
@@ -59,7 +74,10 @@ struct JobExecution {
                     // Cancel the handler, then wait for it to stop: its work is someone else's now.
                     ending = .leaseLost
                     group.cancelAll()
-                case .heartbeatStopped:
+                case .timedOut:
+                    ending = ending ?? .timedOut
+                    group.cancelAll()
+                case .heartbeatStopped, .deadlineStopped:
                     break
                 }
             }
@@ -70,9 +88,20 @@ struct JobExecution {
 
     /// Turns how the attempt ended into the job's next state.
     private func record(_ ending: Ending, logger: Logger) async {
-        guard case .handlerFinished(let error) = ending else {
-            logger.warning("lease lost: another worker took over the job; this attempt was cancelled")
+        let error: (any Error)?
+        switch ending {
+        case .leaseLost:
+            logger.warning("lease lost: the job was cancelled or another worker took it over; this attempt stopped")
             return
+        case .timedOut:
+            let message = "stopped: still not finished after \(Int(configuration.attemptTimeout ?? 0)) s, so it is treated as stuck"
+            logger.error("job timed out", metadata: ["error": "\(message)"])
+            await write(logger) {
+                try await store.fail(jobID: job.id, workerID: workerID, error: message, retryAt: nil, now: worker.now())
+            }
+            return
+        case .handlerFinished(let finished):
+            error = finished
         }
         guard let error else {
             logger.info("job succeeded")

@@ -37,6 +37,9 @@ public struct JobWorkerConfiguration: Sendable {
     /// Progress changes reach the store at most this often (piggybacking on a heartbeat).
     public var progressInterval: TimeInterval
     public var retry: RetryPolicy
+    /// An attempt still running after this long is stopped and its job failed for good; nil
+    /// never stops one. A hung ffmpeg keeps heartbeating, so leases alone cannot catch it.
+    public var attemptTimeout: TimeInterval?
 
     public init(
         workerID: String = JobWorkerConfiguration.makeWorkerID(),
@@ -45,8 +48,10 @@ public struct JobWorkerConfiguration: Sendable {
         heartbeatInterval: TimeInterval = 5,
         pollInterval: TimeInterval = 0.5,
         progressInterval: TimeInterval = 1,
-        retry: RetryPolicy = RetryPolicy()
+        retry: RetryPolicy = RetryPolicy(),
+        attemptTimeout: TimeInterval? = 3600
     ) {
+        self.attemptTimeout = attemptTimeout
         self.workerID = workerID
         self.concurrency = concurrency
         self.leaseDuration = leaseDuration

@@ -33,12 +33,15 @@ public struct Job: Codable, Sendable, Equatable, Identifiable {
     public var runAfter: Date
     public var createdAt: Date
     public var updatedAt: Date
+    /// When the current (or last) attempt was claimed; nil before the first.
+    public var startedAt: Date?
 
     public init(
         id: Int64, kind: JobKind, postID: Int64?, state: JobState, attempts: Int, maxAttempts: Int,
         progress: Double, lastError: String?, leaseOwner: String?, leaseExpiresAt: Date?,
-        runAfter: Date, createdAt: Date, updatedAt: Date
+        runAfter: Date, createdAt: Date, updatedAt: Date, startedAt: Date? = nil
     ) {
+        self.startedAt = startedAt
         self.id = id
         self.kind = kind
         self.postID = postID
@@ -52,5 +55,16 @@ public struct Job: Codable, Sendable, Equatable, Identifiable {
         self.runAfter = runAfter
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+    }
+}
+
+extension Job {
+    /// Seconds left for a running attempt, extrapolated from its progress so far; nil until
+    /// there is enough progress to say (the first 2 %, or the first 2 s, are mostly start-up).
+    public func estimatedSecondsLeft(now: Date) -> Double? {
+        guard state == .running, let startedAt, progress >= 0.02, progress < 1 else { return nil }
+        let elapsed = now.timeIntervalSince(startedAt)
+        guard elapsed >= 2 else { return nil }
+        return (elapsed / progress) * (1 - progress)
     }
 }

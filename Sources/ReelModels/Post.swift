@@ -17,6 +17,15 @@ public enum PostStatus: String, Codable, Sendable, CaseIterable {
     case failed
 }
 
+/// What happens to a post's source before its ladder is encoded.
+public enum SourcePreparation: String, Codable, Sendable, CaseIterable {
+    /// The source is the mezzanine.
+    case asIs = "as_is"
+    /// A large upload: re-encoded to H.264 at most 1080p30 first, and that file kept as the
+    /// mezzanine (seed 004's size policy), so stored sources stay small.
+    case compress
+}
+
 /// Descriptive metadata, from sidecars or from the uploader. Every field may be missing.
 public struct PostMetadata: Codable, Sendable, Equatable {
     public var description: String?
@@ -60,13 +69,20 @@ public struct Post: Codable, Sendable, Equatable, Identifiable {
     public var failureReason: String?
     /// The look the transcode applies (chosen when recording or uploading).
     public var filter: VideoFilter
+    /// The user who uploaded it (nil for imports and the demo library); may cancel its jobs.
+    public var createdBy: Int64?
+    /// What the transcode does to the source before the ladder (an upload's size policy).
+    public var preparation: SourcePreparation
 
     public init(
         id: Int64, folderName: String, kind: PostKind, status: PostStatus, metadata: PostMetadata,
         flags: [String] = [], dateAdded: Date, contentHash: String, media: PublishedMedia? = nil,
-        failureReason: String? = nil, filter: VideoFilter = .none
+        failureReason: String? = nil, filter: VideoFilter = .none, createdBy: Int64? = nil,
+        preparation: SourcePreparation = .asIs
     ) {
         self.filter = filter
+        self.createdBy = createdBy
+        self.preparation = preparation
         self.id = id
         self.folderName = folderName
         self.kind = kind

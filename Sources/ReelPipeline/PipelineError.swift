@@ -9,6 +9,9 @@ public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
     case storage(String)
     /// The stored post is not in a state this step can work on.
     case inconsistent(String)
+    /// The input was refused (not media, too long, already a post being made…): the reason is
+    /// for the person who sent it.
+    case rejected(String)
 
     public var description: String {
         switch self {
@@ -20,6 +23,8 @@ public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
             "storage: \(reason)"
         case .inconsistent(let reason):
             "inconsistent library state: \(reason)"
+        case .rejected(let reason):
+            reason
         }
     }
 }

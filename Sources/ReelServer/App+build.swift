@@ -29,6 +29,7 @@ public func buildRouter(
 
     router.add(middleware: MetricsMiddleware(registry: metrics))
     router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: TusResumableMiddleware())
     router.add(middleware: ErrorMiddleware())
     let credentials = CredentialCache(ttl: TimeInterval(configuration.credentialCacheSeconds))
     router.add(middleware: AuthMiddleware(
@@ -63,8 +64,13 @@ public func buildRouter(
     feed.registerBaseline(routes("benchmark"))
     VideoController(library: dependencies.library, social: dependencies.social, presenter: presenter, now: now)
         .register(routes("videos"))
-    LibraryController(social: dependencies.social, jobs: dependencies.jobs, presenter: presenter, now: now)
+    LibraryController(social: dependencies.social, presenter: presenter, now: now)
         .register(routes("library"))
+    JobController(jobs: dependencies.jobs, library: dependencies.library, now: now)
+        .register(routes("jobs"))
+    if let uploads = dependencies.uploads {
+        UploadController(dependencies: uploads, now: now).register(routes("uploads"))
+    }
     MediaController(library: dependencies.library, storage: dependencies.storage, tokens: tokens, images: images, now: now)
         .register(routes("media"))
     if let generations = dependencies.generations {

@@ -15,7 +15,9 @@ public enum ConfigurationLoader {
         "REELHOUSE_BENCH_BASELINES": "benchmarkBaselines", "REELHOUSE_CREDENTIAL_CACHE_SECONDS": "credentialCacheSeconds",
         "REELHOUSE_GENERATION_PROVIDER": "generationProvider", "REELHOUSE_GENERATIONS_PER_MINUTE": "generationsPerMinute",
         "REELHOUSE_GENERATIONS_PER_DAY": "generationsPerDay", "REELHOUSE_OPENAI_BASE_URL": "openAIBaseURL",
-        "REELHOUSE_OPENAI_VIDEO_MODEL": "openAIVideoModel",
+        "REELHOUSE_OPENAI_VIDEO_MODEL": "openAIVideoModel", "REELHOUSE_UPLOAD_MAX_BYTES": "uploadMaxBytes",
+        "REELHOUSE_UPLOAD_COMPRESS_ABOVE_BYTES": "uploadCompressAboveBytes", "REELHOUSE_KEEP_ORIGINAL_UPLOADS": "keepOriginalUploads",
+        "REELHOUSE_UPLOAD_EXPIRY_SECONDS": "uploadExpirySeconds",
     ]
 
     public static func load(file: Data?, environment: [String: String], overrides: [String: String]) throws -> ServerConfiguration {
@@ -60,17 +62,21 @@ public enum ConfigurationLoader {
         guard ["local", "openai"].contains(configuration.generationProvider) else {
             throw ConfigurationError("generationProvider must be local or openai")
         }
+        guard configuration.uploadMaxBytes >= 1, configuration.uploadCompressAboveBytes >= 0, configuration.uploadExpirySeconds >= 60 else {
+            throw ConfigurationError("uploadMaxBytes must be positive, uploadCompressAboveBytes not negative, uploadExpirySeconds at least 60")
+        }
         guard configuration.generationsPerMinute >= 1, configuration.generationsPerDay >= 1 else {
             throw ConfigurationError("generationsPerMinute and generationsPerDay must be at least 1")
         }
     }
 
     /// Settings that are booleans or integers; every other setting is a string.
-    static let booleans: Set<String> = ["compatRoutes", "metrics", "worker", "benchmarkBaselines"]
+    static let booleans: Set<String> = ["compatRoutes", "metrics", "worker", "benchmarkBaselines", "keepOriginalUploads"]
     static let integers: Set<String> = [
         "port", "mediaTokenWindowSeconds", "mediaTokenMarginSeconds", "loginAttemptsPerIP", "loginAttemptsPerAccount",
         "loginWindowSeconds", "apiRequestsPerMinute", "sessionDays", "workerConcurrency", "maxBodyBytes",
-        "credentialCacheSeconds", "generationsPerMinute", "generationsPerDay",
+        "credentialCacheSeconds", "generationsPerMinute", "generationsPerDay", "uploadMaxBytes", "uploadCompressAboveBytes",
+        "uploadExpirySeconds",
     ]
 
     /// Converts a string from the environment or a flag to the setting's type.

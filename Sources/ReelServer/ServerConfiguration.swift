@@ -41,6 +41,14 @@ public struct ServerConfiguration: Codable, Sendable, Equatable {
     /// OpenAI-compatible endpoint for the "openai" provider (tests and gateways change it).
     public var openAIBaseURL = "https://api.openai.com"
     public var openAIVideoModel = "sora-2"
+    /// Upload size policy (seed 004): larger uploads are refused at creation; videos above
+    /// `uploadCompressAboveBytes` are compressed to H.264 ≤ 1080p30 before their ladder and
+    /// the compressed file kept (the original too when `keepOriginalUploads`).
+    public var uploadMaxBytes = 50_000_000
+    public var uploadCompressAboveBytes = 10_000_000
+    public var keepOriginalUploads = false
+    /// An incomplete upload is deleted this long after it was created.
+    public var uploadExpirySeconds = 86_400
     /// Directory of the web client; nil serves none.
     public var webRoot: String?
 

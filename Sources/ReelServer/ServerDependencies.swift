@@ -20,14 +20,17 @@ public struct ServerDependencies: Sendable {
     public var orderByRandomBaseline: (@Sendable (_ userID: Int64, _ limit: Int) async throws -> [FeedItem])?
     /// Prompt-to-clip generation; nil leaves its routes out.
     public var generations: GenerationDependencies?
+    /// tus uploads; nil leaves their routes out.
+    public var uploads: UploadDependencies?
 
     public init(
         library: any LibraryStore, jobs: any JobStore, accounts: any AccountStore, social: any SocialStore,
         feed: any FeedStore, storage: any MediaStorage, passwords: any PasswordHasher, secret: Data,
         now: @escaping @Sendable () -> Date = Date.init,
         orderByRandomBaseline: (@Sendable (_ userID: Int64, _ limit: Int) async throws -> [FeedItem])? = nil,
-        generations: GenerationDependencies? = nil
+        generations: GenerationDependencies? = nil, uploads: UploadDependencies? = nil
     ) {
+        self.uploads = uploads
         self.generations = generations
         self.orderByRandomBaseline = orderByRandomBaseline
         self.library = library

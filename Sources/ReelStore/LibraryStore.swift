@@ -13,12 +13,16 @@ public struct NewPost: Sendable, Equatable {
     public var sourcePaths: [String]
     public var dateAdded: Date
     public var filter: VideoFilter
+    public var createdBy: Int64?
+    public var preparation: SourcePreparation
 
     public init(
         kind: PostKind, folderName: String, metadata: PostMetadata, contentHash: String, sourcePaths: [String], dateAdded: Date,
-        filter: VideoFilter = .none
+        filter: VideoFilter = .none, createdBy: Int64? = nil, preparation: SourcePreparation = .asIs
     ) {
         self.filter = filter
+        self.createdBy = createdBy
+        self.preparation = preparation
         self.kind = kind
         self.folderName = folderName
         self.metadata = metadata
@@ -45,6 +49,10 @@ public protocol LibraryStore: Sendable {
     func setStatus(postID: Int64, status: PostStatus, failureReason: String?) async throws
     /// Marks the post `ready` with its media and key in one transaction.
     func publish(postID: Int64, media: PublishedMedia, key: Data?) async throws
+    /// The source was prepared (an upload compressed): `sourcePath` replaces the post's only
+    /// source and its preparation becomes `asIs`, in one transaction, so a retried job never
+    /// compresses twice. Returns the source path it replaced.
+    func finishSourcePreparation(postID: Int64, sourcePath: String) async throws -> String?
     func encryptionKey(postID: Int64) async throws -> Data?
     func deletePost(id: Int64) async throws
     func countPosts(status: PostStatus?) async throws -> Int
@@ -72,6 +80,13 @@ public protocol JobStore: Sendable {
     /// Puts a running job back to `queued`, claimable at once, without counting the attempt
     /// (a graceful shutdown is not the job's fault). A no-op unless `workerID` holds the lease.
     func release(jobID: Int64, workerID: String, reason: String, now: Date) async throws
+    /// Ends a queued or running job for good with `reason`, and its post (unless ready) with
+    /// it; a running attempt notices at its next heartbeat and stops. Nil when unknown; a job
+    /// that already ended is returned unchanged.
+    func cancel(jobID: Int64, reason: String, now: Date) async throws -> Job?
+    /// Puts a failed job back in the queue with fresh attempts, and its post back to `queued`.
+    /// Nil when unknown; a job that has not failed is returned unchanged.
+    func retry(jobID: Int64, now: Date) async throws -> Job?
 }
 
 extension JobStore {

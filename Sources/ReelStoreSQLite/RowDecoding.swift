@@ -25,7 +25,8 @@ enum RowDecoding {
             leaseExpiresAt: (row["lease_expires_at"] as Double?).map(date),
             runAfter: date(row["run_after"]),
             createdAt: date(row["created_at"]),
-            updatedAt: date(row["updated_at"])
+            updatedAt: date(row["updated_at"]),
+            startedAt: (row["started_at"] as Double?).map(date)
         )
     }
 
@@ -56,7 +57,9 @@ enum RowDecoding {
             contentHash: row["content_hash"],
             media: media,
             failureReason: row["failure_reason"],
-            filter: try enumValue(row["filter"], VideoFilter.self, what: "post \(id) filter")
+            filter: try enumValue(row["filter"], VideoFilter.self, what: "post \(id) filter"),
+            createdBy: row["created_by"],
+            preparation: try enumValue(row["preparation"], SourcePreparation.self, what: "post \(id) preparation")
         )
     }
 

@@ -71,10 +71,10 @@ extension SQLiteStore {
             try db.execute(
                 sql: """
                     UPDATE jobs SET state = 'running', lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1,
-                                    progress = 0, updated_at = ?
+                                    progress = 0, updated_at = ?, started_at = ?
                     WHERE id = ?
                     """,
-                arguments: [workerID, nowSeconds + leaseDuration, nowSeconds, candidate.id]
+                arguments: [workerID, nowSeconds + leaseDuration, nowSeconds, nowSeconds, candidate.id]
             )
             return try Self.fetchJob(db, id: candidate.id)
         }
@@ -145,6 +145,39 @@ extension SQLiteStore {
                     """,
                 arguments: [nowSeconds, reason, nowSeconds, jobID, workerID]
             )
+        }
+    }
+
+    public func cancel(jobID: Int64, reason: String, now: Date) async throws -> Job? {
+        try await write { db in
+            guard let job = try Self.fetchJob(db, id: jobID) else { return nil }
+            guard !job.state.isTerminal else { return job }
+            // The lease owner's next heartbeat finds the job no longer running and stops it.
+            try Self.finishFailed(db, job: job, reason: reason, now: RowDecoding.seconds(now))
+            return try Self.fetchJob(db, id: jobID)
+        }
+    }
+
+    public func retry(jobID: Int64, now: Date) async throws -> Job? {
+        let nowSeconds = RowDecoding.seconds(now)
+        return try await write { db in
+            guard let job = try Self.fetchJob(db, id: jobID) else { return nil }
+            guard job.state == .failed else { return job }
+            try db.execute(
+                sql: """
+                    UPDATE jobs SET state = 'queued', attempts = 0, run_after = ?, progress = 0, lease_owner = NULL,
+                                    lease_expires_at = NULL, started_at = NULL, updated_at = ?
+                    WHERE id = ?
+                    """,
+                arguments: [nowSeconds, nowSeconds, jobID]
+            )
+            if let postID = job.postID {
+                try db.execute(
+                    sql: "UPDATE posts SET status = 'queued', failure_reason = NULL WHERE id = ? AND status = 'failed'",
+                    arguments: [postID]
+                )
+            }
+            return try Self.fetchJob(db, id: jobID)
         }
     }
 

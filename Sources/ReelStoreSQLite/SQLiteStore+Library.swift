@@ -45,7 +45,8 @@ extension SQLiteStore {
             var arguments: StatementArguments = [
                 folderName, post.kind.rawValue, PostStatus.queued.rawValue, metadata.description, metadata.uploader,
                 metadata.username, metadata.shortcode, metadata.datePosted, metadata.sourceURL,
-                RowDecoding.seconds(post.dateAdded), post.contentHash, post.filter.rawValue,
+                RowDecoding.seconds(post.dateAdded), post.contentHash, post.filter.rawValue, post.createdBy,
+                post.preparation.rawValue,
             ]
             arguments += StatementArguments(FeedShuffle.randomKeys())
             try db.execute(sql: Self.insertPostSQL, arguments: arguments)
@@ -62,6 +63,16 @@ extension SQLiteStore {
                 throw StoreError.corrupt("post \(postID) vanished inside its own transaction")
             }
             return (stored, job)
+        }
+    }
+
+    public func finishSourcePreparation(postID: Int64, sourcePath: String) async throws -> String? {
+        try await write { db in
+            let old = try String.fetchOne(db, sql: "SELECT path FROM post_sources WHERE post_id = ? ORDER BY position", arguments: [postID])
+            try db.execute(sql: "DELETE FROM post_sources WHERE post_id = ?", arguments: [postID])
+            try db.execute(sql: "INSERT INTO post_sources (post_id, position, path) VALUES (?, 0, ?)", arguments: [postID, sourcePath])
+            try db.execute(sql: "UPDATE posts SET preparation = 'as_is' WHERE id = ?", arguments: [postID])
+            return old
         }
     }
 
@@ -153,7 +164,8 @@ extension SQLiteStore {
     static let insertPostSQL: String = {
         let keys = (0..<FeedShuffle.keyCount).map(FeedShuffleColumns.name)
         let columns = ["folder_name", "kind", "status", "description", "uploader", "username", "shortcode",
-                       "date_posted", "source_url", "date_added", "content_hash", "filter"] + keys
+                       "date_posted", "source_url", "date_added", "content_hash", "filter", "created_by",
+                       "preparation"] + keys
         return "INSERT INTO posts (\(columns.joined(separator: ", "))) VALUES (\(placeholders(columns.count)))"
     }()
 

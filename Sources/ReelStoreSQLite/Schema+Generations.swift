@@ -38,4 +38,14 @@ extension Schema {
     static func addPostFilter(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE posts ADD COLUMN filter TEXT NOT NULL DEFAULT 'none'")
     }
+
+    /// Uploads: who created a post (may cancel its jobs), whether its source is compressed
+    /// before the ladder, and when a job's attempt started (for an ETA).
+    static func addUploadColumns(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE posts ADD COLUMN created_by INTEGER REFERENCES users(id) ON DELETE SET NULL;
+            ALTER TABLE posts ADD COLUMN preparation TEXT NOT NULL DEFAULT 'as_is';
+            ALTER TABLE jobs ADD COLUMN started_at REAL;
+            """)
+    }
 }

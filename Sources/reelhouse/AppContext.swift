@@ -48,6 +48,9 @@ struct AppContext {
             workerConfiguration.leaseDuration = lease
             workerConfiguration.heartbeatInterval = max(0.2, lease / 4)
         }
+        if let timeout = env["REELHOUSE_JOB_TIMEOUT_SECONDS"].flatMap(Double.init), timeout > 0 {
+            workerConfiguration.attemptTimeout = timeout
+        }
         return JobWorker(
             store: store, handlers: [wrap(transcodeHandler(configuration: configuration))],
             configuration: workerConfiguration, logger: logger

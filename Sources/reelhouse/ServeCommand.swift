@@ -64,11 +64,15 @@ struct ServeCommand: AsyncParsableCommand {
 
         let metrics = MetricsRegistry()
         var services: [any Service] = []
+        var pipeline = media.pipeline
+        pipeline.keepOriginalUploads = configuration.keepOriginalUploads
         if configuration.worker {
-            services.append(context.worker(concurrency: configuration.workerConcurrency, configuration: media.pipeline) {
+            services.append(context.worker(concurrency: configuration.workerConcurrency, configuration: pipeline) {
                 MeasuredJobHandler($0, metrics: metrics)
             })
         }
+        let uploads = try UploadSetup.dependencies(context: context, configuration: configuration, limits: media.limits)
+        services.append(UploadExpiry(storage: uploads.storage, logger: context.logger))
         let generations = try GenerationSetup.dependencies(context: context, configuration: configuration, limits: media.limits)
         if configuration.worker {
             services.append(GenerationSetup.service(generations, context: context))
@@ -79,7 +83,7 @@ struct ServeCommand: AsyncParsableCommand {
             orderByRandomBaseline: { [store = context.store] userID, limit in
                 try await store.orderByRandomBaseline(userID: userID, limit: limit)
             },
-            generations: generations
+            generations: generations, uploads: uploads
         )
         let app = buildApplication(
             configuration: configuration, dependencies: dependencies, services: services, metrics: metrics, logger: context.logger

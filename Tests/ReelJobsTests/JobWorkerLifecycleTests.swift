@@ -126,6 +126,8 @@ final class UnreliableClaims: JobStore {
         try await base.fail(jobID: jobID, workerID: workerID, error: error, retryAt: retryAt, now: now)
     }
     func expiredLeases(now: Date) async throws -> [Job] { try await base.expiredLeases(now: now) }
+    func cancel(jobID: Int64, reason: String, now: Date) async throws -> Job? { try await base.cancel(jobID: jobID, reason: reason, now: now) }
+    func retry(jobID: Int64, now: Date) async throws -> Job? { try await base.retry(jobID: jobID, now: now) }
 }
 
 actor ClaimCounter {

@@ -72,3 +72,86 @@ def files_under(folder: Path) -> set[str]:
 @pytest.fixture
 def data(tmp_path: Path) -> Path:
     return tmp_path / "data"
+
+
+def free_port() -> int:
+    import socket
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def http(url: str, method: str = "GET", headers: dict | None = None, body: bytes | dict | None = None, timeout: float = 60):
+    """One request with urllib: (status, headers, body bytes) for any status."""
+    import urllib.error
+    import urllib.request
+    headers = dict(headers or {})
+    if isinstance(body, dict):
+        body = json.dumps(body).encode()
+        headers.setdefault("Content-Type", "application/json")
+    req = urllib.request.Request(url, data=body, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+class RunningServer:
+    """`reelhouse serve` on a free port over `data`, started and stopped by the test."""
+
+    def __init__(self, data: Path, env: dict | None = None, args: tuple = ()):
+        import re
+        import time
+        self.data = data
+        data.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log_path = data.parent / f"server-{self.port}.log"
+        self.log = open(self.log_path, "w+")
+        self.process = subprocess.Popen(
+            [BIN, "serve", "--data", str(data), "--port", str(self.port), "--bcrypt-cost", "4", *args],
+            stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, "REELHOUSE_PRESET": "ultrafast", **(env or {})})
+        deadline = time.monotonic() + 600
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise AssertionError("server exited:\n" + self.output())
+            try:
+                if "listening on" in self.output() and http(self.base + "/health")[0] == 200:
+                    break
+            except OSError:
+                pass
+            time.sleep(0.3)
+        else:
+            self.stop()
+            raise AssertionError("server did not come up:\n" + self.output())
+        found = re.search(r"password: (\S+)", self.output())
+        self.password = found.group(1) if found else None
+
+    def output(self) -> str:
+        self.log.flush()
+        return self.log_path.read_text()
+
+    def key(self, user: str = "owner") -> str:
+        return reelhouse(self.data, "key", "create", "--user", user).stdout.strip()
+
+    def add_user(self, name: str, role: str = "member") -> str:
+        """Creates the user and returns an API key for it."""
+        subprocess.run([BIN, "user", "add", name, "--role", role, "--data", str(self.data)], input="a-long-password-123\n",
+                       capture_output=True, text=True, check=True)
+        return self.key(name)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        self.log.close()
+
+    def rss_kb(self) -> int:
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        return 0

@@ -133,11 +133,16 @@ public struct APIJob: Codable, Sendable, Equatable {
     public var lastError: String?
     public var createdAt: Date
     public var updatedAt: Date
+    public var startedAt: Date?
+    /// Seconds until a running job should finish, from its progress rate; nil when unknown.
+    public var etaSeconds: Double?
 
     /// snake_case on the wire, spelled out so encoding needs no key conversion per request.
     enum CodingKeys: String, CodingKey {
         case id
         case kind
+        case startedAt = "started_at"
+        case etaSeconds = "eta_seconds"
         case postId = "post_id"
         case state
         case progress
@@ -148,7 +153,9 @@ public struct APIJob: Codable, Sendable, Equatable {
         case updatedAt = "updated_at"
     }
 
-    public init(job: Job) {
+    public init(job: Job, now: Date = Date()) {
+        self.startedAt = job.startedAt
+        self.etaSeconds = job.estimatedSecondsLeft(now: now).map { ($0 * 10).rounded() / 10 }
         self.id = job.id
         self.kind = job.kind.rawValue
         self.postId = job.postID

@@ -10,11 +10,27 @@ public struct ImportOptions: Sendable {
     public var maxAttempts: Int
     /// The look every imported video gets in its transcode (a recording's chosen filter).
     public var filter: VideoFilter
+    /// The uploading user, recorded on the post (nil for a folder import).
+    public var createdBy: Int64?
+    /// Videos larger than this are compressed to H.264 ≤ 1080p30 before their ladder (the
+    /// upload size policy); nil keeps every source as it is.
+    public var compressAboveBytes: Int64?
 
-    public init(tags: [String] = [], maxAttempts: Int = 3, filter: VideoFilter = .none) {
+    public init(
+        tags: [String] = [], maxAttempts: Int = 3, filter: VideoFilter = .none, createdBy: Int64? = nil,
+        compressAboveBytes: Int64? = nil
+    ) {
         self.tags = tags
         self.maxAttempts = maxAttempts
         self.filter = filter
+        self.createdBy = createdBy
+        self.compressAboveBytes = compressAboveBytes
+    }
+
+    /// Whether a video source of `size` bytes is compressed first.
+    func preparation(kind: PostKind, size: Int64) -> SourcePreparation {
+        guard kind == .video, let limit = compressAboveBytes, size > limit else { return .asIs }
+        return .compress
     }
 }
 
@@ -61,7 +77,7 @@ public struct Importer: Sendable {
         // Importing a folder that contains the data folder must not re-import our own outputs
         // (media, kept sources, work in progress) nor list the database files as skipped. Other
         // folders inside it, such as the generated demo source, are imported as usual.
-        let managed = [dataFolder.mediaRoot, dataFolder.sourcesRoot, dataFolder.tempRoot, dataFolder.generationsRoot].map { $0.resolvingSymlinksInPath().path + "/" }
+        let managed = [dataFolder.mediaRoot, dataFolder.sourcesRoot, dataFolder.tempRoot, dataFolder.generationsRoot, dataFolder.uploadsRoot].map { $0.resolvingSymlinksInPath().path + "/" }
         scan.candidates.removeAll { candidate in
             candidate.mediaFiles.contains { file in managed.contains { file.resolvingSymlinksInPath().path.hasPrefix($0) } }
         }
@@ -144,9 +160,11 @@ public struct Importer: Sendable {
         let sources = SourceStore(dataFolder: dataFolder)
         let kept = try zip(files, hashes).map { try sources.keep($0.url, contentHash: $1) }
         let stem = files[0].url.deletingPathExtension().lastPathComponent
+        let size = (try? FileManager.default.attributesOfItem(atPath: files[0].url.path)[.size] as? NSNumber)?.int64Value ?? 0
         let newPost = NewPost(
             kind: kind, folderName: FolderName.make(from: metadata, fileStem: stem), metadata: metadata,
-            contentHash: contentHash, sourcePaths: kept, dateAdded: now(), filter: kind == .video ? options.filter : .none
+            contentHash: contentHash, sourcePaths: kept, dateAdded: now(), filter: kind == .video ? options.filter : .none,
+            createdBy: options.createdBy, preparation: options.preparation(kind: kind, size: size)
         )
         do {
             let (post, job) = try await store.insertPost(newPost, maxAttempts: options.maxAttempts, now: now())

@@ -8,6 +8,7 @@ import Foundation
 ///   media/<post id>/   published outputs, served to clients
 ///   sources/<sha256>.<ext>  the mezzanine each post was made from (hard link when possible)
 ///   tmp/job-<id>/      a job's work in progress; never served, swept when its job is gone
+///   uploads/<id>.bin   a resumable upload in progress (and <id>.json); expired ones swept
 /// ```
 ///
 /// Every path below is derived from integers and hex digests produced by our own code, never
@@ -28,6 +29,9 @@ public struct DataFolder: Sendable, Equatable {
     /// Where a generation being published is staged for import (outside every managed folder,
     /// which import skips).
     public var publishStagingRoot: URL { root.appendingPathComponent("publishing", isDirectory: true) }
+
+    /// tus uploads in progress: `<id>.bin` (the bytes so far) and `<id>.json` (what it is).
+    public var uploadsRoot: URL { root.appendingPathComponent("uploads", isDirectory: true) }
 
     public func workDirectory(jobID: Int64) -> URL {
         tempRoot.appendingPathComponent("job-\(jobID)", isDirectory: true)

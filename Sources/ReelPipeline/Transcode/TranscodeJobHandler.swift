@@ -8,10 +8,13 @@ import ReelStore
 public struct PipelineConfiguration: Sendable {
     public var encryptSegments: Bool
     public var transcode: TranscodeOptions
+    /// Keep a compressed upload's original as its source instead of the compressed file.
+    public var keepOriginalUploads: Bool
 
-    public init(encryptSegments: Bool = true, transcode: TranscodeOptions = TranscodeOptions()) {
+    public init(encryptSegments: Bool = true, transcode: TranscodeOptions = TranscodeOptions(), keepOriginalUploads: Bool = false) {
         self.encryptSegments = encryptSegments
         self.transcode = transcode
+        self.keepOriginalUploads = keepOriginalUploads
     }
 }
 
@@ -66,8 +69,17 @@ public struct TranscodeJobHandler: JobHandler {
             case .video:
                 var options = configuration.transcode
                 options.filterGraphPrefix = Self.prefix(options.filterGraphPrefix, post.filter.ffmpegChain)
-                let transcoder = VideoTranscoder(runner: runner, options: options)
-                media = try await transcoder.transcode(source: sources[0], into: staging, key: key, context: context)
+                var transcoder = VideoTranscoder(runner: runner, options: options)
+                var source = sources[0]
+                if post.preparation == .compress {
+                    let preparer = SourcePreparer(
+                        dataFolder: dataFolder, store: store, runner: runner,
+                        keepOriginal: configuration.keepOriginalUploads, threads: options.threads
+                    )
+                    source = try await preparer.prepare(postID: postID, source: source, work: work, context: context)
+                    transcoder.progressRange = SourcePreparer.progressRange.upperBound...0.9
+                }
+                media = try await transcoder.transcode(source: source, into: staging, key: key, context: context)
             case .image, .carousel:
                 media = try await ImageProcessor(runner: runner).process(sources: sources, into: staging, context: context)
             }

@@ -10,8 +10,12 @@ struct VideoTranscoder {
     let runner: any ProcessRunner
     let options: TranscodeOptions
 
+    /// The share of the job's progress bar the ladder encode fills (a compression pass before
+    /// it takes the part below).
+    var progressRange: ClosedRange<Double> = 0...0.9
+
     func transcode(source: URL, into staging: URL, key: Data?, context: JobContext) async throws -> PublishedMedia {
-        let probe = try await probe(source)
+        let probe = try await runner.probeForTranscode(source)
         let plan: LadderPlan
         do {
             plan = try LadderPlanner.plan(for: probe)
@@ -25,21 +29,7 @@ struct VideoTranscoder {
         }
 
         let arguments = TranscodeCommand.arguments(input: source.path, plan: plan, outputDirectory: staging.path, options: options)
-        let relay = ProgressRelay()
-        let parserBox = ParserBox(parser: FFmpegProgressParser(duration: plan.duration))
-        async let forwarding: Void = relay.forward(to: context, range: 0...0.9)
-        let output: ProcessOutput
-        do {
-            output = try await runner.run("ffmpeg", arguments) { line in
-                if let fraction = parserBox.consume(line) { relay.send(fraction) }
-            }
-        } catch {
-            relay.finish()
-            await forwarding
-            throw error
-        }
-        relay.finish()
-        await forwarding
+        let output = try await runner.runFFmpeg(arguments, duration: plan.duration, context: context, range: progressRange)
         guard output.succeeded else { throw FFmpegFailure.classify(output.stderrTail) }
 
         let downloadRung = plan.rungs.last { min($0.width, $0.height) <= 720 } ?? plan.rungs[0]
@@ -72,8 +62,12 @@ struct VideoTranscoder {
 
     static let downloadName = "download.mp4"
 
-    private func probe(_ source: URL) async throws -> MediaProbe {
-        let output = try await runner.run("ffprobe", FFprobe.arguments(path: source.path))
+}
+
+extension ProcessRunner {
+    /// ffprobe for a job: a file that cannot be read is the input's fault, never retried.
+    func probeForTranscode(_ source: URL) async throws -> MediaProbe {
+        let output = try await run("ffprobe", FFprobe.arguments(path: source.path))
         guard output.succeeded else {
             throw JobFailure.invalidInput(MediaValidator.rejectionForProbeFailure(stderr: output.stderrTail).message)
         }
@@ -83,7 +77,26 @@ struct VideoTranscoder {
         } catch {
             throw JobFailure.invalidInput("ffprobe output could not be read: \(error)")
         }
-        return try await runner.completingTiming(of: probe, path: source.path)
+        return try await completingTiming(of: probe, path: source.path)
+    }
+
+    /// Runs ffmpeg with `-progress pipe:1`, reporting its progress into `range` of the job's bar.
+    func runFFmpeg(_ arguments: [String], duration: Double, context: JobContext, range: ClosedRange<Double>) async throws -> ProcessOutput {
+        let relay = ProgressRelay()
+        let parserBox = ParserBox(parser: FFmpegProgressParser(duration: duration))
+        async let forwarding: Void = relay.forward(to: context, range: range)
+        do {
+            let output = try await run("ffmpeg", arguments) { line in
+                if let fraction = parserBox.consume(line) { relay.send(fraction) }
+            }
+            relay.finish()
+            await forwarding
+            return output
+        } catch {
+            relay.finish()
+            await forwarding
+            throw error
+        }
     }
 }
 

@@ -3,10 +3,9 @@ import Hummingbird
 import ReelModels
 import ReelStore
 
-/// Library-wide reads: favorites, tags, the current user, jobs.
+/// Library-wide reads: favorites, tags, the current user.
 struct LibraryController {
     let social: any SocialStore
-    let jobs: any JobStore
     let presenter: VideoPresenter
     let now: @Sendable () -> Date
 
@@ -34,22 +33,6 @@ struct LibraryController {
         routes.on(.get, "/api/v1/me", access: .user, "The signed-in user") { _, context in
             let user = try context.requireUser()
             return try Response.json(APIUser(id: user.id, name: user.name, role: user.role.rawValue), context: context)
-        }
-        routes.on(.get, "/api/v1/jobs", access: .user, "Transcode jobs: state, progress, failures (state, limit)") { request, context in
-            let query = request.uri.queryParameters
-            var states: [JobState]?
-            if let text = query["state"], !text.isEmpty {
-                guard let state = JobState(rawValue: String(text)) else { throw APIError.badRequest("state must be queued, running, succeeded or failed") }
-                states = [state]
-            }
-            let limit = try FeedController.limit(from: query)
-            let list = try await jobs.jobs(states: states, limit: limit).map(APIJob.init)
-            return try Response.json(APIList(items: list), context: context)
-        }
-        routes.on(.get, "/api/v1/jobs/{id}", access: .user, "One job") { _, context in
-            guard let text = context.parameters.get("id"), let id = Int64(text) else { throw APIError.badRequest("the job id must be an integer") }
-            guard let job = try await jobs.job(id: id) else { throw APIError.notFound("job \(id)") }
-            return try Response.json(APIJob(job: job), context: context)
         }
     }
 }

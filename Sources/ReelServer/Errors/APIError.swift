@@ -16,11 +16,21 @@ public enum APIError: Error, Sendable, Equatable {
     case gone(String)
     case conflict(String)
     case payloadTooLarge(Int)
+    /// An upload over the size policy, or one that does not say its size.
+    case uploadTooLarge(String)
     case rateLimited(retryAfter: Int)
     /// A per-user allowance (e.g. daily generations) is used up: 429 with its own message.
     case quotaExceeded(String, retryAfter: Int)
     case unsupportedMediaType(String)
     case rangeNotSatisfiable
+    /// A required precondition header is missing or unsupported (tus: `Tus-Resumable`).
+    case preconditionFailed(String)
+    /// Someone else is writing this resource right now (tus: a concurrent PATCH).
+    case locked(String)
+    /// tus checksum extension: the chunk's digest differs from `Upload-Checksum`.
+    case checksumMismatch
+    /// The file arrived but is not something we can publish (ffprobe's reason).
+    case invalidMedia(String)
     case internalError
 
     public var status: HTTPResponse.Status {
@@ -31,10 +41,14 @@ public enum APIError: Error, Sendable, Equatable {
         case .notFound: .notFound
         case .gone: .gone
         case .conflict: .conflict
-        case .payloadTooLarge: .contentTooLarge
+        case .payloadTooLarge, .uploadTooLarge: .contentTooLarge
         case .rateLimited, .quotaExceeded: .tooManyRequests
         case .unsupportedMediaType: .unsupportedMediaType
         case .rangeNotSatisfiable: .rangeNotSatisfiable
+        case .preconditionFailed: .preconditionFailed
+        case .locked: HTTPResponse.Status(code: 423, reasonPhrase: "Locked")
+        case .checksumMismatch: HTTPResponse.Status(code: 460, reasonPhrase: "Checksum Mismatch")
+        case .invalidMedia: .unprocessableContent
         case .internalError: .internalServerError
         }
     }
@@ -48,11 +62,15 @@ public enum APIError: Error, Sendable, Equatable {
         case .notFound: "not_found"
         case .gone: "expired"
         case .conflict: "conflict"
-        case .payloadTooLarge: "payload_too_large"
+        case .payloadTooLarge, .uploadTooLarge: "payload_too_large"
         case .rateLimited: "rate_limited"
         case .quotaExceeded: "quota_exceeded"
         case .unsupportedMediaType: "unsupported_media_type"
         case .rangeNotSatisfiable: "range_not_satisfiable"
+        case .preconditionFailed: "precondition_failed"
+        case .locked: "locked"
+        case .checksumMismatch: "checksum_mismatch"
+        case .invalidMedia: "invalid_media"
         case .internalError: "internal_error"
         }
     }
@@ -71,6 +89,8 @@ public enum APIError: Error, Sendable, Equatable {
         case .quotaExceeded(let why, _): why
         case .unsupportedMediaType(let why): why
         case .rangeNotSatisfiable: "the requested range is outside the file"
+        case .preconditionFailed(let why), .locked(let why), .invalidMedia(let why), .uploadTooLarge(let why): why
+        case .checksumMismatch: "the chunk's checksum does not match Upload-Checksum; it was discarded, send it again"
         case .internalError: "something went wrong on the server; it has been logged"
         }
     }

@@ -1,0 +1,121 @@
+import Foundation
+
+/// Uploads as two files each under `uploads/`: `<id>.bin` (bytes so far) and `<id>.json`
+/// (the record). The offset is the size of the `.bin` file, so a crash mid-PATCH never leaves
+/// a record that claims more than the disk holds.
+public struct LocalUploadStorage: UploadStorage {
+    let root: URL
+
+    public init(root: URL) {
+        self.root = root
+    }
+
+    public func prepare() throws {
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    private func dataURL(_ id: String) throws -> URL {
+        guard UploadRecord.isValidID(id) else { throw PipelineError.inconsistent("not an upload id") }
+        return root.appendingPathComponent("\(id).bin")
+    }
+
+    private func recordURL(_ id: String) throws -> URL {
+        guard UploadRecord.isValidID(id) else { throw PipelineError.inconsistent("not an upload id") }
+        return root.appendingPathComponent("\(id).json")
+    }
+
+    public func create(_ record: UploadRecord) throws {
+        try prepare()
+        guard FileManager.default.createFile(atPath: try dataURL(record.id).path, contents: nil) else {
+            throw PipelineError.storage("cannot create an upload file in \(root.path)")
+        }
+        try save(record)
+    }
+
+    public func record(id: String) throws -> UploadRecord? {
+        guard let data = try? Data(contentsOf: try recordURL(id)) else { return nil }
+        return try Self.decoder.decode(UploadRecord.self, from: data)
+    }
+
+    public func save(_ record: UploadRecord) throws {
+        try Self.encoder.encode(record).write(to: try recordURL(record.id), options: .atomic)
+    }
+
+    public func offset(id: String) throws -> Int64 {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: try dataURL(id).path)
+        return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+
+    public func openWriter(id: String) throws -> any UploadWriter {
+        let url = try dataURL(id)
+        guard let handle = FileHandle(forWritingAtPath: url.path) else {
+            throw PipelineError.storage("the upload's bytes are missing from \(root.path)")
+        }
+        return try FileUploadWriter(handle: handle)
+    }
+
+    public func completedFile(id: String) throws -> URL { try dataURL(id) }
+
+    public func remove(id: String) {
+        for url in [try? dataURL(id), try? recordURL(id)].compactMap({ $0 }) {
+            try? FileManager.default.removeItem(at: url)
+        }
+    }
+
+    public func expired(now: Date) throws -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        var ids = Set<String>()
+        for name in names {
+            let id = String(name.prefix { $0 != "." })
+            guard UploadRecord.isValidID(id), !ids.contains(id) else { continue }
+            // A record that cannot be read (or bytes without a record) is as good as expired.
+            guard let record = try? record(id: id) else {
+                let created = (try? FileManager.default.attributesOfItem(atPath: root.appendingPathComponent(name).path)[.modificationDate]) as? Date
+                if now.timeIntervalSince(created ?? now) > 3600 { ids.insert(id) }
+                continue
+            }
+            if record.expiresAt <= now { ids.insert(id) }
+        }
+        return ids.sorted()
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }()
+}
+
+/// Appends to the `.bin` file through one handle, positioned at its end.
+final class FileUploadWriter: UploadWriter {
+    private let handle: FileHandle
+    private(set) var offset: Int64
+
+    init(handle: FileHandle) throws {
+        self.handle = handle
+        offset = Int64(try handle.seekToEnd())
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        guard !bytes.isEmpty else { return }
+        try handle.write(contentsOf: Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress!), count: bytes.count, deallocator: .none))
+        offset += Int64(bytes.count)
+    }
+
+    func rewind(to offset: Int64) throws {
+        try handle.truncate(atOffset: UInt64(offset))
+        try handle.seek(toOffset: UInt64(offset))
+        self.offset = offset
+    }
+
+    func close() {
+        try? handle.close()
+    }
+}

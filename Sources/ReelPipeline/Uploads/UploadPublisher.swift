@@ -1,0 +1,105 @@
+import Foundation
+import ReelModels
+import ReelStore
+
+/// A complete upload becomes a post through the import path: staged under its (sanitized)
+/// file name with a sidecar built from its metadata, validated by ffprobe, kept as a source
+/// and queued for transcoding with the chosen look. A refused file is deleted with its stage,
+/// so nothing of it stays. Content that is already a post returns that post instead.
+public struct UploadPublisher: Sendable {
+    let importer: Importer
+    let store: any LibraryStore & JobStore
+    let policy: UploadPolicy
+
+    public init(importer: Importer, store: any LibraryStore & JobStore, policy: UploadPolicy) {
+        self.importer = importer
+        self.store = store
+        self.policy = policy
+    }
+
+    public func publish(_ record: UploadRecord, file: URL, username: String) async throws -> UploadOutcome {
+        let hash = try ContentHasher.sha256(of: file)
+        if let existing = try await store.post(contentHash: ContentHasher.combine([hash])), existing.status != .failed {
+            try? FileManager.default.removeItem(at: file)
+            return UploadOutcome(postID: existing.id, jobIDs: try await store.jobs(postID: existing.id).map(\.id))
+        }
+        let name = UploadFileName(filename: record.metadata["filename"], filetype: record.metadata["filetype"], fallback: "upload-\(record.id.prefix(8))")
+        var sidecar: [String: any Sendable] = [
+            "id": name.stem, "uploader": username, "uploader_id": username,
+            "timestamp": Int(record.createdAt.timeIntervalSince1970), "extractor": "reelhouse-upload",
+        ]
+        if let description = record.metadata["description"], !description.isEmpty { sidecar["description"] = description }
+        let options = ImportOptions(
+            tags: UploadMetadata.tags(record.metadata["tags"]), filter: try UploadMetadata.filter(record.metadata["filter"]),
+            createdBy: record.userID, compressAboveBytes: policy.compressAboveBytes
+        )
+        let imported = try await StagedImport(importer: importer).run(
+            file: file, placement: .move, stageName: "upload-\(record.id)", stem: name.stem, ext: name.ext, sidecar: sidecar,
+            options: options
+        )
+        return UploadOutcome(postID: imported.postID, jobIDs: imported.jobIDs)
+    }
+}
+
+/// The upload size policy (seed 004), configurable.
+public struct UploadPolicy: Sendable, Equatable {
+    /// Larger uploads are refused when they are created (413).
+    public var maxBytes: Int64
+    /// Larger videos are compressed to H.264 ≤ 1080p30 before their ladder; smaller ones are
+    /// kept as they are.
+    public var compressAboveBytes: Int64
+    /// An incomplete upload is deleted this long after it was created.
+    public var expirySeconds: TimeInterval
+
+    public init(maxBytes: Int64 = 50_000_000, compressAboveBytes: Int64 = 10_000_000, expirySeconds: TimeInterval = 86_400) {
+        self.maxBytes = maxBytes
+        self.compressAboveBytes = compressAboveBytes
+        self.expirySeconds = expirySeconds
+    }
+}
+
+/// How the `Upload-Metadata` values an uploader sends turn into import options.
+public enum UploadMetadata {
+    /// Comma-separated tags; blanks dropped.
+    public static func tags(_ text: String?) -> [String] {
+        (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// A look by name; missing means none. An unknown name is refused when the upload is created.
+    public static func filter(_ text: String?) throws -> VideoFilter {
+        guard let text, !text.isEmpty else { return .none }
+        guard let filter = VideoFilter(rawValue: text) else {
+            throw PipelineError.rejected("unknown filter \"\(text)\"; use one of \(VideoFilter.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return filter
+    }
+}
+
+/// The name a complete upload is staged under: the uploader's file name reduced to
+/// `[A-Za-z0-9_-]`, and an extension import recognises (from the name, else from the type).
+struct UploadFileName: Equatable {
+    let stem: String
+    let ext: String
+
+    static let typeExtensions = [
+        "video/mp4": "mp4", "video/quicktime": "mov", "video/webm": "webm", "video/x-matroska": "mkv", "video/x-m4v": "m4v",
+        "image/gif": "gif", "image/jpeg": "jpg", "image/png": "png", "image/webp": "webp", "image/heic": "heic",
+    ]
+    static let knownExtensions = Set(typeExtensions.values).union(["jpeg", "heif"])
+
+    init(filename: String?, filetype: String?, fallback: String) {
+        let base = ((filename ?? "") as NSString).lastPathComponent
+        let nameExtension = (base as NSString).pathExtension.lowercased()
+        let rawStem = (base as NSString).deletingPathExtension
+        let cleaned = String(rawStem.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") ? $0 : "-" }.prefix(60))
+        let trimmed = cleaned.trimmingCharacters(in: CharacterSet(charactersIn: "-_"))
+        stem = trimmed.isEmpty ? fallback : trimmed
+        if Self.knownExtensions.contains(nameExtension) {
+            ext = nameExtension
+        } else {
+            let type = (filetype ?? "").lowercased().split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            // Unknown: ffprobe decides by content anyway; mp4 only makes the scanner look at it.
+            ext = Self.typeExtensions[type] ?? "mp4"
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import ReelModels
+import ReelStore
+
+/// Jobs a person can follow: list, one job with its ETA, a server-sent events stream of its
+/// state and percent until it ends, cancel and retry. Anyone signed in may watch; only the
+/// owner role or the user who uploaded the post may cancel or retry its job.
+struct JobController {
+    let jobs: any JobStore
+    let library: any LibraryStore
+    let now: @Sendable () -> Date
+    /// How often the stream looks for a change; progress is written about once a second.
+    var pollInterval: Duration = .milliseconds(400)
+    /// A comment line this often keeps proxies from closing a quiet stream.
+    var keepAliveInterval: Duration = .seconds(15)
+
+    func register(_ routes: APIRoutes) {
+        routes.on(.get, "/api/v1/jobs", access: .user, "Transcode jobs: state, progress, failures (state, limit)") { request, context in
+            let query = request.uri.queryParameters
+            var states: [JobState]?
+            if let text = query["state"], !text.isEmpty {
+                guard let state = JobState(rawValue: String(text)) else { throw APIError.badRequest("state must be queued, running, succeeded or failed") }
+                states = [state]
+            }
+            let limit = try FeedController.limit(from: query)
+            let at = now()
+            let list = try await jobs.jobs(states: states, limit: limit).map { APIJob(job: $0, now: at) }
+            return try Response.json(APIList(items: list), context: context)
+        }
+        routes.on(.get, "/api/v1/jobs/{id}", access: .user, "One job: state, progress, ETA, failure reason") { _, context in
+            try Response.json(APIJob(job: try await job(context), now: now()), context: context)
+        }
+        routes.on(.get, "/api/v1/jobs/{id}/events", access: .user, "Server-sent events: the job's state and progress until it ends") { _, context in
+            let first = try await job(context)
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no"],
+                body: ResponseBody { [self] writer in try await stream(first, to: &writer) }
+            )
+        }
+        routes.on(.post, "/api/v1/jobs/{id}/cancel", access: .user, "Cancel a queued or running job (it fails with the reason)") { _, context in
+            let user = try context.requireUser()
+            let target = try await job(context)
+            try await requireControl(of: target, by: user)
+            guard let cancelled = try await jobs.cancel(jobID: target.id, reason: "cancelled by \(user.name)", now: now()) else {
+                throw APIError.notFound("job \(target.id)")
+            }
+            return try Response.json(APIJob(job: cancelled, now: now()), context: context)
+        }
+        routes.on(.post, "/api/v1/jobs/{id}/retry", access: .user, "Run a failed job again with fresh attempts") { _, context in
+            let user = try context.requireUser()
+            let target = try await job(context)
+            try await requireControl(of: target, by: user)
+            guard target.state == .failed else { throw APIError.conflict("only a failed job can be retried; this one is \(target.state.rawValue)") }
+            guard let retried = try await jobs.retry(jobID: target.id, now: now()) else { throw APIError.notFound("job \(target.id)") }
+            return try Response.json(APIJob(job: retried, now: now()), context: context)
+        }
+    }
+
+    private func job(_ context: AppRequestContext) async throws -> Job {
+        guard let text = context.parameters.get("id"), let id = Int64(text) else { throw APIError.badRequest("the job id must be an integer") }
+        guard let job = try await jobs.job(id: id) else { throw APIError.notFound("job \(id)") }
+        return job
+    }
+
+    private func requireControl(of job: Job, by user: User) async throws {
+        if user.role == .owner { return }
+        if let postID = job.postID, let post = try await library.post(id: postID), post.createdBy == user.id { return }
+        throw APIError.forbidden("only the owner or the uploader can change this job")
+    }
+
+    /// `event: job` with the job as JSON whenever its state, progress or error changes, then
+    /// the stream ends after the terminal state. A vanished job (its post deleted) ends it too.
+    private func stream(_ first: Job, to writer: inout any ResponseBodyWriter) async throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
+        var current: Job? = first
+        var sent: Job?
+        let clock = ContinuousClock()
+        var lastWrite = clock.now
+        while let job = current {
+            if sent.map({ Self.differs($0, job) }) ?? true {
+                let data = try encoder.encode(APIJob(job: job, now: now()))
+                try await writer.write(ByteBuffer(string: "event: job\ndata: \(String(decoding: data, as: UTF8.self))\n\n"))
+                sent = job
+                lastWrite = clock.now
+            } else if clock.now - lastWrite >= keepAliveInterval {
+                try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                lastWrite = clock.now
+            }
+            if job.state.isTerminal { break }
+            try await Task.sleep(for: pollInterval)
+            current = try await jobs.job(id: job.id)
+        }
+        try await writer.finish(nil)
+    }
+
+    static func differs(_ old: Job, _ new: Job) -> Bool {
+        old.state != new.state || abs(old.progress - new.progress) >= 0.001 || old.lastError != new.lastError || old.attempts != new.attempts
+    }
+}
