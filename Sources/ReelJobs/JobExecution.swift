@@ -94,7 +94,7 @@ struct JobExecution {
             logger.warning("lease lost: the job was cancelled or another worker took it over; this attempt stopped")
             return
         case .timedOut:
-            let message = "stopped: still not finished after \(Int(configuration.attemptTimeout ?? 0)) s, so it is treated as stuck"
+            let message = "stopped: still not finished after \(String(format: "%g", configuration.attemptTimeout ?? 0)) s, so it is treated as stuck"
             logger.error("job timed out", metadata: ["error": "\(message)"])
             await write(logger) {
                 try await store.fail(jobID: job.id, workerID: workerID, error: message, retryAt: nil, now: worker.now())

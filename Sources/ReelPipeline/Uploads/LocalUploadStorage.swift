@@ -33,7 +33,8 @@ public struct LocalUploadStorage: UploadStorage {
     }
 
     public func record(id: String) throws -> UploadRecord? {
-        guard let data = try? Data(contentsOf: try recordURL(id)) else { return nil }
+        let url = try recordURL(id)
+        guard let data = try? Data(contentsOf: url) else { return nil }
         return try Self.decoder.decode(UploadRecord.self, from: data)
     }
 
@@ -42,7 +43,8 @@ public struct LocalUploadStorage: UploadStorage {
     }
 
     public func offset(id: String) throws -> Int64 {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: try dataURL(id).path)
+        let path = try dataURL(id).path
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
     }
 

@@ -87,6 +87,11 @@ struct UploadFileName: Equatable {
     ]
     static let knownExtensions = Set(typeExtensions.values).union(["jpeg", "heif"])
 
+    init(stem: String, ext: String) {
+        self.stem = stem
+        self.ext = ext
+    }
+
     init(filename: String?, filetype: String?, fallback: String) {
         let base = ((filename ?? "") as NSString).lastPathComponent
         let nameExtension = (base as NSString).pathExtension.lowercased()
