@@ -101,7 +101,7 @@ def test_demo_library_is_varied_and_ready(server):
     assert any(i["width"] > i["height"] for i in items.values() if i["kind"] == "video")
     assert any(i["height"] > i["width"] for i in items.values() if i["kind"] == "video")
     assert all(i["description"] for i in items.values())
-    assert any(i["uploader"] for i in items.values())
+    assert any(i.get("uploader") for i in items.values())  # absent when unknown (the carousel has none)
     assert any(t["name"] == "demo" for i in items.values() for t in i["tags"])
 
 

@@ -72,8 +72,3 @@ def feed_ids(context) -> set[int]:
         if not cursor or not page["items"]:
             break
     return ids
-
-
-def uploads_available(context) -> bool:
-    response = context.request.fetch("/api/v1/uploads", method="OPTIONS", headers={"Tus-Resumable": "1.0.0"})
-    return response.status < 400

@@ -12,7 +12,7 @@ import pytest
 
 from conftest import ARTIFACTS, FONT, ffmpeg, reelhouse
 from create_fixtures import (  # noqa: F401  (fixtures are used by name)
-    CreateServer, PHONE, create_context, create_server, feed_ids, media_browser, signed_in_context, uploads_available,
+    CreateServer, PHONE, create_context, create_server, feed_ids, media_browser, signed_in_context,
 )
 
 DESKTOP = {"width": 1280, "height": 800}
@@ -190,8 +190,6 @@ def test_a_held_recording_is_a_three_second_webm_the_server_can_make_grey(mono_t
 
 def test_the_recording_is_posted_with_the_mono_look_and_published_grey(mono_take, create_server):
     page, context = mono_take["page"], mono_take["context"]
-    if not uploads_available(context):
-        pytest.skip("the server has no /api/v1/uploads yet (tus upload server not landed)")
     page.fill("#record-fields textarea[name=description]", "Recorded in the browser")
     page.fill("#record-fields input[name=tags]", "recorded")
     page.click("#post-take")
@@ -218,13 +216,6 @@ def make_upload_clip(path: Path) -> Path:
 
 def test_upload_with_pause_resume_and_reload_then_published(create_context, create_server, tmp_path):
     page = open_create(create_context, "upload", "?chunk=262144")
-    if not uploads_available(create_context):
-        notice = page.locator("#upload-unavailable")
-        notice.wait_for(state="visible")
-        assert "does not accept uploads" in notice.inner_text()
-        assert page.locator("#file-input").is_disabled()
-        shot(page, "upload-unavailable")
-        pytest.skip("the server has no /api/v1/uploads yet (tus upload server not landed); the page says so")
     clip = make_upload_clip(tmp_path / "upload-clip.mp4")
     requests: list[tuple[str, str]] = []
     page.on("request", lambda request: "/api/v1/uploads" in request.url and requests.append((request.method, request.url)))
