@@ -1,68 +1,25 @@
 """`make run`-equivalent startup on a temp folder, then real HTTP: login, feed, and ffmpeg
 (as a plain HTTP client) playing the signed master playlist."""
 import json
-import os
-import re
-import socket
 import subprocess
-import time
-import urllib.error
-import urllib.request
-from pathlib import Path
 
 import m3u8
 import pytest
 
-from conftest import BIN, reelhouse
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from conftest import BIN, RunningServer, http, reelhouse
 
 
 def request(url: str, method: str = "GET", headers: dict | None = None, body: dict | None = None):
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(url, data=data, method=method, headers={**(headers or {}), **({"Content-Type": "application/json"} if data else {})})
-    try:
-        with urllib.request.urlopen(req, timeout=30) as response:
-            return response.status, dict(response.headers), response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read()
+    return http(url, method, headers, body, timeout=30)
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    data = tmp_path_factory.mktemp("served") / "data"
-    port = free_port()
-    log = open(data.parent / "server.log", "w+")
-    process = subprocess.Popen([BIN, "serve", "--data", str(data), "--port", str(port), "--demo", "--bcrypt-cost", "4"],
-                               stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "REELHOUSE_PRESET": "ultrafast"})
-    base = f"http://127.0.0.1:{port}"
+    running = RunningServer(tmp_path_factory.mktemp("served") / "data", args=("--demo",))
     try:
-        deadline = time.monotonic() + 600
-        while time.monotonic() < deadline:
-            if process.poll() is not None:
-                log.seek(0)
-                raise AssertionError("server exited:\n" + log.read())
-            try:
-                log.seek(0)
-                if request(base + "/health")[0] == 200 and "listening on" in log.read():
-                    break
-            except OSError:
-                pass
-            time.sleep(0.5)
-        else:
-            raise AssertionError("server did not come up")
-        log.seek(0)
-        output = log.read()
-        password = re.search(r"password: (\S+)", output).group(1)
-        yield base, data, password, output
+        yield running.base, running.data, running.password, running.output()
     finally:
-        process.terminate()
-        process.wait(timeout=30)
-        log.close()
+        running.stop()
 
 
 def login(base: str, password: str) -> str:

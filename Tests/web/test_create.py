@@ -249,6 +249,27 @@ def test_upload_with_pause_resume_and_reload_then_published(create_context, crea
     assert create_context.request.get(f"/api/v1/videos/{post_id}").json()["description"] == "Uploaded from the create page"
 
 
+def test_processing_can_be_stopped_and_retried_from_the_row(create_context, create_server, tmp_path):
+    clip = tmp_path / "long-take.mp4"
+    ffmpeg("-f", "lavfi", "-i", "testsrc2=size=720x1280:rate=30", "-t", "40", "-c:v", "libx264", "-preset", "ultrafast",
+           "-pix_fmt", "yuv420p", str(clip))
+    page = open_create(create_context, "upload")
+    page.set_input_files("#file-input", str(clip))
+    row = page.locator("#upload-list .upload-row").last
+    page.wait_for_selector("#upload-list .upload-row[data-state=processing] .upload-cancel:not([hidden])", timeout=60_000)
+    assert row.locator(".upload-cancel").inner_text() == "Stop"
+    row.locator(".upload-cancel").click()
+    page.wait_for_selector("#upload-list .upload-row[data-state=failed]", timeout=30_000)
+    assert "cancelled by" in row.locator(".upload-status").inner_text()
+    retry = row.locator(".upload-toggle")
+    assert retry.is_visible() and retry.inner_text() == "Retry processing"
+    shot(page, "processing-stopped")
+    retry.click()
+    page.wait_for_selector("#upload-list .upload-row[data-state=published]", timeout=180_000)
+    post_id = int(row.locator(".post-link").get_attribute("data-post-id"))
+    assert create_context.request.get(f"/api/v1/videos/{post_id}").ok
+
+
 # ---------------------------------------------------------------- layout and keyboard
 
 

@@ -14,7 +14,7 @@ public struct GenerationPublisher: Sendable {
         self.files = files
     }
 
-    public typealias Published = StagedImport.Imported
+    public typealias Published = ImportedPost
 
     public func publish(_ generation: Generation, description: String?, tags: [String], username: String) async throws -> Published {
         let source = files.result(generation.id)

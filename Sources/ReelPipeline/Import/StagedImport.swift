@@ -12,16 +12,6 @@ public struct StagedImport: Sendable {
         self.importer = importer
     }
 
-    public struct Imported: Sendable, Equatable {
-        public var postID: Int64
-        public var jobIDs: [Int64]
-
-        public init(postID: Int64, jobIDs: [Int64]) {
-            self.postID = postID
-            self.jobIDs = jobIDs
-        }
-    }
-
     public enum Placement: Sendable {
         case copy
         /// Cheaper for a large upload: a rename when stage and file share a disk.
@@ -32,7 +22,7 @@ public struct StagedImport: Sendable {
     public func run(
         file: URL, placement: Placement, stageName: String, stem: String, ext: String, sidecar: [String: any Sendable],
         options: ImportOptions
-    ) async throws -> Imported {
+    ) async throws -> ImportedPost {
         let stage = importer.dataFolder.publishStagingRoot.appendingPathComponent(stageName, isDirectory: true)
         let fileManager = FileManager.default
         try? fileManager.removeItem(at: stage)
@@ -50,6 +40,17 @@ public struct StagedImport: Sendable {
             let reason = (report.rejected + report.skipped + report.warnings).first?.reason ?? "the import produced no post"
             throw PipelineError.rejected(reason)
         }
-        return Imported(postID: imported.id, jobIDs: jobIDs)
+        return ImportedPost(postID: imported.id, jobIDs: jobIDs)
+    }
+}
+
+/// The post a generation or an upload became, and the jobs that make its media.
+public struct ImportedPost: Codable, Sendable, Equatable {
+    public var postID: Int64
+    public var jobIDs: [Int64]
+
+    public init(postID: Int64, jobIDs: [Int64]) {
+        self.postID = postID
+        self.jobIDs = jobIDs
     }
 }

@@ -17,11 +17,11 @@ public struct UploadPublisher: Sendable {
         self.policy = policy
     }
 
-    public func publish(_ record: UploadRecord, file: URL, username: String) async throws -> UploadOutcome {
+    public func publish(_ record: UploadRecord, file: URL, username: String) async throws -> ImportedPost {
         let hash = try ContentHasher.sha256(of: file)
         if let existing = try await store.post(contentHash: ContentHasher.combine([hash])), existing.status != .failed {
             try? FileManager.default.removeItem(at: file)
-            return UploadOutcome(postID: existing.id, jobIDs: try await store.jobs(postID: existing.id).map(\.id))
+            return ImportedPost(postID: existing.id, jobIDs: try await store.jobs(postID: existing.id).map(\.id))
         }
         let name = UploadFileName(filename: record.metadata["filename"], filetype: record.metadata["filetype"], fallback: "upload-\(record.id.prefix(8))")
         var sidecar: [String: any Sendable] = [
@@ -37,7 +37,7 @@ public struct UploadPublisher: Sendable {
             file: file, placement: .move, stageName: "upload-\(record.id)", stem: name.stem, ext: name.ext, sidecar: sidecar,
             options: options
         )
-        return UploadOutcome(postID: imported.postID, jobIDs: imported.jobIDs)
+        return imported
     }
 }
 

@@ -13,9 +13,9 @@ public struct UploadRecord: Codable, Sendable, Equatable {
     /// An incomplete upload is removed after this.
     public var expiresAt: Date
     /// Set once the complete upload became a post.
-    public var outcome: UploadOutcome?
+    public var outcome: ImportedPost?
 
-    public init(id: String, length: Int64, metadata: [String: String], userID: Int64, createdAt: Date, expiresAt: Date, outcome: UploadOutcome? = nil) {
+    public init(id: String, length: Int64, metadata: [String: String], userID: Int64, createdAt: Date, expiresAt: Date, outcome: ImportedPost? = nil) {
         self.id = id
         self.length = length
         self.metadata = metadata
@@ -35,17 +35,6 @@ public struct UploadRecord: Codable, Sendable, Equatable {
     /// request string ever becomes part of a path.
     public static func isValidID(_ text: some StringProtocol) -> Bool {
         text.utf8.count == 32 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
-    }
-}
-
-/// The post an upload became.
-public struct UploadOutcome: Codable, Sendable, Equatable {
-    public var postID: Int64
-    public var jobIDs: [Int64]
-
-    public init(postID: Int64, jobIDs: [Int64]) {
-        self.postID = postID
-        self.jobIDs = jobIDs
     }
 }
 

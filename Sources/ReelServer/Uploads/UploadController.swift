@@ -171,7 +171,7 @@ struct UploadController {
 
     /// The complete file becomes a post; a refused file is deleted (nothing is stored) and its
     /// reason is the response.
-    private func publish(_ record: UploadRecord, username: String) async throws -> UploadOutcome {
+    private func publish(_ record: UploadRecord, username: String) async throws -> ImportedPost {
         do {
             return try await dependencies.publisher.publish(record, file: try storage.completedFile(id: record.id), username: username)
         } catch PipelineError.rejected(let reason) {

@@ -10,5 +10,7 @@ export const createApi = {
   discardGeneration: (id) => request('POST', `/api/v1/generations/${id}/discard`),
   regenerate: (id, body) => request('POST', `/api/v1/generations/${id}/regenerate`, body),
   job: (id) => request('GET', `/api/v1/jobs/${id}`),
+  cancelJob: (id) => request('POST', `/api/v1/jobs/${id}/cancel`),
+  retryJob: (id) => request('POST', `/api/v1/jobs/${id}/retry`),
   video: (id) => request('GET', `/api/v1/videos/${id}`),
 };

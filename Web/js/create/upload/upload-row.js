@@ -1,6 +1,8 @@
-// One upload in a list: name, progress, pause/resume, cancel, then the processing progress and
-// the link to the published post. Used for picked files and for recordings alike.
+// One upload in a list: name, progress, pause/resume, cancel, then the processing progress (which
+// can be stopped, and retried when it failed) and the link to the published post. Used for
+// picked files and for recordings alike.
 import { TusUpload } from '../tus/tus-client.js';
+import { createApi } from '../create-api.js';
 import { followPublication } from '../job-follower.js';
 import { renderPublished, feedLinkFor } from '../post-fields.js';
 
@@ -60,9 +62,23 @@ export function addUploadRow(list, { file, metadata, tags, chunkSize }) {
   });
   if (upload.resumable) status.textContent = 'Resuming where it stopped…';
 
+  // Set while the server processes the upload: Cancel then stops the job, Try again retries it.
+  let processing = null;
+
+  function showJobControls(state) {
+    toggle.hidden = state !== 'failed';
+    toggle.textContent = 'Retry processing';
+    toggle.setAttribute('aria-label', `Retry processing ${file.name}`);
+    cancel.hidden = state !== 'processing';
+    cancel.textContent = 'Stop';
+    cancel.setAttribute('aria-label', `Stop processing ${file.name}`);
+  }
+
   async function followProcessing({ jobId, postId }) {
+    processing = { jobId, postId };
     bar.value = 0;
     row.dataset.state = 'processing';
+    if (jobId) showJobControls('processing');
     status.textContent = 'Uploaded. Processing…';
     if (!jobId && !postId) {
       // The server did not name the job: the post appears in the feed when processing ends.
@@ -87,16 +103,38 @@ export function addUploadRow(list, { file, metadata, tags, chunkSize }) {
       row.dataset.state = 'published';
       status.textContent = 'Published';
       renderPublished(result, { postId: outcome.postId, tags });
+      processing = null;
+      toggle.hidden = true;
+      cancel.hidden = true;
     } else {
       row.dataset.state = 'failed';
       status.textContent = `Processing failed: ${outcome.reason}`;
+      if (jobId) showJobControls('failed');
     }
   }
 
-  toggle.addEventListener('click', () => {
-    if (upload.state === 'uploading') upload.pause(); else upload.start();
+  async function controlJob(action) {
+    try {
+      await action(processing.jobId);
+      return true;
+    } catch (error) {
+      status.textContent = error.message;
+      return false;
+    }
+  }
+
+  toggle.addEventListener('click', async () => {
+    if (processing) {
+      if (await controlJob(createApi.retryJob)) followProcessing(processing);
+    } else if (upload.state === 'uploading') {
+      upload.pause();
+    } else {
+      upload.start();
+    }
   });
-  cancel.addEventListener('click', () => upload.cancel());
+  cancel.addEventListener('click', () => {
+    if (processing) controlJob(createApi.cancelJob); else upload.cancel();
+  });
   upload.start();
   return { row, upload };
 }
