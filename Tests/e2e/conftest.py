@@ -155,3 +155,18 @@ class RunningServer:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
         return 0
+
+
+MEASUREMENTS: list[str] = []
+
+
+def record_measurement(line: str) -> None:
+    """A figure a test measured (never asserted tightly), shown at the end of the run's log."""
+    MEASUREMENTS.append(line)
+
+
+def pytest_terminal_summary(terminalreporter):
+    if MEASUREMENTS:
+        terminalreporter.section("measurements")
+        for line in MEASUREMENTS:
+            terminalreporter.write_line(line)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import RunningServer, db, ffmpeg, http, make_clip
+from conftest import RunningServer, db, ffmpeg, http, make_clip, record_measurement
 from test_uploads import TUS, error_code, metadata, wait_for_job
 
 
@@ -202,6 +202,7 @@ def test_memory_stays_flat_while_a_50_mb_upload_streams(server, tmp_path):
         with open(big, "rb") as source:
             while chunk := source.read(256 * 1024):
                 yield chunk
+                time.sleep(0.01)  # a couple of seconds of streaming, so the samples see it
 
     request = urllib.request.Request(server.base + created["Location"], data=body(), method="PATCH", headers={
         "api-key": server.api_key, **TUS, "Upload-Offset": "0", "Content-Type": "application/offset+octet-stream",
@@ -217,8 +218,8 @@ def test_memory_stays_flat_while_a_50_mb_upload_streams(server, tmp_path):
         sampler.join()
     peak = max(samples)
     growth_mb = (peak - baseline) / 1024
-    print(f"\nRSS while streaming 50 MB: baseline {baseline / 1024:.1f} MB, peak {peak / 1024:.1f} MB, "
-          f"growth {growth_mb:.1f} MB over {len(samples)} samples")
+    record_measurement(f"server RSS while a 50 MB upload streamed: baseline {baseline / 1024:.1f} MB, "
+                       f"peak {peak / 1024:.1f} MB, growth {growth_mb:.1f} MB ({len(samples)} samples)")
     # Random bytes are not a video: refused at completion, stored nowhere.
     assert status == 422 and reply["error"]["code"] == "invalid_media"
     assert growth_mb < 40, "the body looks buffered in memory"
