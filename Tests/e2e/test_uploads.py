@@ -352,3 +352,11 @@ def test_tuspy_uploads_is_interrupted_and_resumes(server, tmp_path):
     assert job["state"] == "succeeded"
     status, _, body = http(f"{server.base}/api/v1/videos/{headers['Upload-Post-Id']}", headers={"api-key": server.api_key})
     assert status == 200 and any(tag["name"] == "tuspy" for tag in json.loads(body)["tags"])
+
+
+def test_a_creation_whose_first_chunk_fails_leaves_nothing(server):
+    before = upload_files(server)
+    wrong = base64.b64encode(hashlib.sha1(b"other").digest()).decode()
+    status, headers, body = create(server, 100, body=b"x" * 10, extra={"Upload-Checksum": f"sha1 {wrong}"})
+    assert status == 460 and "Location" not in headers
+    assert upload_files(server) == before

@@ -90,9 +90,15 @@ struct UploadController {
         try storage.create(record)
         var response = Response(status: .created)
         if carriesData || length == 0 {
-            let checksum = try TusHeaders.checksum(request.headers[TusHeaders.uploadChecksum])
-            let appended = try await append(request.body, to: record, at: 0, checksum: checksum, username: user.name)
-            response.headers = appended.headers
+            do {
+                let checksum = try TusHeaders.checksum(request.headers[TusHeaders.uploadChecksum])
+                let appended = try await append(request.body, to: record, at: 0, checksum: checksum, username: user.name)
+                response.headers = appended.headers
+            } catch {
+                // The client never learned this upload's URL, so nothing could resume it.
+                storage.remove(id: record.id)
+                throw error
+            }
         } else {
             response.headers = progressHeaders(record, offset: 0)
         }
