@@ -96,6 +96,16 @@ extension ReelClient {
         try await json(APIJob.self, "GET", "/api/v1/jobs/\(id)")
     }
 
+    /// Stops a queued or running job; it ends `failed` with "cancelled by <you>".
+    public func cancelJob(id: Int64) async throws(ReelAPIError) -> APIJob {
+        try await json(APIJob.self, "POST", "/api/v1/jobs/\(id)/cancel")
+    }
+
+    /// Runs a failed job again with fresh attempts.
+    public func retryJob(id: Int64) async throws(ReelAPIError) -> APIJob {
+        try await json(APIJob.self, "POST", "/api/v1/jobs/\(id)/retry")
+    }
+
     // MARK: Per-user state
 
     public func setFavorite(_ favorited: Bool, videoID: Int64) async throws(ReelAPIError) -> APIViewerState {

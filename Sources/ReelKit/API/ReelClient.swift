@@ -49,7 +49,8 @@ public actor ReelClient {
     /// Sends a request and returns the body of a 2xx answer; anything else becomes the
     /// matching `ReelAPIError`.
     func send(
-        _ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil, authenticated: Bool = true
+        _ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil, authenticated: Bool = true,
+        extraHeaders: [String: String] = [:]
     ) async throws(ReelAPIError) -> HTTPResponseValue {
         guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true) else {
             throw .rejected(status: 0, code: "bad_base_url", message: "\(baseURL) is not a URL")
@@ -62,6 +63,7 @@ public actor ReelClient {
         var headers = ["Accept": "application/json"]
         if body != nil { headers["Content-Type"] = "application/json" }
         if authenticated { headers.merge(authorizationHeaders(), uniquingKeysWith: { _, new in new }) }
+        headers.merge(extraHeaders, uniquingKeysWith: { _, extra in extra })
         let response = try await transport.send(HTTPRequestValue(method: method, url: url, headers: headers, body: body))
         guard (200..<300).contains(response.status) else { throw Self.error(for: response) }
         return response

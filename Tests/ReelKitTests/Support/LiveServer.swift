@@ -6,6 +6,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOPosix
+import ReelMedia
 import ReelModels
 import ReelPipeline
 import ReelServer
@@ -56,9 +57,18 @@ actor LiveServer {
         configuration.port = port
         configuration.worker = false
         configuration.credentialCacheSeconds = 0
+        // Uploads import through real ffprobe; no worker runs, so their jobs stay queued.
+        let dataFolder = DataFolder(root: root)
+        let policy = UploadPolicy()
+        let importer = Importer(dataFolder: dataFolder, store: store, runner: FoundationProcessRunner(), limits: .default)
+        let uploads = UploadDependencies(
+            storage: LocalUploadStorage(root: dataFolder.uploadsRoot),
+            publisher: UploadPublisher(importer: importer, store: store, policy: policy), policy: policy
+        )
         let dependencies = ServerDependencies(
             library: store, jobs: store, accounts: store, social: store, feed: store,
-            storage: LocalMediaStorage(root: root.appendingPathComponent("media")), passwords: BcryptPasswordHasher(cost: 4), secret: secret
+            storage: LocalMediaStorage(root: root.appendingPathComponent("media")), passwords: BcryptPasswordHasher(cost: 4), secret: secret,
+            uploads: uploads
         )
         var logger = Logger(label: "reelkit-live-server")
         logger.logLevel = .critical
