@@ -12,17 +12,20 @@ def current_kind(page) -> str:
 
 
 def wait_playing(page, timeout: int = 15_000) -> dict:
-    """Waits until the on-screen item's <video> advances and has decoded frames; returns them."""
+    """Waits until the on-screen item's <video> has played 0.2 s more (summing forward steps, so
+    a loop back to 0 does not hide progress) with decoded frames; returns them. The probe is
+    reset per call: after the feed wraps, the same post (and player) comes round again."""
+    page.evaluate("window.__probe = null")
     page.wait_for_function(
         """() => {
             const video = document.querySelector('[aria-current="true"] video');
             if (!video || video.paused || video.readyState < 2) return false;
-            const quality = video.getVideoPlaybackQuality();
-            window.__probe ??= new Map();
-            const id = video.closest('[data-item-id]').dataset.itemId;
-            const first = window.__probe.get(id);
-            if (first === undefined) { window.__probe.set(id, video.currentTime); return false; }
-            return video.currentTime > first + 0.2 && quality.totalVideoFrames > 0;
+            const probe = window.__probe;
+            if (!probe || probe.video !== video) { window.__probe = { video, last: video.currentTime, advanced: 0 }; return false; }
+            const step = video.currentTime - probe.last;
+            if (step > 0) probe.advanced += step;
+            probe.last = video.currentTime;
+            return probe.advanced > 0.2 && video.getVideoPlaybackQuality().totalVideoFrames > 0;
         }""",
         timeout=timeout, polling=100,
     )

@@ -35,12 +35,17 @@ def test_plays_encrypted_and_clear_items(context, encrypted):
       while (video.currentTime < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       const played = { id: item.id, encrypted: item.media.encrypted, readyState, currentTime: video.currentTime,
                        frames: video.getVideoPlaybackQuality().totalVideoFrames, itemId: player.itemId };
+      const src = video.getAttribute('src');
       player.unload();
-      return { ...played, afterUnload: { itemId: player.itemId, src: video.getAttribute('src') } };
+      const afterUnload = { itemId: player.itemId, keptSource: video.getAttribute('src') === src };
+      player.destroy();
+      return { ...played, afterUnload, afterDestroy: { src: video.getAttribute('src') } };
     }""", encrypted)
     assert result["encrypted"] is encrypted, result
     assert result["readyState"] >= 2 and result["currentTime"] >= 1 and result["frames"] > 0, result
-    assert result["afterUnload"] == {"itemId": None, "src": None}, result
+    # Unloading keeps the MediaSource for the next item; destroying releases it.
+    assert result["afterUnload"] == {"itemId": None, "keptSource": True}, result
+    assert result["afterDestroy"] == {"src": None}, result
     page.close()
 
 
@@ -119,4 +124,50 @@ def test_tampered_key_is_a_key_error(context):
       try { await engine.attach(video).load(item); return 'played'; } catch (error) { return error.code; }
     }""")
     assert code == "key", code
+    page.close()
+
+
+def test_the_next_video_reuses_the_same_source_buffer_from_zero_with_nothing_left_of_the_last(context):
+    page = context.new_page()
+    page.goto("/manifest.webmanifest")
+    assert page.evaluate(ENGINE_HARNESS) >= 3
+    result = page.evaluate("""async () => {
+      const { engine, videos } = window.__engine;
+      const [first, second, third] = videos;
+      const video = document.createElement('video');
+      video.muted = true; video.loop = true; video.playsInline = true;
+      document.body.append(video);
+      const player = engine.attach(video);
+      const sources = [];
+      const created = window.MediaSource.prototype.addSourceBuffer;
+      window.MediaSource.prototype.addSourceBuffer = function (type) { const b = created.call(this, type); sources.push(b); return b; };
+      const play = async (item, seconds) => {
+        await player.load(item);
+        const start = { time: video.currentTime, frames: video.getVideoPlaybackQuality().totalVideoFrames,
+                        buffered: [...Array(video.buffered.length).keys()].map((i) => [video.buffered.start(i), video.buffered.end(i)]),
+                        duration: video.duration };
+        await video.play();
+        const deadline = Date.now() + 10000;
+        while (video.currentTime < seconds && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        video.pause();
+        return { ...start, played: video.currentTime, framesAfter: video.getVideoPlaybackQuality().totalVideoFrames,
+                 src: video.getAttribute('src') };
+      };
+      const a = await play(first, 1.5);
+      const b = await play(second, 1.0);
+      const c = await play(third, 1.0);
+      window.MediaSource.prototype.addSourceBuffer = created;
+      return { a, b, c, stats: player.stats, sourceBuffers: sources.length,
+               durations: [first.duration, second.duration, third.duration] };
+    }""")
+    a, b, c = result["a"], result["b"], result["c"]
+    # One MediaSource and one SourceBuffer for three videos: the same object URL throughout.
+    assert result["stats"] == {"mediaSourcesCreated": 1, "sourceBufferReuses": 2}, result
+    assert result["sourceBuffers"] == 1 and a["src"] == b["src"] == c["src"], result
+    for run, duration in zip((b, c), result["durations"][1:]):
+        # Starts at 0, holds only the new video's first segment(s), and plays.
+        assert run["time"] == 0, result
+        assert len(run["buffered"]) == 1 and run["buffered"][0][0] < 0.2 and run["buffered"][0][1] <= 4.5, result
+        assert abs(run["duration"] - duration) < 0.3, result
+        assert run["played"] >= 0.9 and run["framesAfter"] > run["frames"], result
     page.close()

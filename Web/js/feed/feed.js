@@ -29,11 +29,14 @@ export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChan
   const scroller = document.getElementById('feed');
   const stateBox = document.getElementById('feed-state');
   const source = createFeedSource({ fetchPage: (query) => api.feed(query), filter: tag ? { tags: tag } : {} });
-  const byId = new Map();   // id → { item, element }
+  // One entry per feed position ({ item, element }); positions, not API ids, name items here,
+  // because after the library wraps one post can be on the page twice.
+  const entries = [];
   let pageFailed = false;
   let stopped = false;
 
-  const lookup = (id) => byId.get(id) ?? null;
+  const lookup = (key) => entries[key] ?? null;
+  const entryOf = (element) => entries[Number(element?.dataset.entry)] ?? null;
   const pool = createPlayerPool({
     engine, lookup,
     onReady: (slot, { element }) => { clearItemError(element); playback.playerReady(); },
@@ -42,37 +45,37 @@ export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChan
       element.dataset.errorCode = error?.code ?? 'unknown';
     },
   });
-  const playback = createPlayback({ pool, elementFor: (id) => byId.get(id)?.element ?? null });
+  const playback = createPlayback({ pool, elementFor: (key) => entries[key]?.element ?? null });
   const pager = createPager({ scroller, onCurrentChange });
 
   function currentEntry() {
-    const item = source.items[pager.current];
-    return item ? byId.get(item.id) : null;
+    return entries[pager.current] ?? null;
   }
 
   function planPlayers() {
-    const ids = source.items.map((item) => item.id);
+    const keys = source.items.map((_, index) => index);
     const kinds = source.items.map((item) => item.kind);
     const current = pager.current;
-    pool.apply(planPool({ ids, kinds, current, slots: pool.assignment(), reach: lookAhead ? 3 : 1 }));
+    pool.apply(planPool({ ids: keys, kinds, current, slots: pool.assignment(), reach: lookAhead ? 3 : 1 }));
     if (lookAhead) engine.prefetch(prefetchTargets(kinds, current).map((index) => source.items[index]));
   }
 
   function onCurrentChange(index) {
     const item = source.items[index];
     planPlayers();
-    playback.setCurrent(item.kind === 'video' ? item.id : null);
+    playback.setCurrent(item.kind === 'video' ? index : null);
     describeForMediaSession(item);
     if (source.wantsMore(index)) loadMore();
   }
 
   function appendItems(fromIndex) {
-    for (const item of source.items.slice(fromIndex)) {
+    source.items.slice(fromIndex).forEach((item, offset) => {
       const element = createItemElement(item);
-      byId.set(item.id, { item, element });
+      element.dataset.entry = String(fromIndex + offset);
+      entries.push({ item, element });
       if (item.kind === 'carousel') wireCarousel(element);
       pager.append(element);
-    }
+    });
   }
 
   async function loadMore() {
@@ -109,7 +112,7 @@ export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChan
   function restartSameFilter() { onFilterChange(tag ?? null); }
 
   function like(element, liked) {
-    const entry = byId.get(Number(element.dataset.itemId));
+    const entry = entryOf(element);
     if (entry) setLiked(entry.item, element, liked ?? !entry.item.is_favorited);
   }
 
@@ -126,7 +129,7 @@ export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChan
   }
 
   function togglePause(element = currentEntry()?.element) {
-    if (!element || element.dataset.itemId !== String(currentEntry()?.item.id) || !element.classList.contains('kind-video')) return;
+    if (!element || element !== currentEntry()?.element || !element.classList.contains('kind-video')) return;
     flashIndicator(element, playback.togglePause());
   }
 
@@ -134,8 +137,8 @@ export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChan
     const button = event.target.closest('[data-action]');
     const element = button?.closest('.reel');
     if (!button || !element) return;
-    const id = Number(element.dataset.itemId);
-    const entry = byId.get(id);
+    const entry = entryOf(element);
+    if (!entry) return;
     switch (button.dataset.action) {
       case 'like': like(element); break;
       case 'rate': {
@@ -149,7 +152,7 @@ export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChan
       case 'mute': playback.toggleMute(); break;
       case 'unmute': playback.unmute(); break;
       case 'pip': togglePictureInPicture(); break;
-      case 'retry': clearItemError(element); pool.reload(id); break;
+      case 'retry': clearItemError(element); pool.reload(Number(element.dataset.entry)); break;
       case 'carousel-prev': stepCarousel(element, -1); break;
       case 'carousel-next': stepCarousel(element, 1); break;
     }
@@ -189,10 +192,10 @@ export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChan
     /** The network is back: fetch the page that failed, reload videos that failed to load. */
     retry() {
       if (pageFailed || source.items.length === 0) loadMore();
-      for (const { element } of byId.values()) {
+      for (const { element } of entries) {
         if (element.classList.contains('failed') && element.dataset.errorCode === 'network') {
           clearItemError(element);
-          pool.reload(Number(element.dataset.itemId));
+          pool.reload(Number(element.dataset.entry));
         }
       }
     },

@@ -8,13 +8,13 @@ export function createPlayback({ pool, elementFor }) {
   let forcedMuted = false;     // the browser refused sound this visit
   let userPaused = false;
   let held = false;
-  let currentId = null;
+  let currentKey = null;
   let progressFrame = 0;
 
   const effectiveMuted = () => muted || forcedMuted;
 
   function currentSlot() {
-    return currentId === null ? null : pool.slotFor(currentId);
+    return currentKey === null ? null : pool.slotFor(currentKey);
   }
 
   function start(slot) {
@@ -27,12 +27,12 @@ export function createPlayback({ pool, elementFor }) {
       forcedMuted = true;
       video.muted = true;
       renderSound();
-      if (slot.itemId === currentId) video.play().catch(() => {});
+      if (slot.key === currentKey) video.play().catch(() => {});
     });
   }
 
   function renderSound() {
-    const element = currentId === null ? null : elementFor(currentId);
+    const element = currentKey === null ? null : elementFor(currentKey);
     document.querySelectorAll('.reel .unmute-hint').forEach((hint) => { hint.hidden = true; });
     document.querySelectorAll('.reel .mute').forEach((button) => {
       button.setAttribute('aria-pressed', String(!effectiveMuted()));
@@ -46,7 +46,7 @@ export function createPlayback({ pool, elementFor }) {
   function trackProgress() {
     cancelAnimationFrame(progressFrame);
     const slot = currentSlot();
-    const element = currentId === null ? null : elementFor(currentId);
+    const element = currentKey === null ? null : elementFor(currentKey);
     const scrub = element?.querySelector('.scrub');
     if (!slot || !scrub) return;
     const step = () => {
@@ -62,7 +62,7 @@ export function createPlayback({ pool, elementFor }) {
 
   function update() {
     for (const slot of pool.slots) {
-      const isCurrent = slot.itemId !== null && slot.itemId === currentId;
+      const isCurrent = slot.key !== null && slot.key === currentKey;
       if (isCurrent && slot.ready && !userPaused && !held && !document.hidden) {
         start(slot);
       } else {
@@ -76,9 +76,10 @@ export function createPlayback({ pool, elementFor }) {
   return {
     get muted() { return effectiveMuted(); },
     get userPaused() { return userPaused; },
-    setCurrent(id) {
-      if (id === currentId) return;
-      currentId = id;
+    /** `key` is the current item's feed position, or null when it is not a video. */
+    setCurrent(key) {
+      if (key === currentKey) return;
+      currentKey = key;
       userPaused = false;
       held = false;
       update();
@@ -103,6 +104,6 @@ export function createPlayback({ pool, elementFor }) {
       if (slot && Number.isFinite(slot.video.duration)) slot.video.currentTime = fraction * slot.video.duration;
     },
     currentVideo: () => currentSlot()?.video ?? null,
-    stop() { cancelAnimationFrame(progressFrame); currentId = null; update(); },
+    stop() { cancelAnimationFrame(progressFrame); currentKey = null; update(); },
   };
 }

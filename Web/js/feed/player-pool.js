@@ -1,6 +1,8 @@
 // Exactly three <video> elements, created once and recycled: each is moved into the item it is
 // assigned to (so the on-screen item contains its video) and loaded through the engine. Only
 // the current item's video may play or make sound; the others sit paused and muted, warm.
+// Items are named by their feed position (`key`), not their API id: after the endless feed
+// wraps, one post can appear twice, and each copy is its own place for a player.
 
 export function createPlayerPool({ engine, size = 3, lookup, onReady, onError }) {
   const park = document.createElement('div');
@@ -19,15 +21,17 @@ export function createPlayerPool({ engine, size = 3, lookup, onReady, onError })
     video.disablePictureInPicture = false;
     video.dataset.slot = String(index);
     park.append(video);
-    const slot = { video, player: engine.attach(video), itemId: null, ready: false, generation: 0, error: null };
+    const slot = { video, player: engine.attach(video), key: null, ready: false, generation: 0, error: null };
     slot.player.on?.('error', (error) => {
-      const target = slot.itemId === null ? null : lookup(slot.itemId);
+      const target = slot.key === null ? null : lookup(slot.key);
       if (target) onError(slot, target, error);
     });
     return slot;
   });
 
   function release(slot) {
+    // A load cut short leaves its item's spinner behind otherwise.
+    if (slot.key !== null) lookup(slot.key)?.element.classList.remove('loading');
     slot.generation += 1;
     slot.video.pause();
     slot.video.muted = true;
@@ -35,14 +39,14 @@ export function createPlayerPool({ engine, size = 3, lookup, onReady, onError })
     slot.video.classList.remove('ready');
     slot.ready = false;
     slot.error = null;
-    slot.itemId = null;
+    slot.key = null;
   }
 
-  function load(slot, id) {
-    const target = lookup(id);
+  function load(slot, key) {
+    const target = lookup(key);
     if (!target) { park.append(slot.video); return; }
     const { item, element } = target;
-    slot.itemId = id;
+    slot.key = key;
     const generation = slot.generation;
     const stage = element.querySelector('.stage');
     stage.insertBefore(slot.video, stage.querySelector('.poster')?.nextSibling ?? stage.firstChild);
@@ -63,36 +67,36 @@ export function createPlayerPool({ engine, size = 3, lookup, onReady, onError })
 
   return {
     slots,
-    /** Current assignment as item ids (null = idle), in slot order. */
-    assignment: () => slots.map((slot) => slot.itemId),
+    /** Current assignment as feed positions (null = idle), in slot order. */
+    assignment: () => slots.map((slot) => slot.key),
 
     /** Applies a plan from planPool: players whose item changes are unloaded and reloaded. */
     apply(plan) {
-      plan.forEach((id, index) => {
+      plan.forEach((key, index) => {
         const slot = slots[index];
-        if (slot.itemId === id) return;
-        if (slot.itemId !== null || slot.generation > 0) release(slot);
-        if (id === null) park.append(slot.video);
-        else load(slot, id);
+        if (slot.key === key) return;
+        if (slot.key !== null || slot.generation > 0) release(slot);
+        if (key === null) park.append(slot.video);
+        else load(slot, key);
       });
     },
 
     /** Loads the item again in its player (the retry button). */
-    reload(id) {
-      const slot = slots.find((candidate) => candidate.itemId === id);
+    reload(key) {
+      const slot = slots.find((candidate) => candidate.key === key);
       if (!slot) return;
       release(slot);
-      load(slot, id);
+      load(slot, key);
     },
 
-    slotFor: (id) => slots.find((slot) => slot.itemId === id) ?? null,
+    slotFor: (key) => slots.find((slot) => slot.key === key) ?? null,
 
     releaseAll() {
       slots.forEach((slot) => { release(slot); park.append(slot.video); });
     },
 
     destroy() {
-      slots.forEach((slot) => release(slot));
+      slots.forEach((slot) => { release(slot); slot.player.destroy(); });
       park.remove();
     },
   };

@@ -14,6 +14,7 @@ class UnsupportedPlayer {
     return Promise.reject(Object.assign(new Error('this browser can play neither Media Source Extensions nor HLS'), { code: 'unsupported' }));
   }
   unload() { this.itemId = null; }
+  destroy() { this.unload(); }
 }
 
 export function createEngine({ prefetch = true, maxPrefetchBytes = 6_000_000, prefetchSegments = 1 } = {}) {
@@ -46,6 +47,9 @@ export function createEngine({ prefetch = true, maxPrefetchBytes = 6_000_000, pr
         throughputBps: estimator.bitsPerSecond,
         rendition: lastRendition,
         prefetchEnabled: prefetch,
+        // Summed over the pooled players: a MediaSource per element, then reused per swipe.
+        mediaSourcesCreated: players.reduce((sum, player) => sum + (player.stats?.mediaSourcesCreated ?? 0), 0),
+        sourceBufferReuses: players.reduce((sum, player) => sum + (player.stats?.sourceBufferReuses ?? 0), 0),
       };
     },
   };

@@ -1,10 +1,15 @@
 // One <video> fed through Media Source Extensions: playlists parsed, AES-128 segments decrypted
 // with WebCrypto, appended ahead of the playhead, rung chosen by measured throughput. Loops
 // without downloading again (everything a short clip needs stays buffered), evicts behind the
-// playhead only for long videos, and tears down cleanly so the element serves the next item.
+// playhead only for long videos. Unloading stops the item's fetches and listeners but keeps
+// the MediaSource and SourceBuffer (media-pipe.js), which the next item resets and reuses;
+// destroy() releases them.
 import { parseMaster, parseMedia } from './playlist.js';
 import { importKey, decryptSegment, ivForSequence } from './decrypt.js';
 import { chooseVariant, shortEdgeOf } from './abr.js';
+import { MediaPipe, eventOnce } from './media-pipe.js';
+
+export { mediaSourceClass } from './media-pipe.js';
 
 const BUFFER_GOAL = 10;   // seconds fetched ahead of the playhead
 const MAX_BUFFERED = 90;  // beyond this much in total, evict what is behind
@@ -21,10 +26,6 @@ function normalise(error) {
   return Object.assign(new Error(error?.message ?? String(error)), { code });
 }
 
-export function mediaSourceClass() {
-  return globalThis.ManagedMediaSource ?? globalThis.MediaSource ?? null;
-}
-
 export class MsePlayer {
   constructor(video, { loader, estimator }) {
     this.video = video;
@@ -33,7 +34,11 @@ export class MsePlayer {
     this.handlers = { error: [], level: [] };
     this.session = null;
     this.itemId = null;
+    this.pipe = new MediaPipe(video);
   }
+
+  /** How often this player built a MediaSource and how often it reused its SourceBuffer. */
+  get stats() { return { ...this.pipe.stats }; }
 
   on(name, handler) { (this.handlers[name] ??= []).push(handler); }
   emit(name, value) { for (const handler of this.handlers[name] ?? []) handler(value); }
@@ -52,6 +57,8 @@ export class MsePlayer {
     } catch (error) {
       if (session.aborted) throw aborted();
       this.teardown(session);
+      // A failed item may leave the buffer mid-segment or the source closed: start afresh.
+      this.pipe.destroy();
       throw normalise(error);
     }
   }
@@ -68,19 +75,16 @@ export class MsePlayer {
     const warm = item.media.prefetch && session.variants.findIndex((v) => v.uri === absolute(item.media.prefetch.playlist));
     if (warm >= 0 && this.loader.store.has(absolute(item.media.prefetch.first_segment))) start = warm;
 
-    const Source = mediaSourceClass();
-    const source = new Source();
-    session.source = source;
-    if (globalThis.ManagedMediaSource && source instanceof globalThis.ManagedMediaSource) this.video.disableRemotePlayback = true;
-    session.objectUrl = URL.createObjectURL(source);
-    this.video.src = session.objectUrl;
-    await this.waitFor(session, source, 'sourceopen');
-    session.buffer = source.addSourceBuffer(`video/mp4; codecs="${session.variants[start].codecs}"`);
-    session.codecs = session.variants[start].codecs;
+    await this.pipe.prepare(session.variants[start].codecs, signal);
+    session.source = this.pipe.source;
+    session.buffer = this.pipe.buffer;
+    session.codecs = this.pipe.codecs;
     await this.switchTo(session, start);
-    source.duration = session.media.duration;
+    session.source.duration = session.media.duration;
     await this.appendSegment(session, 0);
     session.next = 1;
+    // A reused element was sent back to 0; the first frame counts once that seek has landed.
+    if (this.video.seeking) await this.waitFor(session, this.video, 'seeked');
     await this.firstFrame(session);
     this.listen(session, this.video, 'timeupdate', () => this.wake(session));
     this.listen(session, this.video, 'seeking', () => this.seeked(session));
@@ -98,10 +102,8 @@ export class MsePlayer {
     if (media.segments.length !== (session.media?.segments.length ?? media.segments.length)) {
       throw Object.assign(new Error('rungs with different segment counts cannot be switched'), { code: 'decode' });
     }
-    if (variant.codecs !== session.codecs && session.buffer.changeType) {
-      session.buffer.changeType(`video/mp4; codecs="${variant.codecs}"`);
-      session.codecs = variant.codecs;
-    }
+    this.pipe.changeType(variant.codecs);
+    session.codecs = this.pipe.codecs;
     if (media.map) await this.append(session, await this.loader.get(media.map.uri, { signal }));
     session.media = media;
     session.variantIndex = index;
@@ -135,7 +137,6 @@ export class MsePlayer {
   async append(session, data, retried = false) {
     const buffer = session.buffer;
     if (buffer.updating) await this.waitFor(session, buffer, 'updateend');
-    if (session.source.readyState === 'ended') { /* appending reopens an ended source */ }
     try {
       buffer.appendBuffer(data);
     } catch (error) {
@@ -223,19 +224,9 @@ export class MsePlayer {
   }
 
   waitFor(session, target, name, failName) {
-    return new Promise((resolve, reject) => {
-      if (session.aborted) { reject(aborted()); return; }
-      const cleanup = () => {
-        target.removeEventListener(name, onDone);
-        if (failName) target.removeEventListener(failName, onFail);
-        session.controller.signal.removeEventListener('abort', onAbort);
-      };
-      const onDone = () => { cleanup(); resolve(); };
-      const onFail = () => { cleanup(); reject(Object.assign(new Error('the browser rejected a media segment'), { code: 'decode' })); };
-      const onAbort = () => { cleanup(); reject(aborted()); };
-      target.addEventListener(name, onDone);
-      if (failName) target.addEventListener(failName, onFail);
-      session.controller.signal.addEventListener('abort', onAbort);
+    return eventOnce(target, name, {
+      signal: session.controller.signal, failName,
+      failure: Object.assign(new Error('the browser rejected a media segment'), { code: 'decode' }),
     });
   }
 
@@ -265,17 +256,18 @@ export class MsePlayer {
     this.wake(session);
     for (const remove of session.listeners) remove();
     session.listeners = [];
-    if (session.objectUrl) {
-      this.video.removeAttribute('src');
-      this.video.load();
-      URL.revokeObjectURL(session.objectUrl);
-      session.objectUrl = null;
-    }
   }
 
+  /** Stops this item; the MediaSource stays attached for the next one. */
   unload() {
     if (this.session) this.teardown(this.session);
     this.session = null;
     this.itemId = null;
+  }
+
+  /** Stops and releases everything (the element is leaving, or the page is going away). */
+  destroy() {
+    this.unload();
+    this.pipe.destroy();
   }
 }

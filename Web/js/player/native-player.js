@@ -35,6 +35,8 @@ export class NativePlayer {
     if (this.video.getAttribute('src')) { this.video.removeAttribute('src'); this.video.load(); }
     this.itemId = null;
   }
+
+  destroy() { this.unload(); }
 }
 
 export function playsHlsNatively(video) {
