@@ -80,10 +80,7 @@ export class MediaPipe {
     buffer.remove(0, Infinity);
     await eventOnce(buffer, 'updateend', { signal, failName: 'error' });
     buffer.timestampOffset = 0;
-    if (codecs !== this.codecs) {
-      buffer.changeType(mime(codecs));
-      this.codecs = codecs;
-    }
+    this.changeType(codecs);
     this.video.currentTime = 0;
   }
 
