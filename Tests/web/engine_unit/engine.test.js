@@ -5,6 +5,7 @@ import { ivForSequence, importKey, decryptSegment, looksLikeMp4 } from '../../..
 import { chooseVariant, ThroughputEstimator } from '../../../Web/js/player/abr.js';
 import { ByteStore, createLoader } from '../../../Web/js/player/loader.js';
 import { Prefetcher } from '../../../Web/js/player/prefetch.js';
+import { MediaPipe } from '../../../Web/js/player/media-pipe.js';
 
 const tests = [];
 const test = (name, body) => tests.push({ name, body });
@@ -18,6 +19,62 @@ const hex = (bytes) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padS
 const unhex = (text) => Uint8Array.from(text.match(/../g), (pair) => parseInt(pair, 16));
 const fixture = async (name) => (await fetch(`./fixtures/${name}`)).text();
 const base = 'http://127.0.0.1:8080/media/TOKEN/5/';
+
+/** A pipe over a stand-in SourceBuffer (an EventTarget with `updating`) that records what is asked of it. */
+function fakePipe() {
+  const calls = [];
+  const buffer = Object.assign(new EventTarget(), {
+    updating: false, codecs: null,
+    appendBuffer() { calls.push('appendBuffer'); this.updating = true; },
+    remove() { calls.push('remove'); this.updating = true; },
+    changeType() { calls.push('changeType'); },
+  });
+  const pipe = new MediaPipe(document.createElement('video'));
+  pipe.buffer = buffer;
+  pipe.codecs = 'avc1.64001e,mp4a.40.2';
+  pipe.source = { readyState: 'open', set duration(value) { calls.push('duration'); }, endOfStream() { calls.push('endOfStream'); } };
+  return { pipe, buffer, calls };
+}
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+test('waiting for the SourceBuffer outlasts an updateend left over from the operation before', async () => {
+  const { pipe, buffer, calls } = fakePipe();
+  let finished = false;
+  const appending = pipe.append(new ArrayBuffer(8), undefined).then(() => { finished = true; });
+  await settle();
+  equal(calls, ['appendBuffer']);
+  // The previous operation's updateend arrives late, while this append is still under way.
+  buffer.dispatchEvent(new Event('updateend'));
+  await settle();
+  assert(!finished, 'the append counted as done while the buffer was still updating');
+  buffer.updating = false;
+  buffer.dispatchEvent(new Event('updateend'));
+  await appending;
+  assert(finished, 'the append finished');
+});
+
+test('an unloaded caller (aborted signal) cannot make the pipe touch the buffer or the source', async () => {
+  const { pipe, buffer, calls } = fakePipe();
+  const controller = new AbortController();
+  buffer.updating = true; // an operation of the next item is under way
+  const appending = pipe.append(new ArrayBuffer(8), controller.signal).then(() => 'appended', (error) => error.code);
+  controller.abort();
+  buffer.updating = false;
+  buffer.dispatchEvent(new Event('updateend'));
+  equal(await appending, 'aborted', 'an append waiting its turn');
+  for (const [name, act] of [
+    ['append', () => pipe.append(new ArrayBuffer(8), controller.signal)],
+    ['remove', () => pipe.remove(0, 10, controller.signal)],
+    ['changeType', () => pipe.changeType('avc1.640028,mp4a.40.2', controller.signal)],
+    ['setDuration', () => pipe.setDuration(5, controller.signal)],
+    ['endOfStream', () => pipe.endOfStream(controller.signal)],
+  ]) {
+    let code = 'acted';
+    try { await act(); } catch (error) { code = error.code; }
+    equal(code, 'aborted', name);
+  }
+  equal(calls, [], 'calls made for an aborted caller');
+});
 
 test('a master playlist from our server: variants by bandwidth, absolute URIs, sizes and codecs', async () => {
   const variants = parseMaster(await fixture('master.m3u8'), `${base}master.m3u8`);

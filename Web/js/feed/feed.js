@@ -43,6 +43,8 @@ export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChan
     onError: (slot, { element }, error) => {
       showItemError(element, ERROR_TEXT[error?.code] ?? error?.message ?? ERROR_TEXT.decode);
       element.dataset.errorCode = error?.code ?? 'unknown';
+      // The engine's own words, for a bug report (the visible text is the friendly one above).
+      element.dataset.errorDetail = error?.message ?? String(error);
     },
   });
   const playback = createPlayback({ pool, elementFor: (key) => entries[key]?.element ?? null });

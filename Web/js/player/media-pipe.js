@@ -1,19 +1,32 @@
 // The MediaSource + SourceBuffer behind one <video>, kept across items: moving a pooled player
-// to the next video resets the same SourceBuffer (abort the parser, remove every buffered
-// range, timestampOffset back to 0, changeType when the codecs differ) instead of building a
-// new MediaSource, so the element is never re-pointed at a new object URL. A pipe that broke
-// (a decode error closes its MediaSource) is replaced.
+// to the next video resets the same SourceBuffer (let a running operation finish, abort the
+// parser, remove whatever is buffered, timestampOffset back to 0, changeType when the codecs
+// differ) instead of building a new MediaSource, so the element is never re-pointed at a new
+// object URL. A pipe that broke (a decode error closes its MediaSource) is replaced.
+//
+// The pipe outlives the items that use it, so an unloaded item's code may still be running
+// (its fetch or decrypt resolved after the user swiped on). Every method that changes the
+// MediaSource or SourceBuffer therefore takes the caller's abort signal and checks it
+// synchronously right before acting: once an item is unloaded it can no longer touch the
+// buffer the next item is filling.
 export function mediaSourceClass() {
   return globalThis.ManagedMediaSource ?? globalThis.MediaSource ?? null;
 }
 
 const mime = (codecs) => `video/mp4; codecs="${codecs}"`;
+/** The error every engine wait rejects with once its item was unloaded. */
+export const abortedError = () => Object.assign(new Error('aborted'), { code: 'aborted' });
+const rejected = () => Object.assign(new Error('the browser rejected a media segment'), { code: 'decode' });
+
+/** Throws the engine's 'aborted' error when `signal` has fired. */
+export function throwIfAborted(signal) {
+  if (signal?.aborted) throw abortedError();
+}
 
 /** Resolves on `name`, rejects on `failName` or when `signal` aborts; always cleans up. */
 export function eventOnce(target, name, { signal, failName, failure } = {}) {
   return new Promise((resolve, reject) => {
-    const aborted = () => Object.assign(new Error('aborted'), { code: 'aborted' });
-    if (signal?.aborted) { reject(aborted()); return; }
+    if (signal?.aborted) { reject(abortedError()); return; }
     const cleanup = () => {
       target.removeEventListener(name, onDone);
       if (failName) target.removeEventListener(failName, onFail);
@@ -21,7 +34,7 @@ export function eventOnce(target, name, { signal, failName, failure } = {}) {
     };
     const onDone = () => { cleanup(); resolve(); };
     const onFail = () => { cleanup(); reject(failure ?? Object.assign(new Error(`${failName} while waiting for ${name}`), { code: 'decode' })); };
-    const onAbort = () => { cleanup(); reject(aborted()); };
+    const onAbort = () => { cleanup(); reject(abortedError()); };
     target.addEventListener(name, onDone);
     if (failName) target.addEventListener(failName, onFail);
     signal?.addEventListener('abort', onAbort);
@@ -73,22 +86,69 @@ export class MediaPipe {
   /** Empties the SourceBuffer for the next video and puts the playhead back at 0. */
   async reset(codecs, signal) {
     const { source, buffer } = this;
-    // abort() also resets the parser, so a half-appended segment of the last video is dropped.
+    // A remove still running cannot be aborted (abort() throws then), and an append is nearly
+    // done: let either finish before starting over.
+    await this.idle(signal);
+    // abort() resets the parser, so a half-appended segment of the last video is dropped.
     if (source.readyState === 'open') buffer.abort();
-    if (buffer.updating) await eventOnce(buffer, 'updateend', { signal });
+    // Nothing buffered means nothing to remove, and remove() would throw on a source whose
+    // duration was never set (the last item was unloaded right after `sourceopen`).
     // remove() on an ended source reopens it (the last video may have called endOfStream).
-    buffer.remove(0, Infinity);
-    await eventOnce(buffer, 'updateend', { signal, failName: 'error' });
+    if (buffer.buffered.length > 0) {
+      buffer.remove(0, Infinity);
+      await this.idle(signal);
+    }
     buffer.timestampOffset = 0;
-    this.changeType(codecs);
+    this.changeType(codecs, signal);
     this.video.currentTime = 0;
   }
 
+  /**
+   * Waits until the SourceBuffer has no operation under way. A loop, not one event: an
+   * operation that finished sets `updating` to false at once but only queues its `updateend`,
+   * so an operation started in between can receive the previous one's event. `failure` makes
+   * an `error` event (a rejected append) reject the wait.
+   */
+  async idle(signal, failure) {
+    while (this.buffer.updating) {
+      await eventOnce(this.buffer, 'updateend', { signal, failName: failure ? 'error' : undefined, failure });
+    }
+    throwIfAborted(signal);
+  }
+
+  /** appendBuffer and wait for it; throws QuotaExceededError as the browser does (full buffer). */
+  async append(data, signal) {
+    await this.idle(signal);
+    this.buffer.appendBuffer(data);
+    await this.idle(signal, rejected());
+  }
+
+  /** Removes [start, end) seconds from the buffer. */
+  async remove(start, end, signal) {
+    await this.idle(signal);
+    this.buffer.remove(start, end);
+    await this.idle(signal);
+  }
+
   /** Changes the codecs mid-video (a rung with another profile), where the browser can. */
-  changeType(codecs) {
+  changeType(codecs, signal) {
+    throwIfAborted(signal);
     if (codecs === this.codecs || typeof this.buffer.changeType !== 'function') return;
     this.buffer.changeType(mime(codecs));
     this.codecs = codecs;
+  }
+
+  setDuration(seconds, signal) {
+    throwIfAborted(signal);
+    this.source.duration = seconds;
+  }
+
+  /** Marks the stream complete (so the element can end and loop); false when it cannot yet. */
+  endOfStream(signal) {
+    throwIfAborted(signal);
+    if (this.buffer.updating || this.source.readyState !== 'open') return false;
+    this.source.endOfStream();
+    return true;
   }
 
   /** Releases everything: the element forgets the source and the object URL is revoked. */

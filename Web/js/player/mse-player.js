@@ -3,11 +3,12 @@
 // without downloading again (everything a short clip needs stays buffered), evicts behind the
 // playhead only for long videos. Unloading stops the item's fetches and listeners but keeps
 // the MediaSource and SourceBuffer (media-pipe.js), which the next item resets and reuses;
-// destroy() releases them.
+// destroy() releases them. Only the pipe touches them, always with the item's abort signal, so
+// an unloaded item's late continuation cannot write into the next item's buffer.
 import { parseMaster, parseMedia } from './playlist.js';
 import { importKey, decryptSegment, ivForSequence } from './decrypt.js';
 import { chooseVariant, shortEdgeOf } from './abr.js';
-import { MediaPipe, eventOnce } from './media-pipe.js';
+import { MediaPipe, abortedError as aborted } from './media-pipe.js';
 
 export { mediaSourceClass } from './media-pipe.js';
 
@@ -17,10 +18,10 @@ const KEEP_BEHIND = 10;
 
 const text = (data) => new TextDecoder().decode(data);
 const absolute = (url) => new URL(url, location.href).href;
-const aborted = () => Object.assign(new Error('aborted'), { code: 'aborted' });
 
 function normalise(error) {
-  if (error?.code) return error;
+  // Our errors carry a string code; a DOMException's numeric legacy `code` (11 …) is not one.
+  if (typeof error?.code === 'string') return error;
   const code = error?.name === 'QuotaExceededError' || error?.name === 'InvalidStateError' ? 'decode'
     : error?.name === 'NotSupportedError' ? 'unsupported' : 'decode';
   return Object.assign(new Error(error?.message ?? String(error)), { code });
@@ -76,15 +77,10 @@ export class MsePlayer {
     if (warm >= 0 && this.loader.store.has(absolute(item.media.prefetch.first_segment))) start = warm;
 
     await this.pipe.prepare(session.variants[start].codecs, signal);
-    session.source = this.pipe.source;
-    session.buffer = this.pipe.buffer;
-    session.codecs = this.pipe.codecs;
     await this.switchTo(session, start);
-    session.source.duration = session.media.duration;
+    this.pipe.setDuration(session.media.duration, signal);
     await this.appendSegment(session, 0);
     session.next = 1;
-    // A reused element was sent back to 0; the first frame counts once that seek has landed.
-    if (this.video.seeking) await this.waitFor(session, this.video, 'seeked');
     await this.firstFrame(session);
     this.listen(session, this.video, 'timeupdate', () => this.wake(session));
     this.listen(session, this.video, 'seeking', () => this.seeked(session));
@@ -102,8 +98,7 @@ export class MsePlayer {
     if (media.segments.length !== (session.media?.segments.length ?? media.segments.length)) {
       throw Object.assign(new Error('rungs with different segment counts cannot be switched'), { code: 'decode' });
     }
-    this.pipe.changeType(variant.codecs);
-    session.codecs = this.pipe.codecs;
+    this.pipe.changeType(variant.codecs, signal);
     if (media.map) await this.append(session, await this.loader.get(media.map.uri, { signal }));
     session.media = media;
     session.variantIndex = index;
@@ -129,22 +124,18 @@ export class MsePlayer {
       }
       data = await decryptSegment(key, segment.key.iv ?? ivForSequence(segment.sequence), data);
     }
-    if (session.aborted) throw aborted();
     await this.append(session, data);
   }
 
-  /** appendBuffer, waiting for updateend; a full buffer evicts what is behind and retries once. */
+  /** Appends and waits for it; a full buffer evicts what is behind and retries once. */
   async append(session, data, retried = false) {
-    const buffer = session.buffer;
-    if (buffer.updating) await this.waitFor(session, buffer, 'updateend');
     try {
-      buffer.appendBuffer(data);
+      await this.pipe.append(data, session.controller.signal);
     } catch (error) {
       if (error?.name !== 'QuotaExceededError' || retried) throw error;
       await this.evict(session, true);
-      return this.append(session, data, true);
+      await this.append(session, data, true);
     }
-    await this.waitFor(session, buffer, 'updateend', 'error');
   }
 
   bufferedAhead() {
@@ -161,10 +152,7 @@ export class MsePlayer {
       while (!session.aborted) {
         const segments = session.media.segments;
         if (session.next >= segments.length) {
-          if (!session.ended && !session.buffer.updating && session.source.readyState === 'open') {
-            session.source.endOfStream();
-            session.ended = true;
-          }
+          if (!session.ended) session.ended = this.pipe.endOfStream(session.controller.signal);
           await this.sleep(session, 1000);
           continue;
         }
@@ -191,9 +179,7 @@ export class MsePlayer {
     const total = buffered.end(buffered.length - 1) - buffered.start(0);
     const cut = currentTime - KEEP_BEHIND;
     if ((!force && total < MAX_BUFFERED) || cut <= buffered.start(0)) return;
-    if (session.buffer.updating) await this.waitFor(session, session.buffer, 'updateend');
-    session.buffer.remove(0, cut);
-    await this.waitFor(session, session.buffer, 'updateend');
+    await this.pipe.remove(0, cut, session.controller.signal);
   }
 
   /** A seek into what is not buffered (after eviction) refetches from there. */
@@ -211,22 +197,19 @@ export class MsePlayer {
     this.wake(session);
   }
 
+  /**
+   * Resolves when the first picture can be shown: a reused element's seek back to 0 has landed
+   * and the first segment decoded. Bounded, so a load never spins forever.
+   */
   firstFrame(session) {
-    if (this.video.readyState >= 2) return Promise.resolve();
+    const shown = () => !this.video.seeking && this.video.readyState >= 2;
+    if (shown()) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(Object.assign(new Error('no picture arrived from the first segment'), { code: 'decode' })), 15000);
-      const done = () => { clearTimeout(timer); resolve(); };
-      this.listen(session, this.video, 'loadeddata', done, { once: true });
-      this.listen(session, this.video, 'canplay', done, { once: true });
+      const check = () => { if (shown()) { clearTimeout(timer); resolve(); } };
+      for (const name of ['seeked', 'loadeddata', 'canplay']) this.listen(session, this.video, name, check);
       this.listen(session, this.video, 'error', () => { clearTimeout(timer); reject(Object.assign(new Error('the browser could not decode this video'), { code: 'decode' })); }, { once: true });
       session.controller.signal.addEventListener('abort', () => { clearTimeout(timer); reject(aborted()); }, { once: true });
-    });
-  }
-
-  waitFor(session, target, name, failName) {
-    return eventOnce(target, name, {
-      signal: session.controller.signal, failName,
-      failure: Object.assign(new Error('the browser rejected a media segment'), { code: 'decode' }),
     });
   }
 

@@ -1,0 +1,132 @@
+"""A pooled player's MediaSource and SourceBuffer outlive the items that use them, so an item
+unloaded mid-way (a fast swipe) must neither leave the pipe unusable nor write into the next
+item's buffer later. Each test sets up its race deterministically: both once made the item
+after a tampered one fail as 'decode' in about 1 feed run in 10."""
+import math
+
+from test_engine_playback import ENGINE_HARNESS
+
+# Page helpers. Every wait is bounded, so a regression fails with what it was waiting for
+# instead of hanging page.evaluate (which has no time limit of its own).
+HELPERS = """() => {
+  window.__within = (promise, ms, what) => Promise.race([
+    promise,
+    new Promise((_, reject) => setTimeout(() => reject(new Error(`still waiting after ${ms} ms: ${what}`)), ms)),
+  ]);
+  // Plays `video` until it has advanced `seconds` (or 10 s pass); how far it got.
+  window.__playFor = async (video, seconds) => {
+    const from = video.currentTime;
+    await window.__within(video.play(), 5000, 'play()');
+    const deadline = Date.now() + 10000;
+    while (video.currentTime < from + seconds && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    video.pause();
+    return video.currentTime - from;
+  };
+}"""
+
+
+def open_harness(context):
+    page = context.new_page()
+    page.goto("/manifest.webmanifest")
+    assert page.evaluate(ENGINE_HARNESS) >= 2
+    page.evaluate(HELPERS)
+    return page
+
+
+def test_a_load_cut_short_right_after_sourceopen_leaves_a_pipe_the_next_item_can_use(context):
+    page = open_harness(context)
+    result = page.evaluate("""async () => {
+      const { engine, videos } = window.__engine;
+      const within = window.__within;
+      const [first, second] = videos;
+      const video = document.createElement('video');
+      video.muted = true; video.playsInline = true;
+      document.body.append(video);
+      const player = engine.attach(video);
+      // Unload the first item the moment its SourceBuffer exists: the source is open and its
+      // duration was never set, which makes SourceBuffer.remove() throw.
+      const addSourceBuffer = MediaSource.prototype.addSourceBuffer;
+      MediaSource.prototype.addSourceBuffer = function (type) {
+        MediaSource.prototype.addSourceBuffer = addSourceBuffer;
+        const buffer = addSourceBuffer.call(this, type);
+        player.unload();
+        return buffer;
+      };
+      const firstOutcome = await within(player.load(first), 10000, 'the first load').then(() => 'loaded', (error) => error.code);
+      const left = { readyState: player.pipe.source?.readyState, duration: player.pipe.source?.duration };
+      const secondOutcome = await within(player.load(second), 20000, 'the second load').then(() => 'loaded', (error) => `${error.code}: ${error.message}`);
+      const played = secondOutcome === 'loaded' ? await window.__playFor(video, 0.5) : 0;
+      return { firstOutcome, left, secondOutcome, played, stats: player.stats, error: video.error?.message ?? null };
+    }""")
+    assert result["firstOutcome"] == "aborted", result
+    # The precondition: the first item left an open source whose duration was never set.
+    assert result["left"]["readyState"] == "open" and math.isnan(result["left"]["duration"]), result
+    assert result["secondOutcome"] == "loaded", result
+    assert result["played"] >= 0.5 and result["error"] is None, result
+    assert result["stats"] == {"mediaSourcesCreated": 1, "sourceBufferReuses": 1}, result
+    page.close()
+
+
+def test_an_unloaded_items_late_continuation_never_writes_into_the_next_items_buffer(context):
+    page = open_harness(context)
+    result = page.evaluate("""async () => {
+      const { engine, videos } = window.__engine;
+      const within = window.__within;
+      const [first, second] = videos;
+      const video = document.createElement('video');
+      video.muted = true; video.playsInline = true;
+      document.body.append(video);
+      const player = engine.attach(video);
+      const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+      // Hold the first item's init section in flight while prefetch downloads it. A player
+      // that asks for it joins that download, which its own abort signal does not cancel.
+      const init = new URL(first.media.prefetch.init_segment, location.href).href;
+      let release;
+      const gate = new Promise((resolve) => { release = resolve; });
+      const realFetch = window.fetch;
+      window.fetch = async (url, options) => {
+        if (String(url) === init) await gate;
+        return realFetch(url, options);
+      };
+      engine.prefetch([first]);
+      let deadline = Date.now() + 10000;
+      while (!player.loader.store.pending.has(init) && Date.now() < deadline) await sleep(20);
+      const prefetchHeld = player.loader.store.pending.has(init);
+
+      let joined;
+      const asked = new Promise((resolve) => { joined = resolve; });
+      const get = player.loader.get;
+      player.loader.get = (url, options) => { if (url === init) joined(); return get(url, options); };
+      const firstLoad = player.load(first).then(() => 'loaded', (error) => error.code);
+      await within(asked, 10000, 'the player asking for the held init section');
+
+      // The user moves on: the second item loads into the same SourceBuffer and buffers to its end.
+      const secondOutcome = await within(player.load(second), 20000, 'the second load').then(() => 'loaded', (error) => `${error.code}: ${error.message}`);
+      deadline = Date.now() + 10000;
+      while (!player.session?.ended && Date.now() < deadline) await sleep(50);
+      const secondBufferedToEnd = Boolean(player.session?.ended);
+
+      // From here on, nothing may write to the buffer: the second item has all it needs.
+      const writes = [];
+      const proto = SourceBuffer.prototype;
+      const originals = { appendBuffer: proto.appendBuffer, remove: proto.remove, changeType: proto.changeType };
+      for (const [name, original] of Object.entries(originals)) {
+        proto[name] = function (...args) { writes.push(name); return original.apply(this, args); };
+      }
+      release();
+      const firstOutcome = await within(firstLoad, 10000, 'the unloaded first load to settle').catch((error) => error.message);
+      await sleep(300);
+      Object.assign(proto, originals);
+      window.fetch = realFetch;
+      player.loader.get = get;
+
+      const played = secondOutcome === 'loaded' ? await window.__playFor(video, 0.5) : 0;
+      return { prefetchHeld, secondOutcome, secondBufferedToEnd, firstOutcome, writes, played,
+               error: video.error?.message ?? null };
+    }""")
+    assert result["prefetchHeld"] and result["secondBufferedToEnd"], result
+    assert result["secondOutcome"] == "loaded" and result["firstOutcome"] == "aborted", result
+    assert result["writes"] == [], result
+    assert result["played"] >= 0.5 and result["error"] is None, result
+    page.close()
