@@ -6,9 +6,17 @@ import math
 
 from test_engine_playback import ENGINE_HARNESS
 
-# Page helpers. Every wait is bounded, so a regression fails with what it was waiting for
-# instead of hanging page.evaluate (which has no time limit of its own).
+# Page helpers: one player on its own <video> with the library's first two videos. Every wait
+# is bounded, so a regression fails naming what it waited for instead of hanging
+# page.evaluate (which has no time limit of its own).
 HELPERS = """() => {
+  window.__onePlayer = () => {
+    const { engine, videos: [first, second] } = window.__engine;
+    const video = document.createElement('video');
+    video.muted = true; video.playsInline = true;
+    document.body.append(video);
+    return { engine, within: window.__within, first, second, video, player: engine.attach(video) };
+  };
   window.__within = (promise, ms, what) => Promise.race([
     promise,
     new Promise((_, reject) => setTimeout(() => reject(new Error(`still waiting after ${ms} ms: ${what}`)), ms)),
@@ -36,13 +44,7 @@ def open_harness(context):
 def test_a_load_cut_short_right_after_sourceopen_leaves_a_pipe_the_next_item_can_use(context):
     page = open_harness(context)
     result = page.evaluate("""async () => {
-      const { engine, videos } = window.__engine;
-      const within = window.__within;
-      const [first, second] = videos;
-      const video = document.createElement('video');
-      video.muted = true; video.playsInline = true;
-      document.body.append(video);
-      const player = engine.attach(video);
+      const { engine, within, first, second, video, player } = window.__onePlayer();
       // Unload the first item the moment its SourceBuffer exists: the source is open and its
       // duration was never set, which makes SourceBuffer.remove() throw.
       const addSourceBuffer = MediaSource.prototype.addSourceBuffer;
@@ -70,13 +72,7 @@ def test_a_load_cut_short_right_after_sourceopen_leaves_a_pipe_the_next_item_can
 def test_an_unloaded_items_late_continuation_never_writes_into_the_next_items_buffer(context):
     page = open_harness(context)
     result = page.evaluate("""async () => {
-      const { engine, videos } = window.__engine;
-      const within = window.__within;
-      const [first, second] = videos;
-      const video = document.createElement('video');
-      video.muted = true; video.playsInline = true;
-      document.body.append(video);
-      const player = engine.attach(video);
+      const { engine, within, first, second, video, player } = window.__onePlayer();
       const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
       // Hold the first item's init section in flight while prefetch downloads it. A player
