@@ -79,3 +79,65 @@ def test_pool_planner_rules(page):
     assert result["single"] == [13, None, None]
     assert result["wanted"] == [4, 3, 6]             # current, previous (5 is a carousel, no player), then the video ahead
     assert result["prefetch"] == [4, 6]
+
+
+# Samples the on-screen video item every animation frame: is its <video> visible, has it a
+# decoded frame to show, and is its poster (loaded) showing underneath.
+FRAME_SAMPLER = """
+window.__frames = [];
+const sample = () => {
+  const item = document.querySelector('[data-item-id][aria-current="true"]');
+  if (item?.classList.contains('kind-video')) {
+    const video = item.querySelector('video');
+    const poster = item.querySelector('.poster');
+    window.__frames.push({
+      entry: item.dataset.entry,
+      videoVisible: Boolean(video) && getComputedStyle(video).opacity !== '0',
+      hasFrame: Boolean(video) && video.readyState >= 2 && !video.seeking,
+      posterShown: Boolean(poster) && getComputedStyle(poster).visibility !== 'hidden'
+        && poster.complete && poster.naturalWidth > 0,
+    });
+  }
+  requestAnimationFrame(sample);
+};
+requestAnimationFrame(sample);
+"""
+
+# Media segments arrive 800 ms late, so each start has a visible wait before its first frame.
+SLOW_SEGMENTS = """
+const realFetch = window.fetch;
+window.fetch = async (url, options) => {
+  if (String(url).endsWith('.m4s')) await new Promise((resolve) => setTimeout(resolve, 800));
+  return realFetch(url, options);
+};
+"""
+
+
+def test_the_poster_shows_until_the_first_frame_and_never_a_frame_without_a_picture(context):
+    page = context.new_page()
+    page.add_init_script(SLOW_SEGMENTS)
+    page.add_init_script(FRAME_SAMPLER)
+    page.goto("/")
+    page.wait_for_selector('[data-item-id][aria-current="true"]')
+    for _ in range(3):
+        if current_kind(page) == "video":
+            break
+        swipe_next(page)
+    wait_playing(page)
+    # Two quick swipes: the second lands on an item whose player is still loading, in an
+    # element that just showed another video.
+    swipe_next(page)
+    swipe_next(page)
+    wait_playing(page)
+    frames = page.evaluate("window.__frames")
+    page.close()
+    blank = [frame for frame in frames if frame["videoVisible"] and not frame["hasFrame"]]
+    assert not blank, f"{len(blank)} of {len(frames)} frames showed a video with nothing decoded: {blank[:5]}"
+    waiting = {}
+    for frame in frames:
+        if not frame["videoVisible"]:
+            waiting.setdefault(frame["entry"], []).append(frame["posterShown"])
+    # The late segments made at least one start wait on screen, and its poster covered the wait.
+    assert waiting, "no start waited for its first frame: the test did not slow anything down"
+    for entry, shown in waiting.items():
+        assert sum(shown) >= 0.8 * len(shown), f"item at {entry}: poster shown in {sum(shown)} of {len(shown)} waiting frames"
