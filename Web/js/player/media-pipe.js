@@ -19,7 +19,7 @@ export const abortedError = () => Object.assign(new Error('aborted'), { code: 'a
 const rejected = () => Object.assign(new Error('the browser rejected a media segment'), { code: 'decode' });
 
 /** Throws the engine's 'aborted' error when `signal` has fired. */
-export function throwIfAborted(signal) {
+function throwIfAborted(signal) {
   if (signal?.aborted) throw abortedError();
 }
 
