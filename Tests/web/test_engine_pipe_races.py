@@ -70,8 +70,25 @@ def test_a_load_cut_short_right_after_sourceopen_leaves_a_pipe_the_next_item_can
 
 
 def test_an_unloaded_items_late_continuation_never_writes_into_the_next_items_buffer(context):
-    page = open_harness(context)
-    result = page.evaluate("""async () => {
+    # The race needs the player to join prefetch's held download; once (1 of ~20 runs, in a
+    # full CI run) it did not within 10 s. Such a setup is retried on a fresh page, never the
+    # assertions below, and three setups that all fail still fail the test.
+    setups = []
+    for _ in range(3):
+        page = open_harness(context)
+        result = page.evaluate(LATE_CONTINUATION)
+        page.close()
+        if result["joined"]:
+            break
+        setups.append(result)
+    assert result["joined"], f"the player never joined the held download: {setups}"
+    assert result["prefetchHeld"] and result["secondBufferedToEnd"], result
+    assert result["secondOutcome"] == "loaded" and result["firstOutcome"] == "aborted", result
+    assert result["writes"] == [], result
+    assert result["played"] >= 0.5 and result["error"] is None, result
+
+
+LATE_CONTINUATION = """async () => {
       const { engine, within, first, second, video, player } = window.__onePlayer();
       const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -93,9 +110,14 @@ def test_an_unloaded_items_late_continuation_never_writes_into_the_next_items_bu
       let joined;
       const asked = new Promise((resolve) => { joined = resolve; });
       const get = player.loader.get;
-      player.loader.get = (url, options) => { if (url === init) joined(); return get(url, options); };
+      const askedFor = [];
+      player.loader.get = (url, options) => { askedFor.push(url); if (url === init) joined(); return get(url, options); };
       const firstLoad = player.load(first).then(() => 'loaded', (error) => error.code);
-      await within(asked, 10000, 'the player asking for the held init section');
+      // The setup needs the player to join the held download; say so when it did not.
+      if (!await within(asked, 10000, 'the join').then(() => true, () => false)) {
+        release();
+        return { joined: false, init, askedFor };
+      }
 
       // The user moves on: the second item loads into the same SourceBuffer and buffers to its end.
       const secondOutcome = await within(player.load(second), 20000, 'the second load').then(() => 'loaded', (error) => `${error.code}: ${error.message}`);
@@ -118,11 +140,6 @@ def test_an_unloaded_items_late_continuation_never_writes_into_the_next_items_bu
       player.loader.get = get;
 
       const played = secondOutcome === 'loaded' ? await window.__playFor(video, 0.5) : 0;
-      return { prefetchHeld, secondOutcome, secondBufferedToEnd, firstOutcome, writes, played,
+      return { joined: true, prefetchHeld, secondOutcome, secondBufferedToEnd, firstOutcome, writes, played,
                error: video.error?.message ?? null };
-    }""")
-    assert result["prefetchHeld"] and result["secondBufferedToEnd"], result
-    assert result["secondOutcome"] == "loaded" and result["firstOutcome"] == "aborted", result
-    assert result["writes"] == [], result
-    assert result["played"] >= 0.5 and result["error"] is None, result
-    page.close()
+    }"""
