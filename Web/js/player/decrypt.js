@@ -1,5 +1,6 @@
 // Full-segment AES-128-CBC (RFC 8216 §5.2) with WebCrypto. The IV is the EXT-X-KEY IV when
 // given, else the segment's media sequence number as a 128-bit big-endian integer.
+import { playerError } from './errors.js';
 
 export function ivForSequence(sequence) {
   const iv = new Uint8Array(16);
@@ -12,7 +13,7 @@ export function ivForSequence(sequence) {
 }
 
 export async function importKey(bytes) {
-  if (bytes.byteLength !== 16) throw Object.assign(new Error(`an AES-128 key has 16 bytes, not ${bytes.byteLength}`), { code: 'key' });
+  if (bytes.byteLength !== 16) throw playerError('key', `an AES-128 key has 16 bytes, not ${bytes.byteLength}`);
   return crypto.subtle.importKey('raw', bytes, { name: 'AES-CBC' }, false, ['decrypt']);
 }
 
@@ -39,10 +40,10 @@ export async function decryptSegment(cryptoKey, iv, data, { expectMp4 = true } =
   try {
     plain = await crypto.subtle.decrypt({ name: 'AES-CBC', iv }, cryptoKey, data);
   } catch (error) {
-    throw Object.assign(new Error(`the segment does not decrypt with this key (${error.name})`), { code: 'key' });
+    throw playerError('key', `the segment does not decrypt with this key (${error.name})`);
   }
   if (expectMp4 && !looksLikeMp4(plain)) {
-    throw Object.assign(new Error('the segment decrypts to something that is not MP4: wrong key or IV'), { code: 'key' });
+    throw playerError('key', 'the segment decrypts to something that is not MP4: wrong key or IV');
   }
   return plain;
 }

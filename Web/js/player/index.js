@@ -1,5 +1,6 @@
 // The player engine the feed talks to (contract in Web/README.md): one Player per pooled
 // <video>, a shared throughput estimate, and prefetch into a bounded in-memory store.
+import { playerError } from './errors.js';
 import { ByteStore, createLoader } from './loader.js';
 import { ThroughputEstimator } from './abr.js';
 import { Prefetcher } from './prefetch.js';
@@ -11,7 +12,7 @@ class UnsupportedPlayer {
   on() {}
   load(item) {
     this.itemId = item.id;
-    return Promise.reject(Object.assign(new Error('this browser can play neither Media Source Extensions nor HLS'), { code: 'unsupported' }));
+    return Promise.reject(playerError('unsupported', 'this browser can play neither Media Source Extensions nor HLS'));
   }
   unload() { this.itemId = null; }
   destroy() { this.unload(); }

@@ -1,5 +1,6 @@
 // Fetching with cancellation, byte/time accounting for throughput, and an in-memory store of
 // responses by URL that prefetch fills and players read first.
+import { abortedError } from './errors.js';
 
 export class NetworkError extends Error {
   constructor(message, { status = 0, url = '' } = {}) {
@@ -60,7 +61,7 @@ export async function fetchBytes(url, { signal, onSample, priority = 'auto' } = 
   try {
     response = await fetch(url, { signal, priority, credentials: 'same-origin', cache: 'default' });
   } catch (error) {
-    if (error?.name === 'AbortError') throw Object.assign(new Error('aborted'), { code: 'aborted' });
+    if (error?.name === 'AbortError') throw abortedError();
     throw new NetworkError(`could not load ${new URL(url, location.href).pathname}: ${error?.message ?? error}`, { url });
   }
   if (!response.ok) {
@@ -70,7 +71,7 @@ export async function fetchBytes(url, { signal, onSample, priority = 'auto' } = 
   try {
     data = await response.arrayBuffer();
   } catch (error) {
-    if (error?.name === 'AbortError') throw Object.assign(new Error('aborted'), { code: 'aborted' });
+    if (error?.name === 'AbortError') throw abortedError();
     throw new NetworkError(`the download of ${url} broke off`, { url });
   }
   onSample?.(data.byteLength, (performance.now() - started) / 1000);

@@ -9,14 +9,14 @@
 // MediaSource or SourceBuffer therefore takes the caller's abort signal and checks it
 // synchronously right before acting: once an item is unloaded it can no longer touch the
 // buffer the next item is filling.
+import { playerError, abortedError } from './errors.js';
+
 export function mediaSourceClass() {
   return globalThis.ManagedMediaSource ?? globalThis.MediaSource ?? null;
 }
 
 const mime = (codecs) => `video/mp4; codecs="${codecs}"`;
-/** The error every engine wait rejects with once its item was unloaded. */
-export const abortedError = () => Object.assign(new Error('aborted'), { code: 'aborted' });
-const rejected = () => Object.assign(new Error('the browser rejected a media segment'), { code: 'decode' });
+const rejected = () => playerError('decode', 'the browser rejected a media segment');
 
 /** Throws the engine's 'aborted' error when `signal` has fired. */
 function throwIfAborted(signal) {
@@ -33,7 +33,7 @@ export function eventOnce(target, name, { signal, failName, failure } = {}) {
       signal?.removeEventListener('abort', onAbort);
     };
     const onDone = () => { cleanup(); resolve(); };
-    const onFail = () => { cleanup(); reject(failure ?? Object.assign(new Error(`${failName} while waiting for ${name}`), { code: 'decode' })); };
+    const onFail = () => { cleanup(); reject(failure ?? playerError('decode', `${failName} while waiting for ${name}`)); };
     const onAbort = () => { cleanup(); reject(abortedError()); };
     target.addEventListener(name, onDone);
     if (failName) target.addEventListener(failName, onFail);

@@ -5,10 +5,11 @@
 // the MediaSource and SourceBuffer (media-pipe.js), which the next item resets and reuses;
 // destroy() releases them. Only the pipe touches them, always with the item's abort signal, so
 // an unloaded item's late continuation cannot write into the next item's buffer.
+import { playerError, abortedError } from './errors.js';
 import { parseMaster, parseMedia } from './playlist.js';
 import { importKey, decryptSegment, ivForSequence } from './decrypt.js';
 import { chooseVariant, shortEdgeOf } from './abr.js';
-import { MediaPipe, abortedError as aborted } from './media-pipe.js';
+import { MediaPipe } from './media-pipe.js';
 
 export { mediaSourceClass } from './media-pipe.js';
 
@@ -24,7 +25,7 @@ function normalise(error) {
   if (typeof error?.code === 'string') return error;
   const code = error?.name === 'QuotaExceededError' || error?.name === 'InvalidStateError' ? 'decode'
     : error?.name === 'NotSupportedError' ? 'unsupported' : 'decode';
-  return Object.assign(new Error(error?.message ?? String(error)), { code });
+  return playerError(code, error?.message ?? String(error));
 }
 
 export class MsePlayer {
@@ -56,7 +57,7 @@ export class MsePlayer {
       await this.open(session);
       return;
     } catch (error) {
-      if (session.aborted) throw aborted();
+      if (session.aborted) throw abortedError();
       this.teardown(session);
       // A failed item may leave the buffer mid-segment or the source closed: start afresh.
       this.pipe.destroy();
@@ -85,7 +86,7 @@ export class MsePlayer {
     this.listen(session, this.video, 'timeupdate', () => this.wake(session));
     this.listen(session, this.video, 'seeking', () => this.seeked(session));
     this.listen(session, this.video, 'error', () => {
-      if (!session.aborted) this.fail(session, Object.assign(new Error(this.video.error?.message || 'the browser could not decode this video'), { code: 'decode' }));
+      if (!session.aborted) this.fail(session, playerError('decode', this.video.error?.message || 'the browser could not decode this video'));
     });
     this.pump(session);
   }
@@ -96,7 +97,7 @@ export class MsePlayer {
     const variant = session.variants[index];
     const media = parseMedia(text(await this.loader.get(variant.uri, { signal, keep: true })), variant.uri);
     if (media.segments.length !== (session.media?.segments.length ?? media.segments.length)) {
-      throw Object.assign(new Error('rungs with different segment counts cannot be switched'), { code: 'decode' });
+      throw playerError('decode', 'rungs with different segment counts cannot be switched');
     }
     this.pipe.changeType(variant.codecs, signal);
     if (media.map) await this.append(session, await this.loader.get(media.map.uri, { signal }));
@@ -117,7 +118,7 @@ export class MsePlayer {
           raw = await this.loader.get(segment.key.uri, { signal, keep: true });
         } catch (error) {
           if (error?.code === 'aborted') throw error;
-          throw Object.assign(new Error(`the key could not be loaded: ${error.message}`), { code: 'key' });
+          throw playerError('key', `the key could not be loaded: ${error.message}`);
         }
         key = await importKey(new Uint8Array(raw));
         session.keys.set(segment.key.uri, key);
@@ -205,11 +206,11 @@ export class MsePlayer {
     const shown = () => !this.video.seeking && this.video.readyState >= 2;
     if (shown()) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(Object.assign(new Error('no picture arrived from the first segment'), { code: 'decode' })), 15000);
+      const timer = setTimeout(() => reject(playerError('decode', 'no picture arrived from the first segment')), 15000);
       const check = () => { if (shown()) { clearTimeout(timer); resolve(); } };
       for (const name of ['seeked', 'loadeddata', 'canplay']) this.listen(session, this.video, name, check);
-      this.listen(session, this.video, 'error', () => { clearTimeout(timer); reject(Object.assign(new Error('the browser could not decode this video'), { code: 'decode' })); }, { once: true });
-      session.controller.signal.addEventListener('abort', () => { clearTimeout(timer); reject(aborted()); }, { once: true });
+      this.listen(session, this.video, 'error', () => { clearTimeout(timer); reject(playerError('decode', 'the browser could not decode this video')); }, { once: true });
+      session.controller.signal.addEventListener('abort', () => { clearTimeout(timer); reject(abortedError()); }, { once: true });
     });
   }
 

@@ -1,6 +1,7 @@
 // Where Media Source Extensions are missing but the platform plays HLS itself (older iOS
 // Safari), the signed master playlist goes straight to the element: its relative URIs carry
 // the token, so no header is needed.
+import { playerError, abortedError } from './errors.js';
 export class NativePlayer {
   constructor(video) {
     this.video = video;
@@ -17,7 +18,7 @@ export class NativePlayer {
     return new Promise((resolve, reject) => {
       const video = this.video;
       const done = () => { this.cleanup?.(); this.cleanup = null; resolve(); };
-      const fail = () => { this.cleanup?.(); this.cleanup = null; reject(Object.assign(new Error('this video cannot be played here'), { code: 'decode' })); };
+      const fail = () => { this.cleanup?.(); this.cleanup = null; reject(playerError('decode', 'this video cannot be played here')); };
       video.addEventListener('loadeddata', done, { once: true });
       video.addEventListener('error', fail, { once: true });
       this.cleanup = () => { video.removeEventListener('loadeddata', done); video.removeEventListener('error', fail); };
@@ -30,7 +31,7 @@ export class NativePlayer {
     if (this.cleanup) {
       this.cleanup();
       this.cleanup = null;
-      this.reject?.(Object.assign(new Error('aborted'), { code: 'aborted' }));
+      this.reject?.(abortedError());
     }
     if (this.video.getAttribute('src')) { this.video.removeAttribute('src'); this.video.load(); }
     this.itemId = null;
