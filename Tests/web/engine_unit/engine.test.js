@@ -6,6 +6,7 @@ import { chooseVariant, ThroughputEstimator } from '../../../Web/js/player/abr.j
 import { ByteStore, createLoader } from '../../../Web/js/player/loader.js';
 import { Prefetcher } from '../../../Web/js/player/prefetch.js';
 import { MediaPipe } from '../../../Web/js/player/media-pipe.js';
+import { LinkArbiter } from '../../../Web/js/player/arbiter.js';
 
 const tests = [];
 const test = (name, body) => tests.push({ name, body });
@@ -271,6 +272,82 @@ test('prefetch cancels the download of an item that left the list and keeps none
   for (const url of Object.values(gone.media.prefetch).concat(gone.media.master)) assert(!store.has(url), `kept ${url}`);
   assert(requested('gone').length <= 1, `only the request already in flight: ${requested('gone')}`);
   assert(store.has(kept.media.master) && store.has(kept.media.prefetch.playlist), 'the new item is warmed');
+});
+
+/** A stand-in for the player on screen: its cushion is whatever the test says. */
+const onScreen = (cushion = 0) => ({ cushion, hasCushion(seconds) { return this.cushion >= seconds; } });
+const outcome = (promise) => {
+  const state = { value: 'waiting' };
+  promise.then(() => { state.value = 'went'; }, (error) => { state.value = error.code; });
+  return state;
+};
+
+test('arbiter: the video on screen downloads at once; others wait until it has a cushion', async () => {
+  const arbiter = new LinkArbiter({ cushionSeconds: 3.5 });
+  const foreground = onScreen(0);
+  const neighbour = onScreen(10);
+  arbiter.focus(foreground);
+  const own = outcome(arbiter.turn(foreground));
+  const theirs = outcome(arbiter.turn(neighbour));
+  const prefetch = outcome(arbiter.turn(null));
+  await settle();
+  equal([own.value, theirs.value, prefetch.value], ['went', 'waiting', 'waiting']);
+  foreground.cushion = 3;           // one segment more is not yet enough
+  arbiter.changed();
+  await settle();
+  equal([theirs.value, prefetch.value], ['waiting', 'waiting']);
+  foreground.cushion = 4;
+  arbiter.changed();
+  await settle();
+  equal([theirs.value, prefetch.value], ['went', 'went']);
+  equal(arbiter.held, 2);
+});
+
+test('arbiter: a new foreground, none at all, or the playhead moving lets waiting downloads go; abort cancels', async () => {
+  const arbiter = new LinkArbiter();
+  const first = onScreen(0);
+  const second = onScreen(0);
+  arbiter.focus(first);
+  const controller = new AbortController();
+  const cancelled = outcome(arbiter.turn(null, controller.signal));
+  const forSecond = outcome(arbiter.turn(second));
+  const prefetch = outcome(arbiter.turn(null));
+  controller.abort();
+  await settle();
+  equal(cancelled.value, 'aborted');
+  arbiter.focus(second);             // the user swiped: the new video on screen goes first
+  await settle();
+  equal([forSecond.value, prefetch.value], ['went', 'waiting']);
+  arbiter.focus(null);               // an image on screen: nothing to protect
+  await settle();
+  equal(prefetch.value, 'went');
+  // Without any notification, the recheck timer notices a cushion that grew.
+  arbiter.focus(first);
+  const late = outcome(arbiter.turn(null));
+  first.cushion = 10;
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  equal(late.value, 'went');
+  equal(arbiter.waiting.size, 0, 'no waiter left behind;');
+});
+
+test('prefetch waits for the arbiter and skips an item a player already holds', async () => {
+  const store = new ByteStore(1_000_000);
+  const estimator = new ThroughputEstimator();
+  const loader = createLoader({ store, estimator });
+  const arbiter = new LinkArbiter();
+  const foreground = onScreen(0);
+  arbiter.focus(foreground);
+  const held = fixtureItem(11, 'held');
+  const waits = fixtureItem(12, 'waits');
+  const prefetcher = new Prefetcher({ store, loader, estimator, arbiter, held: (item) => item.id === held.id });
+  prefetcher.prefetch([held, waits]);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  equal(requested('waits').length, 0, 'nothing while the video on screen has no cushion;');
+  foreground.cushion = 5;
+  arbiter.changed();
+  await waitIdle(prefetcher);
+  equal(requested('held').length, 0, 'the held item is left to its player;');
+  assert(store.has(waits.media.master) && store.has(waits.media.prefetch.first_segment), 'the other item is warmed');
 });
 
 const results = { passed: [], failed: [] };

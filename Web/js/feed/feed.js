@@ -9,7 +9,7 @@ import { planPool, prefetchTargets } from './pool-plan.js';
 import { createPager } from './pager.js';
 import { createPlayerPool } from './player-pool.js';
 import { createPlayback } from './playback.js';
-import { createItemElement, showItemError, clearItemError, flashIndicator, burstHeart } from './item-view.js';
+import { createItemElement, loadImagesNear, showItemError, clearItemError, flashIndicator, burstHeart } from './item-view.js';
 import { wireCarousel, stepCarousel } from './carousel.js';
 import { toggleInfo, toggleDescription } from './overlay.js';
 import { setLiked, setRating } from './social.js';
@@ -59,6 +59,8 @@ export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChan
     const kinds = source.items.map((item) => item.kind);
     const current = pager.current;
     pool.apply(planPool({ ids: keys, kinds, current, slots: pool.assignment(), reach: lookAhead ? 3 : 1 }));
+    pool.focus(kinds[current] === 'video' ? current : null);
+    loadImagesNear(entries.map((entry) => entry.element), current);
     if (lookAhead) engine.prefetch(prefetchTargets(kinds, current).map((index) => source.items[index]));
   }
 

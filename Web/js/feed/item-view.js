@@ -15,10 +15,12 @@ function mediaHTML(item) {
   if (item.kind === 'carousel') return carouselHTML(item);
   if (item.kind === 'image') {
     const variants = media.images?.[0] ?? [];
-    return `<img class="photo" alt="" decoding="async" src="${escapeHTML(media.poster?.url ?? '')}"
-      srcset="${escapeHTML(srcset(variants))}" sizes="(min-width: 900px) 56vh, 100vw">`;
+    return `<img class="photo" alt="" decoding="async" data-src="${escapeHTML(media.poster?.url ?? '')}"
+      data-srcset="${escapeHTML(srcset(variants))}" sizes="(min-width: 900px) 56vh, 100vw">`;
   }
-  return `<img class="poster" alt="" decoding="async" src="${escapeHTML(media.poster?.url ?? media.thumbnail?.url ?? '')}">
+  // The poster only covers the wait for the first frame (a fraction of a second when prefetched),
+  // so the small thumbnail does: a full-size poster can outweigh the first video segment.
+  return `<img class="poster" alt="" decoding="async" data-src="${escapeHTML(media.thumbnail?.url ?? media.poster?.url ?? '')}">
     <div class="spinner" aria-hidden="true"></div>
     <input class="scrub" type="range" min="0" max="1000" value="0" step="1" aria-label="Seek" tabindex="-1">`;
 }
@@ -43,6 +45,24 @@ export function createItemElement(item) {
     ${overlayHTML(item)}`;
   renderSocial(element, item);
   return element;
+}
+
+/**
+ * Images are named in `data-src`/`data-srcset` and fetched only once their item comes near the
+ * screen (`behind` before the current position to `ahead` after it): a page of posters fetched
+ * at once would share a slow link with the first video's segments. The current item's go first.
+ */
+export function loadImagesNear(elements, current, { behind = 1, ahead = 3 } = {}) {
+  const first = Math.max(0, current - behind);
+  elements.slice(first, current + ahead + 1).forEach((element, offset) => {
+    for (const image of element.querySelectorAll('img[data-src]')) {
+      image.fetchPriority = first + offset === current ? 'high' : 'low';
+      if (image.dataset.srcset) image.srcset = image.dataset.srcset;
+      image.src = image.dataset.src;
+      delete image.dataset.src;
+      delete image.dataset.srcset;
+    }
+  });
 }
 
 export function showItemError(element, message) {

@@ -91,11 +91,17 @@ export function createPlayerPool({ engine, size = 3, lookup, onReady, onError })
 
     slotFor: (key) => slots.find((slot) => slot.key === key) ?? null,
 
+    /** Tells the engine which player is on screen (`key` null: none), so it downloads first. */
+    focus(key) {
+      engine.focus(slots.find((slot) => key !== null && slot.key === key)?.player ?? null);
+    },
+
     releaseAll() {
       slots.forEach((slot) => { release(slot); park.append(slot.video); });
     },
 
     destroy() {
+      engine.focus(null);
       slots.forEach((slot) => { release(slot); slot.player.destroy(); });
       park.remove();
     },

@@ -1,9 +1,11 @@
 // The player engine the feed talks to (contract in Web/README.md): one Player per pooled
-// <video>, a shared throughput estimate, and prefetch into a bounded in-memory store.
+// <video>, a shared throughput estimate, prefetch into a bounded in-memory store, and an
+// arbiter that gives the video on screen the network first.
 import { playerError } from './errors.js';
 import { ByteStore, createLoader } from './loader.js';
 import { ThroughputEstimator } from './abr.js';
 import { Prefetcher } from './prefetch.js';
+import { LinkArbiter } from './arbiter.js';
 import { MsePlayer, mediaSourceClass } from './mse-player.js';
 import { NativePlayer, playsHlsNatively } from './native-player.js';
 
@@ -23,19 +25,25 @@ export function createEngine({ prefetch = true, maxPrefetchBytes = 6_000_000, pr
   const store = new ByteStore(Math.max(maxPrefetchBytes, 1_000_000));
   const estimator = new ThroughputEstimator();
   const loader = createLoader({ store, estimator });
-  const prefetcher = new Prefetcher({ store, loader, estimator, segments: prefetchSegments });
+  const arbiter = new LinkArbiter();
   const players = [];
+  const held = (item) => players.some((player) => player.itemId === item.id);
+  const prefetcher = new Prefetcher({ store, loader, estimator, segments: prefetchSegments, arbiter, held });
   let lastRendition = null;
 
   return {
     attach(video) {
       let player;
-      if (mediaSourceClass()) player = new MsePlayer(video, { loader, estimator });
+      if (mediaSourceClass()) player = new MsePlayer(video, { loader, estimator, arbiter });
       else if (playsHlsNatively(video)) player = new NativePlayer(video);
       else player = new UnsupportedPlayer();
       player.on('level', (level) => { lastRendition = `${level.width}x${level.height}`; });
       players.push(player);
       return player;
+    },
+    /** The player whose video is on screen (null for none): its downloads go first. */
+    focus(player) {
+      arbiter.focus(player?.hasCushion ? player : null);
     },
     prefetch(items) {
       if (prefetch) prefetcher.prefetch(items.filter(Boolean));
@@ -47,6 +55,8 @@ export function createEngine({ prefetch = true, maxPrefetchBytes = 6_000_000, pr
         bytesInMemory: store.bytes,
         throughputBps: estimator.bitsPerSecond,
         rendition: lastRendition,
+        // Downloads that waited for the video on screen to have a cushion first.
+        turnsHeld: arbiter.held,
         prefetchEnabled: prefetch,
         // Summed over the pooled players: a MediaSource per element, then reused per swipe.
         mediaSourcesCreated: players.reduce((sum, player) => sum + (player.stats?.mediaSourcesCreated ?? 0), 0),

@@ -29,10 +29,11 @@ function normalise(error) {
 }
 
 export class MsePlayer {
-  constructor(video, { loader, estimator }) {
+  constructor(video, { loader, estimator, arbiter = null }) {
     this.video = video;
     this.loader = loader;
     this.estimator = estimator;
+    this.arbiter = arbiter;
     this.handlers = { error: [], level: [] };
     this.session = null;
     this.itemId = null;
@@ -49,7 +50,7 @@ export class MsePlayer {
     this.unload();
     const session = {
       item, controller: new AbortController(), aborted: false, wakeUp: null, keys: new Map(),
-      variants: [], variantIndex: -1, media: null, next: 0, ended: false, listeners: [],
+      variants: [], variantIndex: -1, media: null, next: 0, ended: false, failed: false, listeners: [],
     };
     this.session = session;
     this.itemId = item.id;
@@ -69,7 +70,7 @@ export class MsePlayer {
     const { item } = session;
     const signal = session.controller.signal;
     const masterUrl = absolute(item.media.master);
-    session.variants = parseMaster(text(await this.loader.get(masterUrl, { signal, keep: true })), masterUrl);
+    session.variants = parseMaster(text(await this.get(session, masterUrl, { signal, keep: true })), masterUrl);
     let start = chooseVariant(session.variants, {
       throughputBps: this.estimator.bitsPerSecond, maxShortEdge: shortEdgeOf(this.video),
     });
@@ -95,27 +96,48 @@ export class MsePlayer {
   async switchTo(session, index) {
     const signal = session.controller.signal;
     const variant = session.variants[index];
-    const media = parseMedia(text(await this.loader.get(variant.uri, { signal, keep: true })), variant.uri);
+    const media = parseMedia(text(await this.get(session, variant.uri, { signal, keep: true })), variant.uri);
     if (media.segments.length !== (session.media?.segments.length ?? media.segments.length)) {
       throw playerError('decode', 'rungs with different segment counts cannot be switched');
     }
     this.pipe.changeType(variant.codecs, signal);
-    if (media.map) await this.append(session, await this.loader.get(media.map.uri, { signal }));
+    if (media.map) await this.append(session, await this.get(session, media.map.uri, { signal }));
     session.media = media;
     session.variantIndex = index;
     this.emit('level', { index, width: variant.width, height: variant.height, bandwidth: variant.bandwidth });
   }
 
+  /**
+   * Bytes by URL: from memory when prefetch has them, else from the network once the arbiter
+   * gives this player a turn (at once when it is on screen).
+   */
+  async get(session, url, options) {
+    const { store } = this.loader;
+    if (this.arbiter && !store.has(url) && !store.pending.has(url)) await this.arbiter.turn(this, session.controller.signal);
+    return this.loader.get(url, options);
+  }
+
+  /**
+   * Whether the video on screen can spare the network: it has `seconds` buffered ahead, or
+   * every segment, or nothing left to protect (no item, failed, unloaded).
+   */
+  hasCushion(seconds) {
+    const session = this.session;
+    if (!session || session.aborted || session.failed) return true;
+    if (!session.media) return false;
+    return session.next >= session.media.segments.length || this.bufferedAhead() >= seconds;
+  }
+
   async appendSegment(session, index) {
     const signal = session.controller.signal;
     const segment = session.media.segments[index];
-    let data = await this.loader.get(segment.uri, { signal });
+    let data = await this.get(session, segment.uri, { signal });
     if (segment.key) {
       let key = session.keys.get(segment.key.uri);
       if (!key) {
         let raw;
         try {
-          raw = await this.loader.get(segment.key.uri, { signal, keep: true });
+          raw = await this.get(session, segment.key.uri, { signal, keep: true });
         } catch (error) {
           if (error?.code === 'aborted') throw error;
           throw playerError('key', `the key could not be loaded: ${error.message}`);
@@ -132,6 +154,7 @@ export class MsePlayer {
   async append(session, data, retried = false) {
     try {
       await this.pipe.append(data, session.controller.signal);
+      this.arbiter?.changed();
     } catch (error) {
       if (error?.name !== 'QuotaExceededError' || retried) throw error;
       await this.evict(session, true);
@@ -159,7 +182,9 @@ export class MsePlayer {
         }
         const ahead = this.bufferedAhead();
         if (ahead > BUFFER_GOAL) { await this.sleep(session, 500); continue; }
-        const target = chooseVariant(session.variants, {
+        // A paused player (a neighbour off screen) keeps its rung: its buffer is not draining, and
+        // switching would download another init section and segment for nothing.
+        const target = this.video.paused ? session.variantIndex : chooseVariant(session.variants, {
           throughputBps: this.estimator.bitsPerSecond, maxShortEdge: shortEdgeOf(this.video),
           bufferAhead: ahead, current: session.variantIndex,
         });
@@ -231,6 +256,8 @@ export class MsePlayer {
 
   fail(session, error) {
     if (session !== this.session) return;
+    session.failed = true;
+    this.arbiter?.changed();
     this.emit('error', error);
   }
 
@@ -240,6 +267,7 @@ export class MsePlayer {
     this.wake(session);
     for (const remove of session.listeners) remove();
     session.listeners = [];
+    this.arbiter?.changed();
   }
 
   /** Stops this item; the MediaSource stays attached for the next one. */

@@ -1,15 +1,18 @@
 // Warms what the next items need to start — master and media playlist, key, init and the first
 // segment of the starting (lowest) rung — into the engine's ByteStore, so a swipe appends from
-// memory. Bounded by the store's budget, one download at a time so it never competes much with
-// the playing video, and cancelled for items the user has moved away from.
+// memory. Bounded by the store's budget, one download at a time, each only when the arbiter
+// says the video on screen can spare the link, and cancelled for items the user has moved away
+// from. An item a player already holds is not warmed: that player downloads it itself.
 import { fetchBytes } from './loader.js';
 
 export class Prefetcher {
-  constructor({ store, loader, estimator, segments = 1 }) {
+  constructor({ store, loader, estimator, segments = 1, arbiter = null, held = () => false }) {
     this.store = store;
     this.loader = loader;
     this.estimator = estimator;
     this.segments = segments;
+    this.arbiter = arbiter;
+    this.held = held;
     this.wanted = [];          // items, in priority order
     this.controllers = new Map(); // item id → AbortController
     this.urlsByItem = new Map();  // item id → URLs it put in the store
@@ -35,7 +38,7 @@ export class Prefetcher {
     try {
       while (this.wanted.length > 0) {
         const item = this.wanted.shift();
-        if (this.urlsByItem.has(item.id)) continue;
+        if (this.urlsByItem.has(item.id) || this.held(item)) continue;
         await this.warm(item).catch(() => {});
       }
     } finally {
@@ -68,6 +71,8 @@ export class Prefetcher {
         if (controller.signal.aborted) return;
         if (this.store.has(url)) continue;
         if (this.store.bytes > this.store.maxBytes * 0.9) return; // budget spent: stop here
+        await this.arbiter?.turn(null, controller.signal);
+        if (this.store.has(url) || this.store.pending.has(url)) continue;
         this.loader.prefetched.add(url);
         const download = fetchBytes(url, {
           signal: controller.signal,
