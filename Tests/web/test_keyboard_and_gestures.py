@@ -110,3 +110,16 @@ def test_media_session_describes_the_current_item(page):
     artist = page.evaluate("navigator.mediaSession.metadata && navigator.mediaSession.metadata.artist")
     username = page.inner_text(f"{CURRENT} .username")
     assert artist == username
+
+
+def test_picture_in_picture_button_takes_the_playing_video_out_and_back(page):
+    # Debian's headless Chromium supports picture-in-picture, so the real path runs here.
+    assert page.evaluate("document.pictureInPictureEnabled")
+    to_video(page)
+    button = page.locator(f"{CURRENT} [data-action='pip']")
+    button.click()
+    page.wait_for_function("document.pictureInPictureElement !== null", timeout=5000)
+    assert current_video(page, "v === document.pictureInPictureElement")
+    button.click()
+    page.wait_for_function("document.pictureInPictureElement === null", timeout=5000)
+    assert page.locator(".toast:has-text('Picture-in-picture')").count() == 0
