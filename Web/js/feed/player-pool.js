@@ -29,6 +29,8 @@ export function createPlayerPool({ engine, size = 3, lookup, onReady, onError })
     return slot;
   });
 
+  const slotFor = (key) => slots.find((slot) => slot.key === key) ?? null;
+
   function release(slot) {
     // A load cut short leaves its item's spinner behind otherwise.
     if (slot.key !== null) lookup(slot.key)?.element.classList.remove('loading');
@@ -89,11 +91,11 @@ export function createPlayerPool({ engine, size = 3, lookup, onReady, onError })
       load(slot, key);
     },
 
-    slotFor: (key) => slots.find((slot) => slot.key === key) ?? null,
+    slotFor,
 
     /** Tells the engine which player is on screen (`key` null: none), so it downloads first. */
     focus(key) {
-      engine.focus(slots.find((slot) => key !== null && slot.key === key)?.player ?? null);
+      engine.focus(key === null ? null : slotFor(key)?.player ?? null);
     },
 
     releaseAll() {

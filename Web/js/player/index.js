@@ -24,8 +24,8 @@ export function createEngine({ prefetch = true, maxPrefetchBytes = 6_000_000, pr
   // Playlists and keys the players read are kept here too, so the store is never tiny.
   const store = new ByteStore(Math.max(maxPrefetchBytes, 1_000_000));
   const estimator = new ThroughputEstimator();
-  const loader = createLoader({ store, estimator });
   const arbiter = new LinkArbiter();
+  const loader = createLoader({ store, estimator, arbiter });
   const players = [];
   const held = (item) => players.some((player) => player.itemId === item.id);
   const prefetcher = new Prefetcher({ store, loader, estimator, segments: prefetchSegments, arbiter, held });

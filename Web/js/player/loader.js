@@ -80,19 +80,27 @@ export async function fetchBytes(url, { signal, onSample, priority = 'auto' } = 
 
 /**
  * The player's way to get bytes: from the store when prefetch already has them (a hit),
- * else from the network (a miss, measured). Small, shared things (playlists, keys) are peeked,
- * media segments taken.
+ * else from the network (a miss, measured) once the arbiter gives `player` a turn (at once
+ * for the player on screen). Small, shared things (playlists, keys) are peeked, media
+ * segments taken.
  */
-export function createLoader({ store, estimator }) {
+export function createLoader({ store, estimator, arbiter = null }) {
   const prefetched = new Set(); // URLs prefetch put in the store, to count hits honestly
+  const fromMemory = async (url, keep) => {
+    // A prefetch of this very URL under way is joined, never fetched twice.
+    const pending = store.pending.get(url);
+    if (pending) await pending.catch(() => null);
+    return keep ? store.peek(url) : store.take(url);
+  };
   return {
     store,
     prefetched,
-    async get(url, { signal, keep = false } = {}) {
-      // A prefetch of this very URL under way is joined, never fetched twice.
-      const pending = store.pending.get(url);
-      if (pending) await pending.catch(() => null);
-      const cached = keep ? store.peek(url) : store.take(url);
+    async get(url, { signal, keep = false, player = null } = {}) {
+      let cached = await fromMemory(url, keep);
+      if (!cached && arbiter && !arbiter.mayDownload(player)) {
+        await arbiter.turn(player, signal);
+        cached = await fromMemory(url, keep); // prefetch may have brought it while we waited
+      }
       if (cached) {
         if (prefetched.has(url)) store.hits += 1;
         return cached;

@@ -70,7 +70,7 @@ export class MsePlayer {
     const { item } = session;
     const signal = session.controller.signal;
     const masterUrl = absolute(item.media.master);
-    session.variants = parseMaster(text(await this.get(session, masterUrl, { signal, keep: true })), masterUrl);
+    session.variants = parseMaster(text(await this.loader.get(masterUrl, { signal, keep: true, player: this })), masterUrl);
     let start = chooseVariant(session.variants, {
       throughputBps: this.estimator.bitsPerSecond, maxShortEdge: shortEdgeOf(this.video),
     });
@@ -96,25 +96,15 @@ export class MsePlayer {
   async switchTo(session, index) {
     const signal = session.controller.signal;
     const variant = session.variants[index];
-    const media = parseMedia(text(await this.get(session, variant.uri, { signal, keep: true })), variant.uri);
+    const media = parseMedia(text(await this.loader.get(variant.uri, { signal, keep: true, player: this })), variant.uri);
     if (media.segments.length !== (session.media?.segments.length ?? media.segments.length)) {
       throw playerError('decode', 'rungs with different segment counts cannot be switched');
     }
     this.pipe.changeType(variant.codecs, signal);
-    if (media.map) await this.append(session, await this.get(session, media.map.uri, { signal }));
+    if (media.map) await this.append(session, await this.loader.get(media.map.uri, { signal, player: this }));
     session.media = media;
     session.variantIndex = index;
     this.emit('level', { index, width: variant.width, height: variant.height, bandwidth: variant.bandwidth });
-  }
-
-  /**
-   * Bytes by URL: from memory when prefetch has them, else from the network once the arbiter
-   * gives this player a turn (at once when it is on screen).
-   */
-  async get(session, url, options) {
-    const { store } = this.loader;
-    if (this.arbiter && !store.has(url) && !store.pending.has(url)) await this.arbiter.turn(this, session.controller.signal);
-    return this.loader.get(url, options);
   }
 
   /**
@@ -131,13 +121,13 @@ export class MsePlayer {
   async appendSegment(session, index) {
     const signal = session.controller.signal;
     const segment = session.media.segments[index];
-    let data = await this.get(session, segment.uri, { signal });
+    let data = await this.loader.get(segment.uri, { signal, player: this });
     if (segment.key) {
       let key = session.keys.get(segment.key.uri);
       if (!key) {
         let raw;
         try {
-          raw = await this.get(session, segment.key.uri, { signal, keep: true });
+          raw = await this.loader.get(segment.key.uri, { signal, keep: true, player: this });
         } catch (error) {
           if (error?.code === 'aborted') throw error;
           throw playerError('key', `the key could not be loaded: ${error.message}`);
