@@ -135,7 +135,8 @@ import Testing
         let cache = MediaCache(memory: MemoryCache(), disk: DiskCache(fileSystem: files, clock: clock))
         let load: @Sendable () async throws -> Data = {
             await downloads.increment()
-            try await Task.sleep(for: .milliseconds(20))
+            // Long enough that the second reader arrives mid-download even on a loaded CI machine.
+            try await Task.sleep(for: .milliseconds(300))
             return Data("payload".utf8)
         }
         async let first = cache.data(for: CacheKey("k"), load: load)

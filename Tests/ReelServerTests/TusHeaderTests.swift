@@ -90,35 +90,62 @@ struct UploadLockTests {
     func serialised() async throws {
         let locks = UploadLocks()
         let log = OrderLog()
-        async let first: Void = locks.withLock("a", wait: .seconds(5)) {
-            await log.add("first start")
-            try await Task.sleep(for: .milliseconds(200))
+        let firstHolds = Latch(), firstMayEnd = Latch()
+        async let first: Void = locks.withLock("a", wait: .seconds(30)) {
+            await firstHolds.open()
+            await firstMayEnd.wait()
             await log.add("first end")
         }
-        try await Task.sleep(for: .milliseconds(50))
-        async let second: Void = locks.withLock("a", wait: .seconds(5)) { await log.add("second") }
-        async let other: Void = locks.withLock("b", wait: .seconds(5)) { await log.add("other") }
-        _ = try await (first, second, other)
-        let entries = await log.entries
-        #expect(entries.firstIndex(of: "second")! > entries.firstIndex(of: "first end")!)
-        #expect(entries.firstIndex(of: "other")! < entries.firstIndex(of: "first end")!)
+        await firstHolds.wait()
+        try await locks.withLock("b", wait: .milliseconds(100)) { await log.add("other") }
+        async let second: Void = locks.withLock("a", wait: .seconds(30)) { await log.add("second") }
+        // A broken lock lets "second" in during this pause; a working one keeps it out until the
+        // first ends. (A slow machine can only make the pause too short to see it, never fail.)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(await !log.entries.contains("second"))
+        await firstMayEnd.open()
+        _ = try await (first, second)
+        #expect(await log.entries == ["other", "first end", "second"])
     }
 
     @Test("a waiter gives up with 423 after its wait; the lock is free again after an error")
     func timeout() async throws {
         let locks = UploadLocks()
-        async let holder: Void = locks.withLock("a", wait: .seconds(1)) { try await Task.sleep(for: .milliseconds(600)) }
-        try await Task.sleep(for: .milliseconds(50))
+        let holding = Latch(), mayRelease = Latch()
+        async let holder: Void = locks.withLock("a", wait: .seconds(30)) {
+            await holding.open()
+            await mayRelease.wait()
+        }
+        await holding.wait()
         do {
             try await locks.withLock("a", wait: .milliseconds(100)) {}
             Issue.record("expected 423")
         } catch let error as APIError {
             #expect(error.status.code == 423)
         }
+        await mayRelease.open()
         try await holder
         await #expect(throws: APIError.self) { try await locks.withLock("a", wait: .seconds(1)) { throw APIError.badRequest("x") } }
         let value = try await locks.withLock("a", wait: .milliseconds(10)) { 7 }
         #expect(value == 7)
+    }
+}
+
+/// A one-way door between test tasks, so an ordering never rests on a sleep being long enough
+/// (CI once ran the waiter before a holder that had had 50 ms to take the lock).
+actor Latch {
+    private var isOpen = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func open() {
+        isOpen = true
+        waiting.forEach { $0.resume() }
+        waiting.removeAll()
+    }
+
+    func wait() async {
+        guard !isOpen else { return }
+        await withCheckedContinuation { waiting.append($0) }
     }
 }
 

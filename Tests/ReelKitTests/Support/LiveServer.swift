@@ -90,10 +90,12 @@ actor LiveServer {
         try? FileManager.default.removeItem(at: root)
     }
 
-    /// Polls `/health` until the listener is up (a few milliseconds in practice).
+    /// Polls `/health` until the listener is up (a few milliseconds in practice; the generous
+    /// deadline is for a debug build on a loaded machine).
     private func waitUntilAnswering() async throws {
         let url = baseURL.appendingPathComponent("health")
-        for _ in 0..<200 {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
             if let (_, response) = try? await URLSession.shared.data(from: url), (response as? HTTPURLResponse)?.statusCode == 200 { return }
             try await Task.sleep(for: .milliseconds(25))
         }
