@@ -60,8 +60,10 @@ def test_sigkill_mid_transcode_then_restart(tmp_path, data):
         if worker.poll() is None:
             worker.kill()
 
-    # The encoder does not outlive its worker: its next progress write hits a closed pipe.
-    wait_for(lambda: not ffmpeg_pids_for(data), timeout=15, what="the orphaned ffmpeg to exit")
+    # The encoder dies with its worker (the kernel's parent-death signal, set by setpriv), at
+    # once: not when it finishes encoding into a job folder that the next attempt reuses. A
+    # closed progress pipe alone does not stop ffmpeg; on a loaded machine it outlived 15 s.
+    wait_for(lambda: not ffmpeg_pids_for(data), timeout=5, what="the orphaned ffmpeg to exit")
     assert job_row(data)["state"] == "running"  # the lease is still held by the dead worker
     with db(data) as connection:
         assert connection.execute("SELECT status FROM posts").fetchone()["status"] != "ready"

@@ -2,9 +2,11 @@ import Foundation
 
 /// The live `ProcessRunner`, on Foundation's `Process`.
 ///
-/// Executables are looked up on `PATH` once per name. The child's stdout is a pipe: if this
-/// process is killed, ffmpeg's next `-progress` write fails and it exits, so a SIGKILLed worker
-/// does not leave an orphan encoder writing into a temp folder.
+/// Executables are looked up on `PATH` once per name. A child dies with this process: on Linux
+/// it is started through util-linux's `setpriv --pdeathsig KILL`, so a SIGKILLed worker does
+/// not leave an orphan encoder writing into a job folder that the job's next attempt reuses.
+/// (A closed `-progress` pipe does not stop ffmpeg: it ignores SIGPIPE and the write error,
+/// and encodes to the end.)
 public struct FoundationProcessRunner: ProcessRunner {
     public static let stderrTailLimit = 4_096
 
@@ -33,8 +35,13 @@ public struct FoundationProcessRunner: ProcessRunner {
             throw PipelineError.toolMissing(executable)
         }
         let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
+        if let reaper = ParentDeathSignal.launcher {
+            process.executableURL = reaper.executable
+            process.arguments = reaper.arguments + [url.path] + arguments
+        } else {
+            process.executableURL = url
+            process.arguments = arguments
+        }
         process.standardInput = FileHandle.nullDevice
         let stdoutPipe = Pipe()
         let stderrPipe = Pipe()
@@ -53,24 +60,27 @@ public struct FoundationProcessRunner: ProcessRunner {
 
         let exitCode: Int32 = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
-                do {
-                    try process.run()
-                    launchedPID.set(process.processIdentifier)
-                } catch {
-                    continuation.resume(throwing: PipelineError.toolFailed(executable, "could not start: \(error)"))
-                    return
-                }
-                drained.enter()
+                // Launched from a thread that lives until the child exits: the kernel sends the
+                // parent-death signal when the launching *thread* ends, and a pool thread may
+                // retire while ffmpeg is still encoding.
                 Thread.detachNewThread {
-                    Self.drain(stdoutHandle.value, into: onStdout)
-                    drained.leave()
-                }
-                drained.enter()
-                Thread.detachNewThread {
-                    Self.drain(stderrHandle.value) { stderrTail.append($0) }
-                    drained.leave()
-                }
-                Thread.detachNewThread {
+                    do {
+                        try child.value.run()
+                        launchedPID.set(child.value.processIdentifier)
+                    } catch {
+                        continuation.resume(throwing: PipelineError.toolFailed(executable, "could not start: \(error)"))
+                        return
+                    }
+                    drained.enter()
+                    Thread.detachNewThread {
+                        Self.drain(stdoutHandle.value, into: onStdout)
+                        drained.leave()
+                    }
+                    drained.enter()
+                    Thread.detachNewThread {
+                        Self.drain(stderrHandle.value) { stderrTail.append($0) }
+                        drained.leave()
+                    }
                     child.value.waitUntilExit()
                     drained.wait()
                     continuation.resume(returning: child.value.terminationStatus)
@@ -96,6 +106,20 @@ extension FoundationProcessRunner {
             sink(chunk)
         }
     }
+}
+
+/// How a child is tied to this process's life: `setpriv --pdeathsig KILL` sets the kernel's
+/// parent-death signal and then executes the real program. Nil where there is no setpriv
+/// (macOS): children are then only stopped by cancellation.
+enum ParentDeathSignal {
+    static let launcher: (executable: URL, arguments: [String])? = {
+        #if os(Linux)
+        guard let setpriv = ExecutableLocator.find("setpriv") else { return nil }
+        return (setpriv, ["--pdeathsig", "KILL", "--"])
+        #else
+        return nil
+        #endif
+    }()
 }
 
 /// Finds programs on `PATH` (plus the usual Debian locations when PATH is minimal, as under CI).
