@@ -157,6 +157,7 @@ def run_session(browser, url: str) -> dict:
         page.wait_for_function(f"({PLAYING_AFTER_SWIPE})('{item}')", timeout=60_000, polling=20)
         swipes += 1
     events = page.evaluate("window.__media")
+    engine = page.evaluate("reelhouse.stats()")
     context.close()
     # A stall is a `waiting` on an item after it has started playing.
     playing_since: dict[str, float] = {}
@@ -166,7 +167,8 @@ def run_session(browser, url: str) -> dict:
             playing_since.setdefault(event["id"], event["t"])
         elif event["id"] in playing_since:
             stalls += 1
-    return {"swipes": swipes, "waiting_total": sum(e["type"] == "waiting" for e in events), "stalls": stalls}
+    return {"swipes": swipes, "waiting_total": sum(e["type"] == "waiting" for e in events), "stalls": stalls,
+            "engine": engine}
 
 
 def main() -> None:
@@ -201,6 +203,9 @@ def main() -> None:
           f"(goal: p95 < 100 ms with prefetch, ≥ 5× better)")
     print(f"2-minute session with prefetch: {session['swipes']} swipes, {session['stalls']} stalls "
           f"(waiting after playback started; {session['waiting_total']} waiting events in all; goal 0)")
+    engine = session["engine"]
+    print(f"  engine: {engine['failedLoads']} failed loads, {engine['prefetchHits']} prefetch hits / "
+          f"{engine['prefetchMisses']} misses, {engine['turnsHeld']} downloads waited for the video on screen")
 
 
 if __name__ == "__main__":

@@ -45,3 +45,4 @@ def test_tampered_key_shows_an_error_and_the_feed_continues(context):
         swipe_next(page)
     assert saw_error
     assert page.locator("video").count() <= 3
+    assert page.evaluate("reelhouse.stats()")["failedLoads"] >= 1

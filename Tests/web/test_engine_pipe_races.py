@@ -65,7 +65,7 @@ def test_a_load_cut_short_right_after_sourceopen_leaves_a_pipe_the_next_item_can
     assert result["left"]["readyState"] == "open" and math.isnan(result["left"]["duration"]), result
     assert result["secondOutcome"] == "loaded", result
     assert result["played"] >= 0.5 and result["error"] is None, result
-    assert result["stats"] == {"mediaSourcesCreated": 1, "sourceBufferReuses": 1}, result
+    assert result["stats"] == {"mediaSourcesCreated": 1, "sourceBufferReuses": 1, "failedLoads": 0}, result
     page.close()
 
 

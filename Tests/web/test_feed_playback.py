@@ -34,6 +34,8 @@ def test_fifteen_swipes_play_each_item_once_with_three_players(page, library):
     assert len(set(seen)) == len(seen), f"an item repeated within one pass of the library: {seen}"
     assert played >= 12  # every video among them played; the carousel does not
     assert page.locator("video").count() <= 3
+    stats = page.evaluate("reelhouse.stats()")
+    assert stats["failedLoads"] == 0 and stats["players"] == 3, stats
 
 
 def test_next_page_is_requested_before_the_end_without_duplicates(page):

@@ -23,6 +23,8 @@ def test_tag_chip_narrows_the_feed(page, library):
     page.click("#clear-filter")
     page.wait_for_function("!location.search.includes('tag=')")
     page.wait_for_function("document.querySelectorAll('[data-item-id]').length >= 10")
+    # Each filter change restarts the feed: its three players are detached, not kept forever.
+    assert page.evaluate("reelhouse.stats()")["players"] == 3
 
 
 def test_carousel_swipes_sideways(context):

@@ -11,6 +11,9 @@ import { showToast } from './ui/toast.js';
 
 const lookAhead = prefetchEnabled();
 const enginePromise = loadEngine({ prefetch: lookAhead, maxPrefetchBytes: 6_000_000 });
+// For a bug report (and the tests): `await reelhouse.stats()` in the console shows what the
+// player engine did on this page: prefetch hits, rung, failed items, players alive.
+globalThis.reelhouse = { stats: async () => (await enginePromise).stats() };
 let feed = null;
 
 const connectivity = watchConnectivity({ onOnline: () => { feed ? feed.retry() : boot(); } });

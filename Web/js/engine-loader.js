@@ -15,6 +15,7 @@ function unavailableEngine(reason) {
         on(name, handler) { handlers[name] = handler; },
       };
     },
+    detach(player) { player.unload(); },
     focus() {},
     prefetch() {},
     stats: () => ({}),

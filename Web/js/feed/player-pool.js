@@ -85,7 +85,7 @@ export function createPlayerPool({ engine, size = 3, lookup, onReady, onError })
 
     /** Loads the item again in its player (the retry button). */
     reload(key) {
-      const slot = slots.find((candidate) => candidate.key === key);
+      const slot = slotFor(key);
       if (!slot) return;
       release(slot);
       load(slot, key);
@@ -104,7 +104,7 @@ export function createPlayerPool({ engine, size = 3, lookup, onReady, onError })
 
     destroy() {
       engine.focus(null);
-      slots.forEach((slot) => { release(slot); slot.player.destroy(); });
+      slots.forEach((slot) => { release(slot); engine.detach(slot.player); });
       park.remove();
     },
   };

@@ -27,6 +27,9 @@ export function createEngine({ prefetch = true, maxPrefetchBytes = 6_000_000, pr
   const arbiter = new LinkArbiter();
   const loader = createLoader({ store, estimator, arbiter });
   const players = [];
+  // Counters of players already detached, so stats() stays a total over the page's life.
+  const retired = { mediaSourcesCreated: 0, sourceBufferReuses: 0, failedLoads: 0 };
+  const total = (name) => players.reduce((sum, player) => sum + (player.stats?.[name] ?? 0), retired[name]);
   const held = (item) => players.some((player) => player.itemId === item.id);
   const prefetcher = new Prefetcher({ store, loader, estimator, segments: prefetchSegments, arbiter, held });
   let lastRendition = null;
@@ -40,6 +43,14 @@ export function createEngine({ prefetch = true, maxPrefetchBytes = 6_000_000, pr
       player.on('level', (level) => { lastRendition = `${level.width}x${level.height}`; });
       players.push(player);
       return player;
+    },
+    /** Releases the player's element and forgets the player; its counters stay in stats(). */
+    detach(player) {
+      const index = players.indexOf(player);
+      if (index < 0) return;
+      player.destroy();
+      for (const name of Object.keys(retired)) retired[name] += player.stats?.[name] ?? 0;
+      players.splice(index, 1);
     },
     /** The player whose video is on screen (null for none): its downloads go first. */
     focus(player) {
@@ -58,9 +69,12 @@ export function createEngine({ prefetch = true, maxPrefetchBytes = 6_000_000, pr
         // Downloads that waited for the video on screen to have a cushion first.
         turnsHeld: arbiter.held,
         prefetchEnabled: prefetch,
-        // Summed over the pooled players: a MediaSource per element, then reused per swipe.
-        mediaSourcesCreated: players.reduce((sum, player) => sum + (player.stats?.mediaSourcesCreated ?? 0), 0),
-        sourceBufferReuses: players.reduce((sum, player) => sum + (player.stats?.sourceBufferReuses ?? 0), 0),
+        players: players.length,
+        // Summed over every player the page had: a MediaSource per element, then reused per swipe.
+        mediaSourcesCreated: total('mediaSourcesCreated'),
+        sourceBufferReuses: total('sourceBufferReuses'),
+        // Items that failed to load or to keep playing (a bad key, a decode error, a 404 …).
+        failedLoads: total('failedLoads'),
       };
     },
   };

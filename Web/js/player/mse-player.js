@@ -38,10 +38,11 @@ export class MsePlayer {
     this.session = null;
     this.itemId = null;
     this.pipe = new MediaPipe(video);
+    this.failedLoads = 0;
   }
 
-  /** How often this player built a MediaSource and how often it reused its SourceBuffer. */
-  get stats() { return { ...this.pipe.stats }; }
+  /** How often this player built a MediaSource, reused its SourceBuffer, and failed an item. */
+  get stats() { return { ...this.pipe.stats, failedLoads: this.failedLoads }; }
 
   on(name, handler) { (this.handlers[name] ??= []).push(handler); }
   emit(name, value) { for (const handler of this.handlers[name] ?? []) handler(value); }
@@ -59,6 +60,7 @@ export class MsePlayer {
       return;
     } catch (error) {
       if (session.aborted) throw abortedError();
+      this.failedLoads += 1;
       this.teardown(session);
       // A failed item may leave the buffer mid-segment or the source closed: start afresh.
       this.pipe.destroy();
@@ -245,8 +247,9 @@ export class MsePlayer {
   }
 
   fail(session, error) {
-    if (session !== this.session) return;
+    if (session !== this.session || session.failed) return;
     session.failed = true;
+    this.failedLoads += 1;
     this.arbiter?.changed();
     this.emit('error', error);
   }

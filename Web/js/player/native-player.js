@@ -8,7 +8,11 @@ export class NativePlayer {
     this.handlers = { error: [], level: [] };
     this.itemId = null;
     this.cleanup = null;
+    this.failedLoads = 0;
   }
+
+  /** The element reports its own buffering; only failures are ours to count. */
+  get stats() { return { failedLoads: this.failedLoads }; }
 
   on(name, handler) { (this.handlers[name] ??= []).push(handler); }
 
@@ -18,7 +22,7 @@ export class NativePlayer {
     return new Promise((resolve, reject) => {
       const video = this.video;
       const done = () => { this.cleanup?.(); this.cleanup = null; resolve(); };
-      const fail = () => { this.cleanup?.(); this.cleanup = null; reject(playerError('decode', 'this video cannot be played here')); };
+      const fail = () => { this.cleanup?.(); this.cleanup = null; this.failedLoads += 1; reject(playerError('decode', 'this video cannot be played here')); };
       video.addEventListener('loadeddata', done, { once: true });
       video.addEventListener('error', fail, { once: true });
       this.cleanup = () => { video.removeEventListener('loadeddata', done); video.removeEventListener('error', fail); };
