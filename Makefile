@@ -18,7 +18,7 @@ deps:
 test:
 	@scripts/ensure-deps.sh test
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	SWIFT=$(SWIFT) scripts/swift-test.sh
 	REELHOUSE_BIN=$(CURDIR)/.build/debug/reelhouse $(PY) -m pytest -q Tests/e2e
 	REELHOUSE_BIN=$(CURDIR)/.build/debug/reelhouse $(PY) -m pytest -q Tests/web
 

@@ -9,6 +9,8 @@ have() { command -v "$1" >/dev/null 2>&1; }
 have ffmpeg || need_pkgs+=(ffmpeg)
 have ffprobe || need_pkgs+=(ffmpeg)
 have xz || need_pkgs+=(xz-utils)
+# setpriv ties each ffmpeg to its worker's life (essential on Debian; a slim image may lack it)
+have setpriv || need_pkgs+=(util-linux)
 # drawtext captions in the demo library
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf ] || need_pkgs+=(fonts-dejavu-core)
 [ -f /usr/include/sqlite3.h ] || need_pkgs+=(libsqlite3-dev)
