@@ -2,11 +2,11 @@ import Foundation
 
 /// The live `ProcessRunner`, on Foundation's `Process`.
 ///
-/// Executables are looked up on `PATH` once per name. A child dies with this process: on Linux
-/// it is started through util-linux's `setpriv --pdeathsig KILL`, so a SIGKILLed worker does
-/// not leave an orphan encoder writing into a job folder that the job's next attempt reuses.
-/// (A closed `-progress` pipe does not stop ffmpeg: it ignores SIGPIPE and the write error,
-/// and encodes to the end.)
+/// Executables are looked up on `PATH` at each launch (a few `stat` calls, nothing beside an
+/// ffmpeg run). A child dies with this process: on Linux it is started through util-linux's
+/// `setpriv --pdeathsig KILL`, so a SIGKILLed worker does not leave an orphan encoder writing
+/// into a job folder that the job's next attempt reuses. (A closed `-progress` pipe does not
+/// stop ffmpeg: it ignores SIGPIPE and the write error, and encodes to the end.)
 public struct FoundationProcessRunner: ProcessRunner {
     public static let stderrTailLimit = 4_096
 
