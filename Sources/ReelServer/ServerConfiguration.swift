@@ -6,7 +6,9 @@ public struct ServerConfiguration: Codable, Sendable, Equatable {
     public var host = "127.0.0.1"
     public var port = 8080
     /// Signed media URLs expire at the end of the current window plus the margin, so every
-    /// client in one window gets the same URL and browser/CDN caches hit.
+    /// client in one window gets the same URL and browser/CDN caches hit. Tests shorten the
+    /// window to a few seconds (`REELHOUSE_MEDIA_TOKEN_WINDOW=4 REELHOUSE_MEDIA_TOKEN_MARGIN=0`) to
+    /// watch clients recover from a real expiry.
     public var mediaTokenWindowSeconds = 3600
     public var mediaTokenMarginSeconds = 900
     /// Seed 000's routes (`/api/feed/random`, `/videos/{folder}/index.m3u8`…). Their playlists

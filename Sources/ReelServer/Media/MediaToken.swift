@@ -22,7 +22,7 @@ public struct MediaTokenSigner: Sendable {
 
     public init(secret: Data, windowSeconds: Int, marginSeconds: Int) {
         self.key = SymmetricKey(data: SHA256.hash(data: Data("reelhouse media token".utf8) + secret))
-        self.window = Int64(max(60, windowSeconds))
+        self.window = Int64(max(2, windowSeconds))
         self.margin = Int64(max(0, marginSeconds))
     }
 
