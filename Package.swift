@@ -28,18 +28,23 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.20.0", traits: ["FullFoundation"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.20.0"),
     ],
     targets: [
         // Wire and domain value types shared by the server, the CLI and clients. Foundation only.
         .target(name: "ReelModels", swiftSettings: swiftSettings),
 
+        // HLS playlists (master and media: parse, render, measure bandwidth). Foundation only,
+        // so a client reads playlists without linking ffmpeg argument builders or crypto.
+        .target(name: "ReelHLS", swiftSettings: swiftSettings),
+
         // Pure media logic: probe decoding, validation rules, ladder plans, ffmpeg argument
         // arrays, HLS playlists, segment encryption, EXIF orientation. Runs no processes.
         .target(
             name: "ReelMedia",
             dependencies: [
-                "ReelModels",
+                "ReelModels", "ReelHLS",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
@@ -92,7 +97,7 @@ let package = Package(
         .target(
             name: "ReelPipeline",
             dependencies: [
-                "ReelModels", "ReelMedia", "ReelImport", "ReelStore", "ReelJobs", "ReelGeneration",
+                "ReelModels", "ReelMedia", "ReelHLS", "ReelImport", "ReelStore", "ReelJobs", "ReelGeneration",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -104,8 +109,10 @@ let package = Package(
         .target(
             name: "ReelServer",
             dependencies: [
-                "ReelModels", "ReelMedia", "ReelStore", "ReelJobs", "ReelPipeline", "ReelGeneration",
+                "ReelModels", "ReelHLS", "ReelStore", "ReelJobs", "ReelPipeline", "ReelGeneration",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -133,11 +140,12 @@ let package = Package(
         ),
 
         // The client core of a native app (API client, feed window, media cache, optimistic
-        // mutations, stories, bitrate, resume). Foundation (+ FoundationNetworking on Linux)
-        // and the shared models and playlist reader only, so it builds for iOS and Linux alike.
+        // mutations, stories, bitrate, resume). Foundation (+ FoundationNetworking on Linux),
+        // the shared models, the playlist reader and SHA-256 (disk cache names) only, so it
+        // builds for iOS and Linux alike.
         .target(
             name: "ReelKit",
-            dependencies: ["ReelModels", "ReelMedia", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["ReelModels", "ReelHLS", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
 
@@ -145,14 +153,14 @@ let package = Package(
         .executableTarget(
             name: "reelkit-demo",
             dependencies: [
-                "ReelKit", "ReelModels", "ReelMedia",
+                "ReelKit", "ReelModels", "ReelHLS",
             ],
             swiftSettings: swiftSettings
         ),
 
         .testTarget(name: "ReelKitTests",
                     dependencies: [
-                        "ReelKit", "ReelModels", "ReelMedia", "ReelServer", "ReelStoreSQLite", "ReelStore", "ReelPipeline",
+                        "ReelKit", "ReelModels", "ReelHLS", "ReelMedia", "ReelServer", "ReelStoreSQLite", "ReelStore", "ReelPipeline",
                         .product(name: "Hummingbird", package: "hummingbird"),
                         .product(name: "Logging", package: "swift-log"),
                         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -160,7 +168,7 @@ let package = Package(
                         .product(name: "NIOPosix", package: "swift-nio"),
                     ],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelModels"],
+        .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelHLS", "ReelModels"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "ReelImportTests", dependencies: ["ReelImport", "ReelModels"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
@@ -190,8 +198,10 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelServerTests",
                     dependencies: [
-                        "ReelServer", "ReelStoreSQLite", "ReelStore", "ReelPipeline", "ReelModels", "ReelMedia", "ReelGeneration",
+                        "ReelServer", "ReelStoreSQLite", "ReelStore", "ReelPipeline", "ReelModels", "ReelMedia", "ReelHLS", "ReelGeneration",
                         .product(name: "Logging", package: "swift-log"),
+                        .product(name: "HTTPTypes", package: "swift-http-types"),
+                        .product(name: "NIOCore", package: "swift-nio"),
                         .product(name: "Hummingbird", package: "hummingbird"),
                         .product(name: "HummingbirdTesting", package: "hummingbird"),
                     ],

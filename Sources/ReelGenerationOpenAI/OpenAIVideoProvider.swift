@@ -70,7 +70,8 @@ public struct OpenAIVideoProvider: GenerationProvider {
                 throw Self.error(status: response.status, body: body)
             }
             // Streamed to disk piece by piece: a result can be tens of megabytes.
-            FileManager.default.createFile(atPath: file.path, contents: nil)
+            // A failure here surfaces as FileHandle's error on the next line.
+            _ = FileManager.default.createFile(atPath: file.path, contents: nil)
             let handle = try FileHandle(forWritingTo: file)
             defer { try? handle.close() }
             for try await buffer in response.body {

@@ -3,8 +3,6 @@
 public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// ffprobe's JSON could not be read or describes nothing usable.
     case invalidProbe(String)
-    /// An HLS playlist is malformed or is not the kind of playlist expected.
-    case invalidPlaylist(String)
     /// No ladder can be planned for the source (e.g. it exceeds H.264 level 4.2).
     case unsupportedSource(String)
     /// Key or IV of the wrong size, or a ciphertext that does not decrypt.
@@ -13,7 +11,6 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidProbe(let reason): "invalid ffprobe output: \(reason)"
-        case .invalidPlaylist(let reason): "invalid HLS playlist: \(reason)"
         case .unsupportedSource(let reason): "unsupported source: \(reason)"
         case .crypto(let reason): "segment encryption failed: \(reason)"
         }

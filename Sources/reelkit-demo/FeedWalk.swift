@@ -1,6 +1,6 @@
 import Foundation
 import ReelKit
-import ReelMedia
+import ReelHLS
 import ReelModels
 
 /// The walk itself: a feed session with three headless players, prefetch through the cache,

@@ -1,6 +1,6 @@
 import Foundation
 import ReelKit
-import ReelMedia
+import ReelHLS
 import Testing
 
 @Suite struct PlaybackTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import ReelHLS
 @testable import ReelMedia
 
 @Suite("HLS playlists")
@@ -62,7 +63,7 @@ struct HLSTests {
         "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n", "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MAP:URI=\"open\n",
     ])
     func rejectsGarbageMediaPlaylists(text: String) {
-        #expect(throws: MediaError.self) { try MediaPlaylist.parse(text) }
+        #expect(throws: HLSError.self) { try MediaPlaylist.parse(text) }
     }
 
     @Test func masterRenderAndRoundTrip() throws {
@@ -88,7 +89,7 @@ struct HLSTests {
     @Test(arguments: ["", "#EXTM3U\n", "#EXTM3U\n#EXT-X-STREAM-INF:RESOLUTION=1x1\nv.m3u8\n",
                       "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\na.m4s\n", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=5\n"])
     func rejectsGarbageMasters(text: String) {
-        #expect(throws: MediaError.self) { try MasterPlaylist.parse(text) }
+        #expect(throws: HLSError.self) { try MasterPlaylist.parse(text) }
     }
 
     @Test func bandwidth() {

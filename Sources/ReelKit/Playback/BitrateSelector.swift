@@ -1,5 +1,5 @@
 import Foundation
-import ReelMedia
+import ReelHLS
 
 /// Download throughput from recent transfers: an exponentially weighted average of bits per
 /// second, weighted by bytes so a 300-byte playlist does not count like a 1 MB segment, and
@@ -25,7 +25,7 @@ public struct ThroughputEstimator: Sendable, Equatable {
     }
 }
 
-/// Picks the rung of a master playlist (parsed with ReelMedia's `MasterPlaylist`, the same
+/// Picks the rung of a master playlist (parsed with ReelHLS's `MasterPlaylist`, the same
 /// reader the server's tests use) to start playback with.
 public struct BitrateSelector: Sendable, Equatable {
     /// Share of the measured throughput a variant's peak bandwidth may use (headroom for
@@ -65,7 +65,7 @@ public struct BitrateSelector: Sendable, Equatable {
 
 /// The URLs a player needs before its first frame, for one rung: its playlist, the fMP4 init
 /// section, the first `segmentCount` segments and the key, resolved from a media playlist
-/// (ReelMedia's `MediaPlaylist`) so relative URIs inherit the signed path.
+/// (ReelHLS's `MediaPlaylist`) so relative URIs inherit the signed path.
 public struct StartupFiles: Sendable, Equatable {
     public var initSection: URL?
     public var segments: [URL]

@@ -1,3 +1,5 @@
+import ReelHLS
+
 /// Reads ffmpeg's `-progress pipe:1` output (key=value lines in blocks ending with
 /// `progress=continue` or `progress=end`) and turns it into a 0…1 fraction of the source.
 ///
@@ -37,16 +39,5 @@ public struct FFmpegProgressParser: Sendable {
         default:
             return nil
         }
-    }
-}
-
-extension StringProtocol {
-    /// Spaces, tabs, CR and LF trimmed; avoids Foundation in hot, simple parsing paths.
-    func trimmingWhitespace() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return ""
-        }
-        return String(self[first...last])
     }
 }

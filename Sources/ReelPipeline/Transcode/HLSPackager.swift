@@ -1,4 +1,5 @@
 import Foundation
+import ReelHLS
 import ReelMedia
 import ReelModels
 

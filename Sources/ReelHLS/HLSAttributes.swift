@@ -1,6 +1,6 @@
 /// Parsing of HLS attribute lists (`KEY=value,KEY="quoted, with commas"`), RFC 8216 §4.2.
 enum HLSAttributes {
-    static func parse(_ text: Substring) throws(MediaError) -> [String: String] {
+    static func parse(_ text: Substring) throws(HLSError) -> [String: String] {
         var result: [String: String] = [:]
         var index = text.startIndex
         while index < text.endIndex {

@@ -60,7 +60,7 @@ public struct MediaPlaylist: Sendable, Equatable {
 
     /// Rejects anything that is not a media playlist (no `#EXTM3U`, a master playlist, an
     /// `#EXTINF` without its URI, numbers that do not parse).
-    public static func parse(_ text: String) throws(MediaError) -> MediaPlaylist {
+    public static func parse(_ text: String) throws(HLSError) -> MediaPlaylist {
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
         guard lines.first == "#EXTM3U" else { throw .invalidPlaylist("missing #EXTM3U header") }
         var playlist = MediaPlaylist(version: 1, targetDuration: 0, playlistType: nil, independentSegments: false, segments: [], endList: false)
@@ -134,7 +134,7 @@ public struct MediaPlaylist: Sendable, Equatable {
         return (line[..<colon], line[line.index(after: colon)...])
     }
 
-    static func integer(_ value: Substring, _ tag: Substring) throws(MediaError) -> Int {
+    static func integer(_ value: Substring, _ tag: Substring) throws(HLSError) -> Int {
         guard let number = Int(value), number >= 0 else { throw .invalidPlaylist("bad \(tag) \(value)") }
         return number
     }

@@ -33,7 +33,7 @@ public struct MasterPlaylist: Sendable, Equatable {
         self.variants = variants
     }
 
-    public static func parse(_ text: String) throws(MediaError) -> MasterPlaylist {
+    public static func parse(_ text: String) throws(HLSError) -> MasterPlaylist {
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
         guard lines.first == "#EXTM3U" else { throw .invalidPlaylist("missing #EXTM3U header") }
         var playlist = MasterPlaylist(independentSegments: false, variants: [])
@@ -75,7 +75,7 @@ public struct MasterPlaylist: Sendable, Equatable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func variant(_ attributes: [String: String], uri: String) throws(MediaError) -> Variant {
+    static func variant(_ attributes: [String: String], uri: String) throws(HLSError) -> Variant {
         guard let bandwidth = attributes["BANDWIDTH"].flatMap({ Int($0) }) else {
             throw .invalidPlaylist("#EXT-X-STREAM-INF without a numeric BANDWIDTH")
         }
