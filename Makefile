@@ -15,12 +15,17 @@ build: deps
 deps:
 	@scripts/ensure-deps.sh runtime
 
+# Each suite's time is printed at the end; every suite runs even when an earlier one failed.
+TIMINGS := $(CURDIR)/.build/test-timings.txt
 test:
 	@scripts/ensure-deps.sh test
-	$(SWIFT) build --build-tests
-	SWIFT=$(SWIFT) scripts/swift-test.sh
-	REELHOUSE_BIN=$(CURDIR)/.build/debug/reelhouse $(PY) -m pytest -q Tests/e2e
-	REELHOUSE_BIN=$(CURDIR)/.build/debug/reelhouse $(PY) -m pytest -q Tests/web
+	@mkdir -p .build && rm -f $(TIMINGS)
+	@REELHOUSE_TIMINGS=$(TIMINGS) scripts/timed.sh build $(SWIFT) build --build-tests
+	@status=0; \
+	REELHOUSE_TIMINGS=$(TIMINGS) SWIFT=$(SWIFT) scripts/timed.sh swift scripts/swift-test.sh || status=1; \
+	REELHOUSE_TIMINGS=$(TIMINGS) REELHOUSE_BIN=$(CURDIR)/.build/debug/reelhouse scripts/timed.sh e2e $(PY) -m pytest -q Tests/e2e || status=1; \
+	REELHOUSE_TIMINGS=$(TIMINGS) REELHOUSE_BIN=$(CURDIR)/.build/debug/reelhouse scripts/timed.sh web $(PY) -m pytest -q Tests/web || status=1; \
+	echo "── suite timings ──"; cat $(TIMINGS); exit $$status
 
 bench:
 	@scripts/ensure-deps.sh bench
