@@ -247,7 +247,13 @@ def test_concurrent_patches_to_one_upload_are_serialised(server):
     results = {}
     slow = threading.Thread(target=lambda: results.setdefault("slow", raw_patch(server, location, 0, first_body, send=100_000, pause=1.5)))
     slow.start()
-    time.sleep(0.5)
+    # The slow PATCH holds the upload's lock from its first byte on: wait until its bytes reach
+    # the file (not for a fixed time, which a loaded machine overruns) before the second starts.
+    part = server.data / "uploads" / (location.rsplit("/", 1)[1] + ".bin")
+    deadline = time.monotonic() + 30
+    while not (part.exists() and part.stat().st_size > 0) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert part.exists() and part.stat().st_size > 0, "the first PATCH's bytes never arrived"
     results["fast"] = patch(server, location, 0, second_body)[0]
     slow.join()
     # The second waited for the first, then found the offset moved.
