@@ -56,6 +56,8 @@ public protocol LibraryStore: Sendable {
     func encryptionKey(postID: Int64) async throws -> Data?
     func deletePost(id: Int64) async throws
     func countPosts(status: PostStatus?) async throws -> Int
+    /// Every post id in `status`, in one query (the sweeper compares it with the media folders).
+    func postIDs(status: PostStatus) async throws -> Set<Int64>
 }
 
 /// The durable job queue. Every method is a single transaction, so several workers (threads,

@@ -137,6 +137,12 @@ extension SQLiteStore {
         try await write { db in try db.execute(sql: "DELETE FROM posts WHERE id = ?", arguments: [id]) }
     }
 
+    public func postIDs(status: PostStatus) async throws -> Set<Int64> {
+        try await read { db in
+            Set(try Int64.fetchAll(db, sql: "SELECT id FROM posts WHERE status = ?", arguments: [status.rawValue]))
+        }
+    }
+
     public func countPosts(status: PostStatus?) async throws -> Int {
         try await read { db in
             if let status {

@@ -36,12 +36,13 @@ public struct Sweeper: Sendable {
             try? fileManager.removeItem(at: dataFolder.tempRoot.appendingPathComponent(name))
             removed += 1
         }
+        // One query for the whole library, not one per media folder: a start-up sweep of a
+        // 100k-post library would otherwise issue 100k queries before the server listens.
+        let ready = try await library.postIDs(status: .ready)
         for key in try await storage.postKeys() {
-            guard let id = Int64(key), !busyPosts.contains(id) else { continue }
-            if try await library.post(id: id)?.status != .ready {
-                try await storage.remove(postKey: key)
-                removed += 1
-            }
+            guard let id = Int64(key), !busyPosts.contains(id), !ready.contains(id) else { continue }
+            try await storage.remove(postKey: key)
+            removed += 1
         }
         // Publishing stages and local renders take seconds; an hour-old one was interrupted.
         // (Age, not liveness: another process may be publishing right now.)
