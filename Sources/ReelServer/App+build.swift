@@ -66,8 +66,11 @@ public func buildRouter(
         .register(routes("videos"))
     LibraryController(social: dependencies.social, presenter: presenter, now: now)
         .register(routes("library"))
-    JobController(jobs: dependencies.jobs, library: dependencies.library, now: now)
-        .register(routes("jobs"))
+    JobController(
+        jobs: dependencies.jobs, library: dependencies.library, now: now,
+        streams: EventStreamSlots(perUser: configuration.eventStreamsPerUser, lifetime: .seconds(configuration.eventStreamLifetimeSeconds))
+    )
+    .register(routes("jobs"))
     if let uploads = dependencies.uploads {
         UploadController(dependencies: uploads, now: now).register(routes("uploads"))
     }

@@ -17,7 +17,8 @@ public enum ConfigurationLoader {
         "REELHOUSE_GENERATIONS_PER_DAY": "generationsPerDay", "REELHOUSE_OPENAI_BASE_URL": "openAIBaseURL",
         "REELHOUSE_OPENAI_VIDEO_MODEL": "openAIVideoModel", "REELHOUSE_UPLOAD_MAX_BYTES": "uploadMaxBytes",
         "REELHOUSE_UPLOAD_COMPRESS_ABOVE_BYTES": "uploadCompressAboveBytes", "REELHOUSE_KEEP_ORIGINAL_UPLOADS": "keepOriginalUploads",
-        "REELHOUSE_UPLOAD_EXPIRY_SECONDS": "uploadExpirySeconds",
+        "REELHOUSE_UPLOAD_EXPIRY_SECONDS": "uploadExpirySeconds", "REELHOUSE_EVENT_STREAMS_PER_USER": "eventStreamsPerUser",
+        "REELHOUSE_EVENT_STREAM_LIFETIME": "eventStreamLifetimeSeconds",
     ]
 
     public static func load(file: Data?, environment: [String: String], overrides: [String: String]) throws -> ServerConfiguration {
@@ -66,6 +67,9 @@ public enum ConfigurationLoader {
         guard configuration.uploadMaxBytes >= 1, configuration.uploadCompressAboveBytes >= 0, configuration.uploadExpirySeconds >= 60 else {
             throw ConfigurationError("uploadMaxBytes must be positive, uploadCompressAboveBytes not negative, uploadExpirySeconds at least 60")
         }
+        guard configuration.eventStreamsPerUser >= 1, configuration.eventStreamLifetimeSeconds >= 1 else {
+            throw ConfigurationError("eventStreamsPerUser and eventStreamLifetimeSeconds must be at least 1")
+        }
         guard configuration.generationsPerMinute >= 1, configuration.generationsPerDay >= 1 else {
             throw ConfigurationError("generationsPerMinute and generationsPerDay must be at least 1")
         }
@@ -77,7 +81,7 @@ public enum ConfigurationLoader {
         "port", "mediaTokenWindowSeconds", "mediaTokenMarginSeconds", "loginAttemptsPerIP", "loginAttemptsPerAccount",
         "loginWindowSeconds", "apiRequestsPerMinute", "sessionDays", "workerConcurrency", "maxBodyBytes",
         "credentialCacheSeconds", "generationsPerMinute", "generationsPerDay", "uploadMaxBytes", "uploadCompressAboveBytes",
-        "uploadExpirySeconds",
+        "uploadExpirySeconds", "eventStreamsPerUser", "eventStreamLifetimeSeconds",
     ]
 
     /// Converts a string from the environment or a flag to the setting's type.

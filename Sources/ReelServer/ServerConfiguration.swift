@@ -31,6 +31,10 @@ public struct ServerConfiguration: Codable, Sendable, Equatable {
     /// Run the transcode worker inside the server process.
     public var worker = true
     public var workerConcurrency: Int?
+    /// Server-sent event streams (job progress) one user may hold open at once, and how long
+    /// one lasts before the server ends it (the browser's EventSource reconnects by itself).
+    public var eventStreamsPerUser = 4
+    public var eventStreamLifetimeSeconds = 600
     /// Largest JSON request body.
     public var maxBodyBytes = 64 * 1024
     /// Serve the benchmark baseline route (owner only). Off in production.

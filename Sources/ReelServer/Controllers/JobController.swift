@@ -12,6 +12,8 @@ struct JobController {
     let jobs: any JobStore
     let library: any LibraryStore
     let now: @Sendable () -> Date
+    /// Per-user cap and lifetime of event streams.
+    let streams: EventStreamSlots
     /// How often the stream looks for a change; progress is written about once a second.
     var pollInterval: Duration = .milliseconds(400)
     /// A comment line this often keeps proxies from closing a quiet stream.
@@ -34,11 +36,23 @@ struct JobController {
             try Response.json(APIJob(job: try await job(context), now: now()), context: context)
         }
         routes.on(.get, "/api/v1/jobs/{id}/events", access: .user, "Server-sent events: the job's state and progress until it ends") { _, context in
+            let user = try context.requireUser()
             let first = try await job(context)
+            guard let slot = await streams.take(userID: user.id) else {
+                throw APIError.quotaExceeded("at most \(streams.perUser) event streams may be open at once; close one first", retryAfter: 5)
+            }
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no"],
-                body: ResponseBody { [self] writer in try await stream(first, to: &writer) }
+                body: ResponseBody { [self] writer in
+                    do {
+                        try await stream(first, to: &writer)
+                    } catch {
+                        await streams.give(slot)
+                        throw error
+                    }
+                    await streams.give(slot)
+                }
             )
         }
         routes.on(.post, "/api/v1/jobs/{id}/cancel", access: .user, "Cancel a queued or running job (it fails with the reason)") { _, context in
@@ -82,7 +96,9 @@ struct JobController {
         var sent: Job?
         let clock = ContinuousClock()
         var lastWrite = clock.now
-        while let job = current {
+        let ends = clock.now + streams.lifetime
+        // Past its lifetime the stream ends without a terminal state; EventSource reconnects.
+        while let job = current, clock.now < ends {
             if sent.map({ Self.differs($0, job) }) ?? true {
                 let data = try encoder.encode(APIJob(job: job, now: now()))
                 try await writer.write(ByteBuffer(string: "event: job\ndata: \(String(decoding: data, as: UTF8.self))\n\n"))
