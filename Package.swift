@@ -99,6 +99,7 @@ let package = Package(
             dependencies: [
                 "ReelModels", "ReelMedia", "ReelHLS", "ReelImport", "ReelStore", "ReelJobs", "ReelGeneration",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -65,3 +65,15 @@ struct StorageTests {
         }
     }
 }
+
+@Suite("Blocking file work")
+struct BlockingIOTests {
+    @Test("runs on NIO's thread pool, not on a cooperative-pool thread, and passes errors through")
+    func runsOnThePool() async throws {
+        let name = try await BlockingIO.run { Thread.current.name ?? "" }
+        #expect(name.contains("TP-#"), "ran on \(name)")  // NIO names its pool threads "SGLTN-TP-#n"
+        await #expect(throws: PipelineError.self) {
+            try await BlockingIO.run { () -> Int in throw PipelineError.storage("unreadable") }
+        }
+    }
+}

@@ -102,9 +102,10 @@ public struct Importer: Sendable {
     }
 
     private func importCandidate(_ candidate: ImportCandidate, options: ImportOptions, outcome: inout CandidateOutcome) async throws -> [Int64] {
-        let (sidecarMetadata, warnings) = SidecarLoader.load(
-            sidecar: candidate.sidecar, caption: candidate.captionFile, decompressXZ: XZ.decompress
-        )
+        let (sidecar, caption) = (candidate.sidecar, candidate.captionFile)
+        let (sidecarMetadata, warnings) = try await BlockingIO.run {
+            SidecarLoader.load(sidecar: sidecar, caption: caption, decompressXZ: XZ.decompress)
+        }
         for warning in warnings { outcome.warnings.append(.init(path: candidate.displayPath, reason: warning)) }
         var metadata = sidecarMetadata ?? PostMetadata()
         metadata.tags = Self.mergeTags(metadata.tags, options.tags)
@@ -140,7 +141,8 @@ public struct Importer: Sendable {
         options: ImportOptions, outcome: inout CandidateOutcome
     ) async throws -> Int64? {
         let display = Self.displayPath(files[0].url, candidate: candidate)
-        let hashes = try files.map { try ContentHasher.sha256(of: $0.url) }
+        let urls = files.map(\.url)
+        let hashes = try await BlockingIO.run { try urls.map { try ContentHasher.sha256(of: $0) } }
         let contentHash = ContentHasher.combine(hashes)
 
         if let existing = try await store.post(contentHash: contentHash) {

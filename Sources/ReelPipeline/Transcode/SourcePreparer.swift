@@ -28,7 +28,7 @@ struct SourcePreparer {
         try Task.checkCancellation()
         if keepOriginal { return compressed }
 
-        let hash = try ContentHasher.sha256(of: compressed)
+        let hash = try await BlockingIO.run { try ContentHasher.sha256(of: compressed) }
         let sources = SourceStore(dataFolder: dataFolder)
         let kept = try sources.keep(compressed, contentHash: hash)
         let replaced = try await store.finishSourcePreparation(postID: postID, sourcePath: kept)

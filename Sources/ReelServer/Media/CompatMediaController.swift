@@ -78,7 +78,7 @@ struct CompatMediaController {
         if MediaMIME.isPlaylist(name) {
             return try await servePlaylist(name, of: entry, request: request, context: context)
         }
-        let file = try MediaController.locate(name, postID: entry.post.id, storage: storage, logger: context.logger)
+        let file = try await MediaController.locate(name, postID: entry.post.id, storage: storage, logger: context.logger)
         let etag = ETag.strong(ETag.parts(postID: entry.post.id, contentHash: entry.post.contentHash, name: name, facts: file.facts))
         return try await responder.file(
             file.url, facts: file.facts, contentType: MediaMIME.type(for: name), cacheControl: Self.publicCache,
@@ -100,8 +100,10 @@ struct CompatMediaController {
     func servePlaylist(
         _ name: String, of entry: ReadyPostCache<String>.Entry, request: Request, context: AppRequestContext
     ) async throws -> Response {
-        let file = try MediaController.locate(name, postID: entry.post.id, storage: storage, logger: context.logger)
-        guard file.facts.size <= Self.maxPlaylistBytes, let data = try? Data(contentsOf: file.url), let text = String(data: data, encoding: .utf8) else {
+        let file = try await MediaController.locate(name, postID: entry.post.id, storage: storage, logger: context.logger)
+        let url = file.url
+        let data = file.facts.size <= Self.maxPlaylistBytes ? try await BlockingIO.run { try? Data(contentsOf: url) } : nil
+        guard let data, let text = String(data: data, encoding: .utf8) else {
             context.logger.error("a listed playlist is too large or unreadable", metadata: ["post": "\(entry.post.id)", "file": "\(name)"])
             throw APIError.internalError
         }

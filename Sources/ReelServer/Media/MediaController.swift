@@ -96,7 +96,7 @@ struct MediaController {
         _ name: String, of entry: ReadyPostCache<Int64>.Entry, cacheControl: String, request: Request,
         context: AppRequestContext, etagOverride: String? = nil
     ) async throws -> Response {
-        let file = try Self.locate(name, postID: entry.post.id, storage: storage, logger: context.logger)
+        let file = try await Self.locate(name, postID: entry.post.id, storage: storage, logger: context.logger)
         let etag = etagOverride ?? ETag.strong(ETag.parts(postID: entry.post.id, contentHash: entry.post.contentHash, name: name, facts: file.facts))
         return try await responder.file(
             file.url, facts: file.facts, contentType: MediaMIME.type(for: name), cacheControl: cacheControl, etag: etag,
@@ -109,7 +109,7 @@ struct MediaController {
     /// media tree or the row is damaged: logged, and a 404 for the client.
     static func locate(
         _ name: String, postID: Int64, storage: any MediaStorage, logger: Logger
-    ) throws -> (url: URL, facts: MediaFileResponder.FileFacts) {
+    ) async throws -> (url: URL, facts: MediaFileResponder.FileFacts) {
         guard MediaName.isSafeRelativePath(name) else {
             logger.error("refusing a listed media name that is not a plain relative path", metadata: ["post": "\(postID)"])
             throw APIError.notFound("media")
@@ -117,9 +117,13 @@ struct MediaController {
         guard let url = storage.localFile(postKey: String(postID), relativePath: name) else {
             throw APIError.notFound("media")
         }
-        guard let facts = MediaFileResponder.facts(of: url),
-              MediaName.isContained(url, depth: name.split(separator: "/").count)
-        else {
+        let depth = name.split(separator: "/").count
+        // `lstat` and the containment check touch the disk: off the cooperative pool.
+        let facts = try await BlockingIO.run { () -> MediaFileResponder.FileFacts? in
+            guard let facts = MediaFileResponder.facts(of: url), MediaName.isContained(url, depth: depth) else { return nil }
+            return facts
+        }
+        guard let facts else {
             logger.warning("a listed media file is missing or not a regular file", metadata: ["post": "\(postID)", "file": "\(name)"])
             throw APIError.notFound("media")
         }
