@@ -1,27 +1,7 @@
 import Foundation
 import ReelModels
 
-/// Which posts a feed shows. `favoritesOnly` and `minRating` are about the viewing user.
-public struct FeedFilter: Codable, Sendable, Equatable, Hashable {
-    /// Any of these (ignoring case); empty means no tag constraint.
-    public var tags: [String]
-    /// None of these (ignoring case).
-    public var excludeTags: [String]
-    public var kind: PostKind?
-    public var favoritesOnly: Bool
-    /// Only posts the viewer rated at least this; nil or ≤ 0 means no constraint.
-    public var minRating: Int?
-
-    public init(tags: [String] = [], excludeTags: [String] = [], kind: PostKind? = nil, favoritesOnly: Bool = false, minRating: Int? = nil) {
-        self.tags = tags
-        self.excludeTags = excludeTags
-        self.kind = kind
-        self.favoritesOnly = favoritesOnly
-        self.minRating = minRating
-    }
-
-    public static let all = FeedFilter()
-}
+// `FeedFilter`, the feed's filters, is a wire type: it lives in ReelModels.
 
 /// Where a reader is in the endless shuffled feed. Everything about the order derives from
 /// `seed` and `epoch` (see `FeedShuffle`), so a position is a complete, stateless cursor: the

@@ -1,32 +1,8 @@
 import Foundation
 import ReelModels
 
-/// The feed's filters, as `GET /api/v1/feed` takes them.
-public struct FeedQuery: Sendable, Equatable {
-    public var tags: [String]
-    public var excludeTags: [String]
-    public var kind: PostKind?
-    public var favoritesOnly: Bool
-    public var minRating: Int?
-
-    public init(tags: [String] = [], excludeTags: [String] = [], kind: PostKind? = nil, favoritesOnly: Bool = false, minRating: Int? = nil) {
-        self.tags = tags
-        self.excludeTags = excludeTags
-        self.kind = kind
-        self.favoritesOnly = favoritesOnly
-        self.minRating = minRating
-    }
-
-    var items: [URLQueryItem] {
-        [
-            URLQueryItem(name: "tags", value: tags.isEmpty ? nil : tags.joined(separator: ",")),
-            URLQueryItem(name: "exclude_tags", value: excludeTags.isEmpty ? nil : excludeTags.joined(separator: ",")),
-            URLQueryItem(name: "kind", value: kind?.rawValue),
-            URLQueryItem(name: "favorites", value: favoritesOnly ? "true" : nil),
-            URLQueryItem(name: "min_rating", value: minRating.map(String.init)),
-        ]
-    }
-}
+/// The feed's filters, as `GET /api/v1/feed` takes them: the same type the server parses.
+public typealias FeedQuery = FeedFilter
 
 extension ReelClient {
     // MARK: Session
@@ -68,7 +44,7 @@ extension ReelClient {
 
     /// One page of the endless feed; pass the previous page's `nextCursor` to continue.
     public func feed(cursor: String? = nil, limit: Int? = nil, query: FeedQuery = FeedQuery()) async throws(ReelAPIError) -> APIFeedPage {
-        let items = [URLQueryItem(name: "cursor", value: cursor), URLQueryItem(name: "limit", value: limit.map(String.init))] + query.items
+        let items = [URLQueryItem(name: "cursor", value: cursor), URLQueryItem(name: "limit", value: limit.map(String.init))] + query.queryItems
         return try await json(APIFeedPage.self, "GET", "/api/v1/feed", query: items)
     }
 

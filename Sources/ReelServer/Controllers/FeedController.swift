@@ -59,28 +59,11 @@ struct FeedController {
     }
 
     static func filter(from query: Parameters) throws(APIError) -> FeedFilter {
-        var filter = FeedFilter()
-        filter.tags = list(query["tags"])
-        filter.excludeTags = list(query["exclude_tags"])
-        guard filter.tags.count <= 20, filter.excludeTags.count <= 20 else { throw APIError.badRequest("at most 20 tags per filter") }
-        if let kind = query["kind"], !kind.isEmpty {
-            guard let parsed = PostKind(rawValue: String(kind)) else {
-                throw APIError.badRequest("kind must be one of video, image, carousel")
-            }
-            filter.kind = parsed
+        do throws(FeedFilterError) {
+            return try FeedFilter { name in query[Substring(name)].map(String.init) }
+        } catch {
+            throw APIError.badRequest(error.message)
         }
-        if let favorites = query["favorites"], !favorites.isEmpty {
-            switch favorites {
-            case "true", "1": filter.favoritesOnly = true
-            case "false", "0": filter.favoritesOnly = false
-            default: throw APIError.badRequest("favorites must be true or false")
-            }
-        }
-        if let rating = query["min_rating"], !rating.isEmpty {
-            guard let value = Int(rating), (0...5).contains(value) else { throw APIError.badRequest("min_rating must be an integer from 0 to 5") }
-            filter.minRating = value
-        }
-        return filter
     }
 
     static func limit(from query: Parameters) throws(APIError) -> Int {
@@ -89,10 +72,5 @@ struct FeedController {
             throw APIError.badRequest("limit must be an integer from 1 to \(maxLimit)")
         }
         return value
-    }
-
-    static func list(_ value: Substring?) -> [String] {
-        guard let value else { return [] }
-        return value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && $0.count <= 64 }
     }
 }
