@@ -31,7 +31,7 @@ actor ScriptedTransport: HTTPTransport {
             (json(401, #"{"error":{"code":"unauthorized","message":"sign in"}}"#), .unauthorized(code: "unauthorized", message: "sign in")),
             (json(403, #"{"error":{"code":"forbidden","message":"owners only"}}"#), .forbidden(message: "owners only")),
             (json(404, #"{"error":{"code":"not_found","message":"video 9 was not found"}}"#), .notFound(message: "video 9 was not found")),
-            (json(410, #"{"error":{"code":"expired","message":"expired"}}"#), .notFound(message: "expired")),
+            (json(410, #"{"error":{"code":"expired","message":"expired"}}"#), .expired(message: "expired")),
             (json(429, #"{"error":{"code":"rate_limited","message":"slow"}}"#, headers: ["Retry-After": "7"]), .rateLimited(retryAfter: 7)),
             (json(400, #"{"error":{"code":"bad_request","message":"rating must be an integer from 0 to 5"}}"#),
              .rejected(status: 400, code: "bad_request", message: "rating must be an integer from 0 to 5")),

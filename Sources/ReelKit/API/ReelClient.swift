@@ -107,7 +107,8 @@ public actor ReelClient {
         switch response.status {
         case 401: return .unauthorized(code: code, message: message)
         case 403: return .forbidden(message: message)
-        case 404, 410: return .notFound(message: message)
+        case 404: return .notFound(message: message)
+        case 410: return .expired(message: message)
         case 429: return .rateLimited(retryAfter: response.headers["retry-after"].flatMap { Int($0) })
         case 500...: return .server(status: response.status, message: message)
         default: return .rejected(status: response.status, code: code, message: message)

@@ -22,20 +22,28 @@ public struct MediaPrefetcher: Sendable {
         return paths.compactMap { client.url(for: $0) }
     }
 
-    /// Warms the cache for `video`; returns the URLs that failed (the player will fetch them
-    /// itself later).
+    /// What a prefetch left undone: the URLs that failed (the player fetches them itself later)
+    /// and whether any failed because its signature no longer works (expired, or the server's
+    /// secret rotated): then the item's fresh URLs are worth fetching.
+    public struct Report: Sendable, Equatable {
+        public var failed: [URL] = []
+        public var needsFreshURLs = false
+    }
+
+    /// Warms the cache for `video`.
     @discardableResult
-    public func prefetch(_ video: APIVideo) async -> [URL] {
-        var failed: [URL] = []
+    public func prefetch(_ video: APIVideo) async -> Report {
+        var report = Report()
         for url in startupURLs(for: video) {
             let client = client
             do {
                 try await cache.prefetch(CacheKey(url: url)) { try await client.download(url) }
             } catch {
-                failed.append(url)
+                report.failed.append(url)
+                if let error = error as? ReelAPIError, error.needsFreshURLs { report.needsFreshURLs = true }
             }
         }
-        return failed
+        return report
     }
 
     /// A player's read: from the cache when prefetched, else from the network (and cached).

@@ -1,3 +1,4 @@
+import Foundation
 import ReelModels
 
 /// The glue an app's feed screen needs: pages from the server into a `FeedWindow`, its plans
@@ -17,11 +18,18 @@ public final class FeedSession<Slot: PlayerSlot> where Slot.Item == APIVideo {
     public private(set) var pagesLoaded = 0
     private var cursor: String?
     private var prefetches: [Int64: Task<Void, Never>] = [:]
+    /// When each item last had its URLs refreshed: at most once a minute per item, so a
+    /// server that keeps refusing cannot make us loop.
+    private var refreshedAt: [Int64: Date] = [:]
+    private let clock: any ReelClock
+    public static var refreshInterval: TimeInterval { 60 }
 
     public init(
         client: ReelClient, pool: PlayerPool<Slot>, prefetcher: MediaPrefetcher? = nil, state: OptimisticState? = nil,
-        query: FeedQuery = FeedQuery(), pageSize: Int = 10, configuration: FeedWindowConfiguration = FeedWindowConfiguration()
+        query: FeedQuery = FeedQuery(), pageSize: Int = 10, configuration: FeedWindowConfiguration = FeedWindowConfiguration(),
+        clock: any ReelClock = SystemClock()
     ) {
+        self.clock = clock
         self.client = client
         self.pool = pool
         self.prefetcher = prefetcher
@@ -60,7 +68,7 @@ public final class FeedSession<Slot: PlayerSlot> where Slot.Item == APIVideo {
         while plan.requestNextPage {
             let page: APIFeedPage
             do {
-                page = try await client.feed(cursor: cursor, limit: pageSize, query: query)
+                page = try await nextPage()
             } catch {
                 window.pageFailed()
                 throw error
@@ -82,6 +90,37 @@ public final class FeedSession<Slot: PlayerSlot> where Slot.Item == APIVideo {
         startPrefetches(plan)
     }
 
+    /// The next page; a cursor the server refuses (its secret rotated) starts the feed again
+    /// from a fresh first page, whose items the window's dedupe keeps from repeating.
+    private func nextPage() async throws(ReelAPIError) -> APIFeedPage {
+        do {
+            return try await client.feed(cursor: cursor, limit: pageSize, query: query)
+        } catch where error.isRefusedCursor && cursor != nil {
+            cursor = nil
+            return try await client.feed(cursor: nil, limit: pageSize, query: query)
+        }
+    }
+
+    /// A player reports that one of `id`'s media requests failed with `error`. When the URL's
+    /// signature is what failed (410 expired, 403 after a secret rotation), the item is fetched
+    /// again and its fresh URLs handed to whichever slot shows it — a slot given the same item
+    /// again continues at its position. Returns the refreshed item, or nil when the error is not
+    /// about URLs or the item was refreshed less than a minute ago (the player then fails it).
+    @discardableResult
+    public func mediaFailed(_ id: Int64, error: ReelAPIError) async throws(ReelAPIError) -> APIVideo? {
+        guard error.needsFreshURLs else { return nil }
+        let now = clock.now()
+        if let last = refreshedAt[id], now.timeIntervalSince(last) < Self.refreshInterval { return nil }
+        refreshedAt[id] = now
+        let fresh = try await client.video(id: id)
+        videos[id] = fresh
+        for (index, shown) in pool.contents.enumerated() where shown == id {
+            pool.slots[index].load(fresh)
+            if pool.activeSlot == index { pool.slots[index].play() }
+        }
+        return fresh
+    }
+
     /// Prefetch runs beside the UI: a move returns at once, items that left the list are
     /// cancelled, items still wanted keep downloading.
     private func startPrefetches(_ plan: WindowPlan<Int64>) {
@@ -93,7 +132,13 @@ public final class FeedSession<Slot: PlayerSlot> where Slot.Item == APIVideo {
         }
         for id in plan.prefetch where prefetches[id] == nil {
             guard let video = videos[id] else { continue }
-            prefetches[id] = Task { await prefetcher.prefetch(video) }
+            prefetches[id] = Task { [weak self] in
+                let report = await prefetcher.prefetch(video)
+                guard report.needsFreshURLs, let self,
+                      let fresh = try? await self.mediaFailed(id, error: .expired(message: "prefetch"))
+                else { return }
+                await prefetcher.prefetch(fresh)
+            }
         }
     }
 

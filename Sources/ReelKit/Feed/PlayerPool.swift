@@ -4,7 +4,8 @@
 @MainActor
 public protocol PlayerSlot: AnyObject {
     associatedtype Item: Identifiable where Item.ID: Sendable
-    /// Replace whatever the slot shows with `item` (paused, ready to play).
+    /// Replace whatever the slot shows with `item` (paused, ready to play). Given the item it
+    /// already shows (fresh signed URLs after an expiry), keep its playback position.
     func load(_ item: Item)
     func unload()
     func play()

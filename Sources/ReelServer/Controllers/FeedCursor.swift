@@ -4,7 +4,7 @@ import ReelModels
 import ReelStore
 
 /// The feed cursor handed to clients: the store's `FeedPosition` plus the filter it belongs
-/// to, signed so a tampered or hand-made cursor is a 400 instead of a surprising page.
+/// to, signed so a tampered or hand-made cursor is a 400 `invalid_cursor` instead of a surprising page.
 struct FeedCursorCodec: Sendable {
     private let key: SymmetricKey
 
@@ -21,12 +21,12 @@ struct FeedCursorCodec: Sendable {
         let parts = cursor.split(separator: ".")
         guard cursor.count <= 512, parts.count == 2,
               let payload = Base64URL.decode(parts[0]), let given = Base64URL.decode(parts[1])
-        else { throw APIError.badRequest("the cursor is malformed") }
+        else { throw APIError.invalidCursor("the cursor is malformed") }
         guard MediaTokenSigner.constantTimeEqual(given, mac(payload, filter: filter)) else {
-            throw APIError.badRequest("the cursor was altered or belongs to different filters")
+            throw APIError.invalidCursor("the cursor was altered or belongs to different filters")
         }
         guard let position = try? JSONDecoder().decode(FeedPosition.self, from: payload) else {
-            throw APIError.badRequest("the cursor is malformed")
+            throw APIError.invalidCursor("the cursor is malformed")
         }
         return position
     }

@@ -17,7 +17,7 @@ struct LibraryController {
             var after: FavoritesCursor?
             if let text = query["cursor"], !text.isEmpty {
                 guard let data = Base64URL.decode(text), let cursor = try? JSONDecoder().decode(FavoritesCursor.self, from: data) else {
-                    throw APIError.badRequest("the cursor is malformed")
+                    throw APIError.invalidCursor("the cursor is malformed")
                 }
                 after = cursor
             }

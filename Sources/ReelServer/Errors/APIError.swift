@@ -9,8 +9,13 @@ import ReelModels
 /// internals.
 public enum APIError: Error, Sendable, Equatable {
     case badRequest(String)
+    /// A feed cursor that is malformed, altered, for other filters, or signed with a secret
+    /// the server no longer has: the client starts the feed again from a fresh first page.
+    case invalidCursor(String)
     case unauthorized
     case invalidCredentials
+    /// An api-key header or Bearer token was sent but matches no active key (wrong or revoked).
+    case invalidAPIKey
     case forbidden(String)
     case notFound(String)
     case gone(String)
@@ -35,8 +40,8 @@ public enum APIError: Error, Sendable, Equatable {
 
     public var status: HTTPResponse.Status {
         switch self {
-        case .badRequest: .badRequest
-        case .unauthorized, .invalidCredentials: .unauthorized
+        case .badRequest, .invalidCursor: .badRequest
+        case .unauthorized, .invalidCredentials, .invalidAPIKey: .unauthorized
         case .forbidden: .forbidden
         case .notFound: .notFound
         case .gone: .gone
@@ -56,8 +61,10 @@ public enum APIError: Error, Sendable, Equatable {
     public var code: String {
         switch self {
         case .badRequest: "bad_request"
+        case .invalidCursor: "invalid_cursor"
         case .unauthorized: "unauthorized"
         case .invalidCredentials: "invalid_credentials"
+        case .invalidAPIKey: "invalid_api_key"
         case .forbidden: "forbidden"
         case .notFound: "not_found"
         case .gone: "expired"
@@ -77,9 +84,10 @@ public enum APIError: Error, Sendable, Equatable {
 
     public var message: String {
         switch self {
-        case .badRequest(let why): why
+        case .badRequest(let why), .invalidCursor(let why): why
         case .unauthorized: "sign in, or send an api-key header or a Bearer token"
         case .invalidCredentials: "wrong username or password"
+        case .invalidAPIKey: "this API key is not valid"
         case .forbidden(let why): why
         case .notFound(let what): "\(what) was not found"
         case .gone(let what): what
@@ -101,7 +109,8 @@ extension APIError: HTTPResponseError {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
         if case .rateLimited(let seconds) = self { headers[.retryAfter] = String(seconds) }
         if case .quotaExceeded(_, let seconds) = self { headers[.retryAfter] = String(seconds) }
-        if case .unauthorized = self { headers[.wwwAuthenticate] = "Bearer realm=\"reelhouse\"" }
+        if self == .unauthorized { headers[.wwwAuthenticate] = "Bearer realm=\"reelhouse\"" }
+        if self == .invalidAPIKey { headers[.wwwAuthenticate] = "Bearer realm=\"reelhouse\", error=\"invalid_token\"" }
         let body = try JSONEncoder().encode(APIErrorBody(code: code, message: message))
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }

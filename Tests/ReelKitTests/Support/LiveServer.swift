@@ -22,7 +22,10 @@ actor LiveServer {
     let store: SQLiteStore
     let port: Int
     let baseURL: URL
-    let secret = Data("reelkit integration secret, long enough for hmac".utf8)
+    /// The signing secret; `rotateSecret()` before a restart makes every URL and cursor stale.
+    private(set) var secret = Data("reelkit integration secret, long enough for hmac".utf8)
+    /// Signed URLs live this long (a few seconds to watch a real expiry).
+    var tokenWindowSeconds = 3600
     static let password = "correct horse battery"
     let ownerKey: String
     let videoIDs: [Int64]
@@ -57,6 +60,8 @@ actor LiveServer {
         configuration.port = port
         configuration.worker = false
         configuration.credentialCacheSeconds = 0
+        configuration.mediaTokenWindowSeconds = tokenWindowSeconds
+        configuration.mediaTokenMarginSeconds = tokenWindowSeconds < 3600 ? 0 : configuration.mediaTokenMarginSeconds
         // Uploads import through real ffprobe; no worker runs, so their jobs stay queued.
         let dataFolder = DataFolder(root: root)
         let policy = UploadPolicy()
@@ -77,6 +82,14 @@ actor LiveServer {
         self.group = group
         running = Task { try await group.run() }
         try await waitUntilAnswering()
+    }
+
+    func rotateSecret() {
+        secret = Data("a rotated secret, also long enough for the hmac keys".utf8)
+    }
+
+    func setTokenWindow(_ seconds: Int) {
+        tokenWindowSeconds = seconds
     }
 
     func stop() async {
@@ -147,9 +160,11 @@ actor LiveServer {
 
 /// Runs `body` against a started server and always stops and deletes it afterwards.
 func withLiveServer(
-    videos: Int, synthetic: Int, isolation: isolated (any Actor)? = #isolation, _ body: (LiveServer) async throws -> Void
+    videos: Int, synthetic: Int, tokenWindowSeconds: Int = 3600, isolation: isolated (any Actor)? = #isolation,
+    _ body: (LiveServer) async throws -> Void
 ) async throws {
     let server = try await LiveServer(videos: videos, synthetic: synthetic)
+    await server.setTokenWindow(tokenWindowSeconds)
     try await server.start()
     do {
         try await body(server)
