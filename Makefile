@@ -5,9 +5,10 @@ PY := .venv/bin/python
 
 .PHONY: run build test test-swift test-e2e bench deps clean
 
+# `make run PORT=9090 DATA=/srv/reels` (PORT and HOST are optional; the defaults are 8080 and 127.0.0.1)
 run: deps
 	$(SWIFT) build -c release --product reelhouse
-	.build/release/reelhouse serve --data $(DATA) --demo
+	.build/release/reelhouse serve --data $(DATA) --demo $(if $(PORT),--port $(PORT)) $(if $(HOST),--host $(HOST))
 
 build: deps
 	$(SWIFT) build --build-tests

@@ -7,13 +7,17 @@ import ServiceLifecycle
 /// through `ServerDependencies`, so tests build the same application on a throw-away library.
 public func buildApplication(
     configuration: ServerConfiguration, dependencies: ServerDependencies, services: [any Service] = [],
-    metrics: MetricsRegistry = MetricsRegistry(), logger: Logger
+    metrics: MetricsRegistry = MetricsRegistry(), logger: Logger,
+    onListening: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let (router, _) = buildRouter(configuration: configuration, dependencies: dependencies, metrics: metrics)
     return Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "reelhouse"),
         services: services,
+        // Called once the socket is bound, with the port it got (the one asked for, or the
+        // kernel's pick for port 0).
+        onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
         logger: logger
     )
 }
@@ -31,6 +35,7 @@ public func buildRouter(
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: TusResumableMiddleware())
     router.add(middleware: ErrorMiddleware())
+    router.add(middleware: BodyLimitMiddleware(maxBodyBytes: configuration.maxBodyBytes))
     let credentials = CredentialCache(ttl: TimeInterval(configuration.credentialCacheSeconds))
     router.add(middleware: AuthMiddleware(
         accounts: dependencies.accounts, limiter: limiter, cache: credentials, configuration: configuration, now: now
@@ -96,6 +101,18 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         response.headers[.init("x-content-type-options")!] = "nosniff"
         response.headers[.init("referrer-policy")!] = "same-origin"
         return response
+    }
+}
+
+/// Applies the operator's `maxBodyBytes` to every request's in-memory body reads.
+struct BodyLimitMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let maxBodyBytes: Int
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        context.maxBodyBytes = maxBodyBytes
+        return try await next(request, context)
     }
 }
 

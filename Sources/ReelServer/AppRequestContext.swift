@@ -26,7 +26,10 @@ public struct AppRequestContext: RequestContext {
         self.remoteAddress = source.channel.remoteAddress?.ipAddress
     }
 
-    public var maxUploadSize: Int { 64 * 1024 }
+    /// Largest request body read into memory (JSON); set per request from `maxBodyBytes`
+    /// by `BodyLimitMiddleware`. Uploads stream their bodies and are not bound by it.
+    public var maxBodyBytes = ServerConfiguration().maxBodyBytes
+    public var maxUploadSize: Int { maxBodyBytes }
 
     /// snake_case JSON both ways, ISO 8601 dates. Requests are converted from snake_case;
     /// response types spell their snake_case keys out (`CodingKeys`), so encoding converts

@@ -3,23 +3,10 @@ import Foundation
 /// Layers configuration: defaults < JSON config file < `REELHOUSE_*` environment < flags.
 /// Pure: the caller passes the file's bytes, the environment and the flags it parsed.
 public enum ConfigurationLoader {
-    /// Environment variable for each setting (also the documented list in `serve --help`).
-    public static let environmentKeys: [String: String] = [
-        "REELHOUSE_HOST": "host", "REELHOUSE_PORT": "port",
-        "REELHOUSE_COMPAT_ROUTES": "compatRoutes", "REELHOUSE_COMPAT_KEY_SCHEME": "compatKeyScheme",
-        "REELHOUSE_MEDIA_TOKEN_WINDOW": "mediaTokenWindowSeconds", "REELHOUSE_MEDIA_TOKEN_MARGIN": "mediaTokenMarginSeconds",
-        "REELHOUSE_LOGIN_ATTEMPTS_PER_IP": "loginAttemptsPerIP", "REELHOUSE_LOGIN_ATTEMPTS_PER_ACCOUNT": "loginAttemptsPerAccount",
-        "REELHOUSE_LOGIN_WINDOW": "loginWindowSeconds", "REELHOUSE_API_REQUESTS_PER_MINUTE": "apiRequestsPerMinute",
-        "REELHOUSE_SESSION_DAYS": "sessionDays", "REELHOUSE_METRICS": "metrics", "REELHOUSE_WORKER": "worker",
-        "REELHOUSE_WORKER_CONCURRENCY": "workerConcurrency", "REELHOUSE_WEB_ROOT": "webRoot",
-        "REELHOUSE_BENCH_BASELINES": "benchmarkBaselines", "REELHOUSE_CREDENTIAL_CACHE_SECONDS": "credentialCacheSeconds",
-        "REELHOUSE_GENERATION_PROVIDER": "generationProvider", "REELHOUSE_GENERATIONS_PER_MINUTE": "generationsPerMinute",
-        "REELHOUSE_GENERATIONS_PER_DAY": "generationsPerDay", "REELHOUSE_OPENAI_BASE_URL": "openAIBaseURL",
-        "REELHOUSE_OPENAI_VIDEO_MODEL": "openAIVideoModel", "REELHOUSE_UPLOAD_MAX_BYTES": "uploadMaxBytes",
-        "REELHOUSE_UPLOAD_COMPRESS_ABOVE_BYTES": "uploadCompressAboveBytes", "REELHOUSE_KEEP_ORIGINAL_UPLOADS": "keepOriginalUploads",
-        "REELHOUSE_UPLOAD_EXPIRY_SECONDS": "uploadExpirySeconds", "REELHOUSE_EVENT_STREAMS_PER_USER": "eventStreamsPerUser",
-        "REELHOUSE_EVENT_STREAM_LIFETIME": "eventStreamLifetimeSeconds",
-    ]
+    /// Environment variable → config key, from `ConfigurationSetting.all`.
+    public static let environmentKeys: [String: String] = Dictionary(
+        uniqueKeysWithValues: ConfigurationSetting.all.map { ($0.environment, $0.key) }
+    )
 
     public static func load(file: Data?, environment: [String: String], overrides: [String: String]) throws -> ServerConfiguration {
         var merged = try JSONSerialization.jsonObject(with: JSONEncoder().encode(ServerConfiguration())) as? [String: Any] ?? [:]
@@ -28,7 +15,7 @@ public enum ConfigurationLoader {
                 throw ConfigurationError("the config file is not a JSON object")
             }
             for (key, value) in values {
-                guard merged.keys.contains(key) || booleans.contains(key) || integers.contains(key) || key == "webRoot" else { throw ConfigurationError("unknown setting \"\(key)\" in the config file") }
+                guard ConfigurationSetting.named(key) != nil else { throw ConfigurationError("unknown setting \"\(key)\" in the config file") }
                 merged[key] = value
             }
         }
@@ -36,7 +23,8 @@ public enum ConfigurationLoader {
             if let text = environment[variable], !text.isEmpty { merged[key] = try typed(text, key: key, name: variable) }
         }
         for (key, text) in overrides {
-            merged[key] = try typed(text, key: key, name: "--\(key)")
+            guard let setting = ConfigurationSetting.named(key) else { throw ConfigurationError("unknown setting \(key)") }
+            merged[key] = try typed(text, key: key, name: setting.flag)
         }
         let data = try JSONSerialization.data(withJSONObject: merged)
         let configuration: ServerConfiguration
@@ -75,14 +63,8 @@ public enum ConfigurationLoader {
         }
     }
 
-    /// Settings that are booleans or integers; every other setting is a string.
-    static let booleans: Set<String> = ["compatRoutes", "metrics", "worker", "benchmarkBaselines", "keepOriginalUploads"]
-    static let integers: Set<String> = [
-        "port", "mediaTokenWindowSeconds", "mediaTokenMarginSeconds", "loginAttemptsPerIP", "loginAttemptsPerAccount",
-        "loginWindowSeconds", "apiRequestsPerMinute", "sessionDays", "workerConcurrency", "maxBodyBytes",
-        "credentialCacheSeconds", "generationsPerMinute", "generationsPerDay", "uploadMaxBytes", "uploadCompressAboveBytes",
-        "uploadExpirySeconds", "eventStreamsPerUser", "eventStreamLifetimeSeconds",
-    ]
+    static let booleans = Set(ConfigurationSetting.all.filter { $0.kind == .boolean }.map(\.key))
+    static let integers = Set(ConfigurationSetting.all.filter { $0.kind == .integer }.map(\.key))
 
     /// Converts a string from the environment or a flag to the setting's type.
     static func typed(_ text: String, key: String, name: String) throws -> Any {

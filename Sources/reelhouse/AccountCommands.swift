@@ -21,7 +21,11 @@ struct UserCommand: AsyncParsableCommand {
             guard (1...64).contains(name.count), name.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }) else {
                 throw CLIError("user add: a name is 1–64 letters, digits, dots, dashes or underscores")
             }
-            let context = try AppContext(dataPath: dataOptions.resolvedPath)
+            let context = try AppContext(dataPath: dataOptions.resolvedPath, creating: true)
+            // Said before the password is judged: a script learns the real problem first.
+            if try await context.store.user(name: name) != nil {
+                throw CLIError("user add: a user named \(name) already exists")
+            }
             let password = try PasswordInput.read(prompt: "Password for \(name): ")
             let hash = try await BcryptPasswordHasher(cost: bcryptCost).hash(password)
             do {
@@ -95,9 +99,11 @@ struct KeyCommand: AsyncParsableCommand {
                 guard let account = try await context.store.user(name: user) else { throw CLIError("key list: no user named \(user)") }
                 userID = account.id
             }
+            let names = Dictionary(try await context.store.users().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
             for key in try await context.store.apiKeys(userID: userID) {
                 let state = key.revokedAt == nil ? "active" : "revoked"
-                print("\(key.id)\tuser \(key.userID)\t\(key.prefix)…\t\(key.name)\t\(state)")
+                let owner = names[key.userID] ?? "user \(key.userID)"
+                print("\(key.id)\t\(owner)\t\(key.prefix)…\t\(key.name)\t\(state)")
             }
         }
     }

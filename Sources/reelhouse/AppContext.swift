@@ -14,9 +14,23 @@ struct AppContext {
     let runner: FoundationProcessRunner
     let logger: Logger
 
-    init(dataPath: String, logLevel: Logger.Level = .warning) throws {
+    /// `creating` is for the commands that start a library (`serve`, `import`, `user add`);
+    /// every other command refuses a data folder that does not exist, so a mistyped `--data`
+    /// is named instead of reported as a healthy empty library.
+    init(dataPath: String, creating: Bool = false, logLevel: Logger.Level = .warning) throws {
         dataFolder = DataFolder(root: URL(fileURLWithPath: dataPath))
-        try dataFolder.prepare()
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: dataFolder.root.path, isDirectory: &isDirectory)
+        if !creating {
+            guard exists, isDirectory.boolValue, FileManager.default.fileExists(atPath: dataFolder.databasePath) else {
+                throw CLIError("no Reelhouse library at \(dataFolder.root.path): check --data or REELHOUSE_DATA (serve, import and user add create one)")
+            }
+        }
+        do {
+            try dataFolder.prepare()
+        } catch {
+            throw CLIError("\(error)")
+        }
         do {
             store = try SQLiteStore(path: dataFolder.databasePath)
         } catch {

@@ -40,12 +40,15 @@ struct DoctorCommand: AsyncParsableCommand {
         let dataPath = dataOptions.resolvedPath
         let probe = URL(fileURLWithPath: dataPath).appendingPathComponent(".doctor-\(UUID().uuidString)")
         do {
-            try FileManager.default.createDirectory(atPath: dataPath, withIntermediateDirectories: true)
+            // A mistyped --data is named, never created: doctor checks a library, it does not make one.
+            guard FileManager.default.fileExists(atPath: dataPath) else {
+                throw CLIError("\(URL(fileURLWithPath: dataPath).standardizedFileURL.path) does not exist (serve, import and user add create a library)")
+            }
             try Data("ok".utf8).write(to: probe)
             try FileManager.default.removeItem(at: probe)
             report(true, "data folder", "\(URL(fileURLWithPath: dataPath).standardizedFileURL.path) is writable")
         } catch {
-            report(false, "data folder", "\(dataPath) is not writable: \(error.localizedDescription)")
+            report(false, "data folder", (error as? CLIError)?.description ?? "\(dataPath) is not writable: \(error.localizedDescription)")
         }
         do {
             let context = try AppContext(dataPath: dataPath)

@@ -35,20 +35,34 @@ struct ImportCommand: AsyncParsableCommand {
     var concurrency: Int?
 
     func run() async throws {
-        let context = try AppContext(dataPath: dataOptions.resolvedPath)
+        guard json else { return try await importAndWait() }
+        // `--json` always prints its one object, also when the import cannot start.
+        do {
+            try await importAndWait()
+        } catch let error as CLIError {
+            print(try ReportPrinter.json(ImportReport(imported: [], skipped: [], rejected: []), error: error.description))
+            throw error
+        }
+    }
+
+    private func importAndWait() async throws {
+        let context = try AppContext(dataPath: dataOptions.resolvedPath, creating: true)
         let progress = ProgressReporter(quiet: false)
         try await context.sweeper.sweep()
         let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: media.limits)
-        let roots = paths.map { URL(fileURLWithPath: $0) }
-        for root in roots where !FileManager.default.fileExists(atPath: root.path) {
-            throw CLIError("import: \(root.path) does not exist")
-        }
         guard let look = VideoFilter(rawValue: filter) else {
             throw CLIError("import: --filter must be one of \(VideoFilter.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        var (report, jobIDs) = try await importer.run(roots, options: ImportOptions(tags: tag, filter: look)) { event in
+        let roots = paths.map { URL(fileURLWithPath: $0) }
+        let missing = roots.filter { !FileManager.default.fileExists(atPath: $0.path) }
+        if !json, let first = missing.first {
+            throw CLIError("import: \(first.path) does not exist")
+        }
+        // With --json a missing path is one more rejected entry; the others are imported.
+        var (report, jobIDs) = try await importer.run(roots.filter { !missing.contains($0) }, options: ImportOptions(tags: tag, filter: look)) { event in
             progress.handle(event)
         }
+        report.rejected += missing.map { ImportReport.Skipped(path: $0.path, reason: "does not exist") }
         if !noWait, !jobIDs.isEmpty {
             progress.name(report.imported)
             let worker = context.worker(concurrency: concurrency, configuration: media.pipeline)

@@ -100,10 +100,21 @@ final class ProgressReporter: @unchecked Sendable {
 }
 
 enum ReportPrinter {
-    static func json(_ report: ImportReport) throws -> String {
+    /// The report as one line of JSON; `error` is set when the import could not run at all.
+    static func json(_ report: ImportReport, error: String? = nil) throws -> String {
+        struct Output: Encodable {
+            let report: ImportReport
+            let error: String?
+            func encode(to encoder: any Encoder) throws {
+                try report.encode(to: encoder)
+                var container = encoder.container(keyedBy: Key.self)
+                try container.encodeIfPresent(error, forKey: .error)
+            }
+            enum Key: String, CodingKey { case error }
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(report), as: UTF8.self)
+        return String(decoding: try encoder.encode(Output(report: report, error: error)), as: UTF8.self)
     }
 
     static func human(_ report: ImportReport, waited: Bool) -> String {

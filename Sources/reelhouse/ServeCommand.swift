@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import ReelJobs
 import ReelModels
 import ReelPipeline
@@ -16,28 +17,21 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run the server (API, web client, media) with a transcode worker.",
         discussion: """
         Settings are layered: defaults < config file (--config, or <data>/config.json) < environment < flags.
-        Environment: \(ConfigurationLoader.environmentKeys.keys.sorted().joined(separator: ", ")),
-        plus REELHOUSE_DATA and REELHOUSE_SECRET (hex or base64, shared by every API node).
+        Also REELHOUSE_DATA (--data) and REELHOUSE_SECRET (hex or base64, shared by every API node).
+
+        \(ConfigurationSetting.helpText())
         """
     )
 
     @OptionGroup var dataOptions: DataOptions
     @OptionGroup var media: MediaOptions
 
-    @Option(name: .long, help: "Address to listen on (env REELHOUSE_HOST, default 127.0.0.1).")
-    var host: String?
-
-    @Option(name: .long, help: "Port to listen on (env REELHOUSE_PORT, default 8080; 0 picks a free one).")
-    var port: Int?
-
     @Option(name: .long, help: "A JSON config file (default: <data>/config.json when it exists).")
     var config: String?
 
-    @Flag(name: .long, help: "Do not run the transcode worker in this process.")
-    var noWorker = false
-
-    @Flag(name: .long, help: "Turn off seed 000's compatibility routes.")
-    var noCompat = false
+    /// Every setting's flag (listed below), parsed from the one declaration table.
+    @Argument(parsing: .allUnrecognized, help: .hidden)
+    var settingFlags: [String] = []
 
     @Flag(name: .long, help: "When the library is empty, generate and import a demo library first.")
     var demo = false
@@ -46,7 +40,7 @@ struct ServeCommand: AsyncParsableCommand {
     var bcryptCost: UInt8 = 12
 
     func run() async throws {
-        let context = try AppContext(dataPath: dataOptions.resolvedPath, logLevel: .info)
+        let context = try AppContext(dataPath: dataOptions.resolvedPath, creating: true, logLevel: .info)
         let configuration = try loadConfiguration(context)
         let secret = try ServerSecret.load(dataFolder: context.dataFolder)
         let passwords = BcryptPasswordHasher(cost: bcryptCost)
@@ -85,12 +79,22 @@ struct ServeCommand: AsyncParsableCommand {
             },
             generations: generations, uploads: uploads
         )
+        let host = configuration.host
         let app = buildApplication(
             configuration: configuration, dependencies: dependencies, services: services, metrics: metrics, logger: context.logger
-        )
-        print("Reelhouse is listening on http://\(configuration.host):\(configuration.port)/")
-        fflush(nil)  // flush every stream: stdout is a file or pipe under a supervisor
-        try await app.runService()
+        ) { port in
+            print("Reelhouse is listening on http://\(host):\(port)/")
+            fflush(nil)  // flush every stream: stdout is a file or pipe under a supervisor
+        }
+        do {
+            try await app.runService()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw CLIError("serve: port \(configuration.port) is in use: choose another with --port or REELHOUSE_PORT")
+        } catch let error as IOError where error.errnoCode == EADDRNOTAVAIL {
+            throw CLIError("serve: cannot listen on \(host): no such address on this machine (--host or REELHOUSE_HOST)")
+        } catch let error as IOError where error.errnoCode == EACCES {
+            throw CLIError("serve: port \(configuration.port) needs more privileges: choose one above 1023 with --port or REELHOUSE_PORT")
+        }
     }
 
     private func loadConfiguration(_ context: AppContext) throws -> ServerConfiguration {
@@ -102,11 +106,12 @@ struct ServeCommand: AsyncParsableCommand {
         } else if explicit != nil {
             throw CLIError("serve: config file \(file.path) does not exist")
         }
-        var overrides: [String: String] = [:]
-        if let host { overrides["host"] = host }
-        if let port { overrides["port"] = String(port) }
-        if noWorker { overrides["worker"] = "false" }
-        if noCompat { overrides["compatRoutes"] = "false" }
+        let overrides: [String: String]
+        do {
+            overrides = try ConfigurationFlags.parse(settingFlags)
+        } catch {
+            throw CLIError("serve: \(error)")
+        }
         var configuration: ServerConfiguration
         do {
             configuration = try ConfigurationLoader.load(file: data, environment: ProcessInfo.processInfo.environment, overrides: overrides)
@@ -139,10 +144,24 @@ enum ServerSecret {
             return Data(text.utf8)
         }
         let file = dataFolder.root.appendingPathComponent("secret.key")
-        if let data = try? Data(contentsOf: file), data.count >= 32 { return data }
+        if FileManager.default.fileExists(atPath: file.path) {
+            guard let data = try? Data(contentsOf: file) else {
+                throw CLIError("serve: cannot read \(file.path): fix its permissions (every signed URL and cursor depends on it)")
+            }
+            guard data.count >= 32 else {
+                throw CLIError("serve: \(file.path) holds \(data.count) bytes, not a secret of at least 32: restore it or delete it to make a new one")
+            }
+            return data
+        }
+        // A secret that cannot be kept would change on every start and break every URL and
+        // cursor a client holds, so the server refuses to start instead.
         var generator = SystemRandomNumberGenerator()
         let secret = Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
-        _ = FileManager.default.createFile(atPath: file.path, contents: secret, attributes: [.posixPermissions: 0o600])
+        guard FileManager.default.createFile(atPath: file.path, contents: secret, attributes: [.posixPermissions: 0o600]),
+              (try? Data(contentsOf: file)) == secret
+        else {
+            throw CLIError("serve: cannot write \(file.path): make the data folder writable, or set REELHOUSE_SECRET")
+        }
         return secret
     }
 }

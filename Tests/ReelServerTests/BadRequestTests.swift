@@ -55,3 +55,21 @@ struct BadRequestTests {
         }
     }
 }
+
+@Suite("The body limit is the operator's")
+struct BodyLimitTests {
+    @Test func maxBodyBytesDecidesWhatFits() async throws {
+        let padded = "{\"rating\": 4, \"pad\": \"" + String(repeating: "x", count: 2_000) + "\"}"
+        for (limit, expected) in [(1_024, HTTPResponse.Status.contentTooLarge), (8_192, .ok)] {
+            let server = try await TestServer { $0.maxBodyBytes = limit }
+            let post = try await server.publishVideo(name: "clip")
+            try await server.application().test(.router) { client in
+                let response = try await client.send(.put, "/api/v1/videos/\(post.id)/rating", key: server.memberKey, json: padded)
+                #expect(response.status == expected, "limit \(limit) → \(response.status)")
+                if expected == .contentTooLarge {
+                    #expect(try decode(APIErrorEnvelope.self, response.body).error.message.contains("\(limit) bytes"))
+                }
+            }
+        }
+    }
+}

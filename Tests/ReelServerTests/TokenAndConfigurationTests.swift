@@ -66,3 +66,63 @@ struct ConfigurationTests {
         #expect(throws: ConfigurationError.self) { try ConfigurationLoader.load(file: nil, environment: ["REELHOUSE_METRICS": "maybe"], overrides: [:]) }
     }
 }
+
+@Suite("Every setting is reachable each way")
+struct ConfigurationSettingTests {
+    /// One value as JSON text (`true`, `9090`, `"0.0.0.0"`), to compare whatever its type.
+    func json(_ value: Any?) throws -> String? {
+        guard let value else { return nil }
+        let data = try JSONSerialization.data(withJSONObject: [value], options: [.withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    func value(_ configuration: ServerConfiguration, _ key: String) throws -> String? {
+        let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(configuration)) as? [String: Any]
+        return try json(object?[key])
+    }
+
+    func expected(_ setting: ConfigurationSetting) throws -> String? {
+        try json(ConfigurationLoader.typed(setting.example, key: setting.key, name: setting.key))
+    }
+
+    @Test func theTableDeclaresEveryPropertyOnce() {
+        let properties = Set(Mirror(reflecting: ServerConfiguration()).children.compactMap(\.label))
+        let keys = ConfigurationSetting.all.map(\.key)
+        #expect(Set(keys) == properties)
+        #expect(Set(keys).count == keys.count)
+        #expect(Set(ConfigurationSetting.all.map(\.environment)).count == keys.count)
+        #expect(ConfigurationSetting.all.allSatisfy { $0.environment.hasPrefix("REELHOUSE_") })
+    }
+
+    @Test(arguments: ConfigurationSetting.all)
+    func fileEnvironmentAndFlagEachSetIt(_ setting: ConfigurationSetting) throws {
+        let defaults = try value(ServerConfiguration(), setting.key)
+        let expected = try expected(setting)
+        #expect(defaults != expected, "the example for \(setting.key) must differ from its default")
+
+        let typed = try ConfigurationLoader.typed(setting.example, key: setting.key, name: setting.key)
+        let file = try JSONSerialization.data(withJSONObject: [setting.key: typed])
+        let fromFile = try ConfigurationLoader.load(file: file, environment: [:], overrides: [:])
+        #expect(try value(fromFile, setting.key) == expected)
+
+        let fromEnvironment = try ConfigurationLoader.load(file: nil, environment: [setting.environment: setting.example], overrides: [:])
+        #expect(try value(fromEnvironment, setting.key) == expected)
+
+        let arguments = setting.kind == .boolean
+            ? [setting.example == "true" ? setting.flag : setting.negatedFlag!]
+            : [setting.flag, setting.example]
+        let fromFlag = try ConfigurationLoader.load(file: nil, environment: [:], overrides: ConfigurationFlags.parse(arguments))
+        #expect(try value(fromFlag, setting.key) == expected)
+
+        let help = ConfigurationSetting.helpText()
+        #expect(help.contains(setting.flag + (setting.kind == .boolean ? "  " : " <value>")))
+        #expect(help.contains(setting.environment))
+    }
+
+    @Test func flagsTakeBothSpellingsAndRefuseUnknownOnes() throws {
+        #expect(try ConfigurationFlags.parse(["--port=0", "--no-worker", "--host", "::1"]) == ["port": "0", "worker": "false", "host": "::1"])
+        #expect(throws: ConfigurationError.self) { try ConfigurationFlags.parse(["--prot", "1"]) }
+        #expect(throws: ConfigurationError.self) { try ConfigurationFlags.parse(["--port"]) }
+        #expect(throws: ConfigurationError.self) { try ConfigurationFlags.parse(["--no-worker=1"]) }
+    }
+}

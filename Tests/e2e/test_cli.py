@@ -1,10 +1,15 @@
 """The CLI contract that scripts rely on."""
 import json
+import os
+import re
+import subprocess
+import time
 
-from conftest import import_json, make_clip, reelhouse
+from conftest import BIN, RunningServer, http, import_json, make_clip, reelhouse
 
 
 def test_doctor_checks_tools_encoders_folder_and_database(data):
+    create_library(data)
     result = reelhouse(data, "doctor")
     lines = result.stdout.splitlines()
     for what in ["ffmpeg:", "ffprobe:", "encoder libx264:", "encoder aac:", "data folder:", "database:"]:
@@ -47,3 +52,108 @@ def test_importing_a_folder_that_holds_the_data_folder_skips_our_own_files(tmp_p
     again = import_json(data, library)
     assert again["imported"] == [] and again["rejected"] == []
     assert [item["path"] for item in again["skipped"]] == ["clip.mp4"]
+
+
+def create_library(data):
+    """`user add` starts a library (as serve and import do); other commands need one."""
+    subprocess.run([BIN, "user", "add", "someone", "--data", str(data)], input="a-long-password-123\n",
+                   capture_output=True, text=True, check=True)
+
+
+def test_commands_refuse_a_data_folder_that_does_not_exist(tmp_path):
+    missing = tmp_path / "mistyped"
+    for args in (["jobs"], ["doctor"], ["user", "list"], ["key", "list"], ["worker"]):
+        result = reelhouse(missing, *args, check=False, timeout=60)
+        assert result.returncode != 0, args
+        assert str(missing) in result.stderr + result.stdout, (args, result.stderr, result.stdout)
+    assert not missing.exists(), "a command created the mistyped folder"
+
+
+def test_import_json_prints_its_object_even_when_a_path_is_missing(tmp_path, data):
+    result = reelhouse(data, "import", str(tmp_path / "nope.mp4"), "--json", check=False)
+    assert result.returncode != 0
+    report = json.loads(result.stdout)
+    assert report["imported"] == [] and report["rejected"] == [{"path": str(tmp_path / "nope.mp4"), "reason": "does not exist"}]
+    result = reelhouse(data, "import", str(tmp_path), "--json", "--filter", "sepia-ish", check=False)
+    assert result.returncode != 0
+    assert "--filter must be one of" in json.loads(result.stdout)["error"]
+
+
+def test_user_add_names_an_existing_user_before_judging_the_password(data):
+    create_library(data)
+    result = subprocess.run([BIN, "user", "add", "someone", "--data", str(data)], input="short\n",
+                            capture_output=True, text=True)
+    assert result.returncode != 0
+    assert "already exists" in result.stderr and "8 characters" not in result.stderr
+
+
+def test_key_list_names_the_user(data):
+    create_library(data)
+    reelhouse(data, "key", "create", "--user", "someone", "--name", "phone")
+    lines = reelhouse(data, "key", "list").stdout.splitlines()
+    assert len(lines) == 1 and "\tsomeone\t" in lines[0] and "\tphone\t" in lines[0], lines
+
+
+def start_serve(data, *args, env=None):
+    log = open(data.parent / "serve.log", "w+")
+    process = subprocess.Popen([BIN, "serve", "--data", str(data), "--bcrypt-cost", "4", "--no-worker", *args],
+                               stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
+    return process, log
+
+
+def wait_for(process, log, text, timeout=60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        log.seek(0)
+        output = log.read()
+        if text in output or process.poll() is not None:
+            return output
+        time.sleep(0.1)
+    return log.read()
+
+
+def test_serve_port_0_prints_the_bound_port_and_a_taken_port_is_one_clear_line(data):
+    process, log = start_serve(data, "--port", "0")
+    try:
+        output = wait_for(process, log, "listening on")
+        found = re.search(r"listening on http://127\.0\.0\.1:(\d+)/", output)
+        assert found, output
+        port = int(found.group(1))
+        assert port != 0 and http(f"http://127.0.0.1:{port}/health")[0] == 200
+
+        taken = subprocess.run([BIN, "serve", "--data", str(data), "--port", str(port), "--no-worker"],
+                               capture_output=True, text=True, timeout=60)
+        assert taken.returncode != 0
+        assert "listening" not in taken.stdout
+        assert f"port {port} is in use: choose another with --port or REELHOUSE_PORT" in taken.stderr
+        # one line says what and why (log lines carry a timestamp); no raw errno
+        said = [line for line in taken.stderr.splitlines() if not re.match(r"\d{4}-\d\d-\d\dT", line)]
+        assert said == [f"Error: serve: port {port} is in use: choose another with --port or REELHOUSE_PORT"], taken.stderr
+        assert "bind" not in taken.stderr and "errno" not in taken.stderr.lower()
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        log.close()
+
+
+def test_serve_refuses_to_start_when_the_secret_cannot_be_kept(data):
+    data.mkdir(parents=True)
+    (data / "secret.key").mkdir()  # root ignores permissions; a folder in its place cannot be read or written
+    result = subprocess.run([BIN, "serve", "--data", str(data), "--port", "0", "--no-worker"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode != 0
+    assert "secret.key" in result.stderr and "listening" not in result.stdout
+    said = [line for line in result.stderr.splitlines() if not re.match(r"\d{4}-\d\d-\d\dT", line)]
+    assert len(said) == 1, result.stderr
+
+
+def test_a_wrong_api_key_is_named_as_such(data):
+    server = RunningServer(data)
+    try:
+        status, _, body = http(server.base + "/api/v1/me", headers={"api-key": "rh_not_a_real_key"})
+        assert status == 401
+        assert json.loads(body)["error"] == {"code": "invalid_api_key", "message": "this API key is not valid"}
+        status, _, body = http(server.base + "/api/v1/me")
+        assert status == 401 and json.loads(body)["error"]["code"] == "unauthorized"
+    finally:
+        server.stop()

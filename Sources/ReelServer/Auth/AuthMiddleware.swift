@@ -31,7 +31,7 @@ struct AuthMiddleware: RouterMiddleware {
                 context.identity = identity
             } else {
                 try await limitAnonymous(context, time: time)
-                throw APIError.unauthorized
+                throw APIError.invalidAPIKey
             }
             if case .apiKey(let id) = context.identity?.credential, Self.isAPICall(request) { try await limit("key:\(id)", time: time) }
         } else if let token = Self.cookie(Credentials.sessionCookie, in: request.headers) {

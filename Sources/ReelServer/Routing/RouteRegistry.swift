@@ -86,9 +86,10 @@ extension Response {
 }
 
 extension Request {
-    /// Decodes a JSON body of at most `limit` bytes; malformed or oversized bodies are 4xx.
-    func decodeJSON<T: Decodable>(_ type: T.Type, context: AppRequestContext, limit: Int = 64 * 1024) async throws -> T {
+    /// Decodes a JSON body of at most `maxBodyBytes`; malformed or oversized bodies are 4xx.
+    func decodeJSON<T: Decodable>(_ type: T.Type, context: AppRequestContext) async throws -> T {
         var request = self
+        let limit = context.maxBodyBytes
         let buffer: ByteBuffer
         do {
             buffer = try await request.collectBody(upTo: limit)

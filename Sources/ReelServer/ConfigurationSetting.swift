@@ -1,0 +1,134 @@
+import Foundation
+
+/// One declaration per operator setting. The config-file key (a `ServerConfiguration`
+/// property), the `REELHOUSE_*` environment variable, the `serve` flag and the `serve --help`
+/// text are all derived from this table, and a test sets every entry each of those ways.
+///
+/// Why not swift-configuration: its providers (JSON file, environment, command line) match our
+/// layers, but it cannot give ArgumentParser's `--help` the same declarations, keeps values in a
+/// reader rather than a typed `Codable` struct that tests build directly, and would be one more
+/// package in every client build; this table is the part of it we need.
+public struct ConfigurationSetting: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case boolean, integer, text
+    }
+
+    /// The `ServerConfiguration` property and config-file key.
+    public let key: String
+    public let kind: Kind
+    public let environment: String
+    public let help: String
+    /// A valid value other than the default: the reachability test sets it every way.
+    public let example: String
+
+    init(_ key: String, _ kind: Kind, env: String, example: String, _ help: String) {
+        self.key = key
+        self.kind = kind
+        self.environment = env
+        self.example = example
+        self.help = help
+    }
+
+    /// `--media-token-window-seconds`; booleans also take `--no-…`.
+    public var flag: String {
+        "--" + key.reduce(into: "") { name, character in
+            if character.isUppercase { name += "-" + character.lowercased() } else { name.append(character) }
+        }
+    }
+
+    public var negatedFlag: String? { kind == .boolean ? "--no-" + flag.dropFirst(2) : nil }
+}
+
+extension ConfigurationSetting {
+    public static let all: [ConfigurationSetting] = [
+        .init("host", .text, env: "REELHOUSE_HOST", example: "0.0.0.0", "Address to listen on."),
+        .init("port", .integer, env: "REELHOUSE_PORT", example: "9090", "Port to listen on; 0 picks a free one (printed)."),
+        .init("mediaTokenWindowSeconds", .integer, env: "REELHOUSE_MEDIA_TOKEN_WINDOW", example: "600",
+              "Signed media URLs are valid until the end of this window…"),
+        .init("mediaTokenMarginSeconds", .integer, env: "REELHOUSE_MEDIA_TOKEN_MARGIN", example: "60", "…plus this margin."),
+        .init("compatRoutes", .boolean, env: "REELHOUSE_COMPAT_ROUTES", example: "false",
+              "Serve seed 000's compatibility routes (/api/feed/random, /videos/…)."),
+        .init("compatKeyScheme", .text, env: "REELHOUSE_COMPAT_KEY_SCHEME", example: "vault",
+              "URL scheme of key URIs in compatibility playlists."),
+        .init("loginAttemptsPerIP", .integer, env: "REELHOUSE_LOGIN_ATTEMPTS_PER_IP", example: "5", "Login attempts per IP per window."),
+        .init("loginAttemptsPerAccount", .integer, env: "REELHOUSE_LOGIN_ATTEMPTS_PER_ACCOUNT", example: "5",
+              "Login attempts per account per window."),
+        .init("loginWindowSeconds", .integer, env: "REELHOUSE_LOGIN_WINDOW", example: "60", "The login rate-limit window."),
+        .init("apiRequestsPerMinute", .integer, env: "REELHOUSE_API_REQUESTS_PER_MINUTE", example: "100",
+              "API requests per credential per minute."),
+        .init("sessionDays", .integer, env: "REELHOUSE_SESSION_DAYS", example: "7", "How long a browser session lasts."),
+        .init("credentialCacheSeconds", .integer, env: "REELHOUSE_CREDENTIAL_CACHE_SECONDS", example: "0",
+              "How long a node remembers a verified key or session (a revocation takes this long)."),
+        .init("metrics", .boolean, env: "REELHOUSE_METRICS", example: "false", "Serve /metrics to owners."),
+        .init("worker", .boolean, env: "REELHOUSE_WORKER", example: "false", "Run the transcode and generation worker in this process."),
+        .init("workerConcurrency", .integer, env: "REELHOUSE_WORKER_CONCURRENCY", example: "2",
+              "Jobs the worker runs at once (default: 1 on ≤ 2 cores)."),
+        .init("eventStreamsPerUser", .integer, env: "REELHOUSE_EVENT_STREAMS_PER_USER", example: "2",
+              "Job-progress event streams one user may hold open."),
+        .init("eventStreamLifetimeSeconds", .integer, env: "REELHOUSE_EVENT_STREAM_LIFETIME", example: "60",
+              "How long one event stream lasts (browsers reconnect)."),
+        .init("maxBodyBytes", .integer, env: "REELHOUSE_MAX_BODY_BYTES", example: "4096",
+              "Largest JSON request body (uploads are not bound by it)."),
+        .init("benchmarkBaselines", .boolean, env: "REELHOUSE_BENCH_BASELINES", example: "true",
+              "Serve the benchmark baseline route (owners; off in production)."),
+        .init("generationProvider", .text, env: "REELHOUSE_GENERATION_PROVIDER", example: "openai",
+              "Default generation provider: local, or openai (needs OPENAI_API_KEY)."),
+        .init("generationsPerMinute", .integer, env: "REELHOUSE_GENERATIONS_PER_MINUTE", example: "2", "Generations per user per minute."),
+        .init("generationsPerDay", .integer, env: "REELHOUSE_GENERATIONS_PER_DAY", example: "5", "Generations per user per day."),
+        .init("openAIBaseURL", .text, env: "REELHOUSE_OPENAI_BASE_URL", example: "http://127.0.0.1:9999",
+              "OpenAI-compatible endpoint for the openai provider."),
+        .init("openAIVideoModel", .text, env: "REELHOUSE_OPENAI_VIDEO_MODEL", example: "sora-2-pro", "Video model for the openai provider."),
+        .init("uploadMaxBytes", .integer, env: "REELHOUSE_UPLOAD_MAX_BYTES", example: "1000000", "Largest upload accepted."),
+        .init("uploadCompressAboveBytes", .integer, env: "REELHOUSE_UPLOAD_COMPRESS_ABOVE_BYTES", example: "500000",
+              "Uploaded videos above this size are compressed before their ladder."),
+        .init("keepOriginalUploads", .boolean, env: "REELHOUSE_KEEP_ORIGINAL_UPLOADS", example: "true",
+              "Keep the original of a compressed upload."),
+        .init("uploadExpirySeconds", .integer, env: "REELHOUSE_UPLOAD_EXPIRY_SECONDS", example: "3600",
+              "An incomplete upload is deleted this long after it began."),
+        .init("webRoot", .text, env: "REELHOUSE_WEB_ROOT", example: "/srv/reelhouse/Web",
+              "Folder of the web client (default: Web/ beside the binary or here)."),
+    ]
+
+    public static func named(_ key: String) -> ConfigurationSetting? { all.first { $0.key == key } }
+
+    /// The settings part of `serve --help`: every flag with its variable and default.
+    public static func helpText(defaults: ServerConfiguration = ServerConfiguration()) -> String {
+        let values = (try? JSONSerialization.jsonObject(with: JSONEncoder().encode(defaults)) as? [String: Any]) ?? [:]
+        return all.map { setting in
+            let value = setting.kind == .boolean ? "" : " <value>"
+            let fallback = values[setting.key].map { " (default \($0))" } ?? ""
+            return "\(setting.flag)\(value)  \(setting.help)\(fallback)\n    env \(setting.environment), config key \"\(setting.key)\""
+        }.joined(separator: "\n")
+    }
+}
+
+/// Turns `serve`'s setting flags (`--port 0`, `--port=0`, `--worker`, `--no-worker`) into
+/// config keys and text values for `ConfigurationLoader`.
+public enum ConfigurationFlags {
+    public static func parse(_ arguments: [String]) throws -> [String: String] {
+        var values: [String: String] = [:]
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+            let name = parts[0]
+            if let setting = ConfigurationSetting.all.first(where: { $0.negatedFlag == name }) {
+                guard parts.count == 1 else { throw ConfigurationError("\(name) takes no value") }
+                values[setting.key] = "false"
+                continue
+            }
+            guard let setting = ConfigurationSetting.all.first(where: { $0.flag == name }) else {
+                throw ConfigurationError("unknown option \(argument) (see serve --help)")
+            }
+            if parts.count == 2 {
+                values[setting.key] = parts[1]
+            } else if setting.kind == .boolean {
+                values[setting.key] = "true"
+            } else if let value = remaining.popFirst() {
+                values[setting.key] = value
+            } else {
+                throw ConfigurationError("\(name) needs a value")
+            }
+        }
+        return values
+    }
+}
