@@ -3,7 +3,7 @@ SWIFT ?= swift
 DATA ?= ./data
 PY := .venv/bin/python
 
-.PHONY: run build test test-swift test-e2e bench deps clean
+.PHONY: run build install test test-swift test-e2e bench deps clean
 
 # `make run PORT=9090 DATA=/srv/reels` (PORT and HOST are optional; the defaults are 8080 and 127.0.0.1)
 run: deps
@@ -12,6 +12,15 @@ run: deps
 
 build: deps
 	$(SWIFT) build --build-tests
+
+# `make install PREFIX=/usr/local`: the binary to $(PREFIX)/bin, the web client beside it in
+# $(PREFIX)/share/reelhouse/Web (where `serve` looks for it).
+PREFIX ?= /usr/local
+install: deps
+	$(SWIFT) build -c release --product reelhouse
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/reelhouse
+	install -m 0755 .build/release/reelhouse $(DESTDIR)$(PREFIX)/bin/reelhouse
+	rm -rf $(DESTDIR)$(PREFIX)/share/reelhouse/Web && cp -R Web $(DESTDIR)$(PREFIX)/share/reelhouse/Web
 
 deps:
 	@scripts/ensure-deps.sh runtime

@@ -123,11 +123,14 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// The web client ships in the repository's `Web/` folder: found from the working directory
-    /// (`make run`) or next to the built binary (`.build/<config>/reelhouse`).
+    /// (`make run`), next to the built binary (`.build/<config>/reelhouse`), or where
+    /// `make install` puts it (`<prefix>/share/reelhouse/Web` beside `<prefix>/bin`).
     static func defaultWebRoot() -> String? {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        // The running binary itself (found through /proc on Linux even when started from PATH).
+        let executable = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).resolvingSymlinksInPath()
         let candidates = [
             URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Web"),
+            executable.deletingLastPathComponent().appendingPathComponent("../share/reelhouse/Web").standardizedFileURL,
             executable.deletingLastPathComponent().appendingPathComponent("../../../Web").standardizedFileURL,
             executable.deletingLastPathComponent().appendingPathComponent("../../Web").standardizedFileURL,
         ]
