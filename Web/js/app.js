@@ -26,6 +26,7 @@ function renderFilter(tag) {
   const chip = document.getElementById('filter-chip');
   chip.hidden = !tag;
   chip.querySelector('.filter-name').textContent = tag ? `#${tag}` : '';
+  chip.title = tag ? `#${tag}` : '';   // the chip may show it cut short
 }
 
 function setFilter(tag) {

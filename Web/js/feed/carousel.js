@@ -3,13 +3,14 @@
 import { escapeHTML, srcset } from './format.js';
 import { icon } from '../ui/icons.js';
 
-export function carouselHTML(item) {
+/** `sizes` is the stage's (see frame.js). */
+export function carouselHTML(item, sizes) {
   const images = item.media?.images ?? [];
   const slides = images.map((variants, index) => {
     const largest = variants[variants.length - 1] ?? {};
     return `<li class="slide" data-index="${index}"><img alt="Image ${index + 1} of ${images.length}" decoding="async"
       loading="${index === 0 ? 'eager' : 'lazy'}" data-src="${escapeHTML(largest.url ?? '')}"
-      data-srcset="${escapeHTML(srcset(variants))}" sizes="(min-width: 900px) 56vh, 100vw"></li>`;
+      data-srcset="${escapeHTML(srcset(variants))}" sizes="${sizes}"></li>`;
   }).join('');
   const dots = images.map((_, index) => `<span class="dot" data-index="${index}"${index === 0 ? ' data-active="true"' : ''}></span>`).join('');
   return `

@@ -3,20 +3,16 @@
 import { escapeHTML, displayName, srcset } from './format.js';
 import { overlayHTML, renderSocial } from './overlay.js';
 import { carouselHTML } from './carousel.js';
+import { applyFrame, frameFor, imageSizes } from './frame.js';
 import { icon } from '../ui/icons.js';
 
-function fitFor(item) {
-  // Portrait fills the column (cropping a little); anything wider is shown whole.
-  return item.width && item.height && item.width / item.height > 0.7 ? 'contain' : 'cover';
-}
-
-function mediaHTML(item) {
+function mediaHTML(item, frame) {
   const media = item.media ?? {};
-  if (item.kind === 'carousel') return carouselHTML(item);
+  if (item.kind === 'carousel') return carouselHTML(item, imageSizes(frame));
   if (item.kind === 'image') {
     const variants = media.images?.[0] ?? [];
     return `<img class="photo" alt="" decoding="async" data-src="${escapeHTML(media.poster?.url ?? '')}"
-      data-srcset="${escapeHTML(srcset(variants))}" sizes="(min-width: 900px) 56vh, 100vw">`;
+      data-srcset="${escapeHTML(srcset(variants))}" sizes="${imageSizes(frame)}">`;
   }
   // The poster only covers the wait for the first frame (a fraction of a second when prefetched),
   // so the small thumbnail does: a full-size poster can outweigh the first video segment.
@@ -26,14 +22,15 @@ function mediaHTML(item) {
 }
 
 export function createItemElement(item) {
+  const frame = frameFor(item);
   const element = document.createElement('article');
   element.className = `reel kind-${item.kind}`;
   element.dataset.itemId = String(item.id);
   element.setAttribute('aria-roledescription', 'reel');
   element.setAttribute('aria-label', `@${displayName(item)}${item.description ? `: ${item.description}` : ''}`);
   element.innerHTML = `
-    <div class="stage" data-fit="${fitFor(item)}">
-      ${mediaHTML(item)}
+    <div class="stage">
+      ${mediaHTML(item, frame)}
       <div class="item-error" role="alert" hidden>
         <p class="item-error-text">This video can't be played.</p>
         <button type="button" data-action="retry">Try again</button>
@@ -43,6 +40,7 @@ export function createItemElement(item) {
       ${item.kind === 'video' ? '<button type="button" class="unmute-hint" data-action="unmute" hidden>Tap to unmute</button>' : ''}
     </div>
     ${overlayHTML(item)}`;
+  applyFrame(element.querySelector('.stage'), frame);
   renderSocial(element, item);
   return element;
 }

@@ -34,6 +34,7 @@ export function startGenerateScreen() {
 
   const describeProvider = () => {
     const provider = providers.find((item) => item.id === form.elements.provider.value);
+    form.elements.provider.title = provider?.name ?? '';   // the select may show it cut short
     $('provider-note').textContent = !provider ? '' : provider.local
       ? 'Runs on this server: nothing you type is sent anywhere else.'
       : `${provider.name} is an external service: your prompt is sent to it.`;
