@@ -7,6 +7,7 @@ import m3u8
 import pytest
 
 from conftest import BIN, RunningServer, http, reelhouse
+from pykit.api import sign_in
 
 
 def request(url: str, method: str = "GET", headers: dict | None = None, body: dict | None = None):
@@ -23,11 +24,9 @@ def server(tmp_path_factory):
 
 
 def login(base: str, password: str) -> str:
-    status, headers, body = request(base + "/api/v1/session", "POST", body={"username": "owner", "password": password})
-    assert status == 200, body
-    cookie = headers["Set-Cookie"]
-    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
-    return cookie.split(";")[0]
+    cookie, set_cookie = sign_in(base, "owner", password)
+    assert "HttpOnly" in set_cookie and "SameSite=Lax" in set_cookie
+    return cookie
 
 
 def test_startup_prints_url_and_one_time_credentials(server):

@@ -1,45 +1,29 @@
 """Fixtures for the web client's browser tests: a real library (ffmpeg clips imported by the
 real `reelhouse` binary), a real `reelhouse serve` on 127.0.0.1, and Debian's Chromium driven
 by Playwright. The library is built once per test session (≈ 40 s); every test gets a fresh
-browser context that is already signed in."""
+browser context that is already signed in. The binary, the server launcher and the clip makers
+are Tests/pykit's, shared with the end-to-end tests."""
 import json
 import os
-import socket
-import subprocess
-import time
-import urllib.request
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
 
-ROOT = Path(__file__).resolve().parents[2]
-BIN = os.environ.get("REELHOUSE_BIN") or str(ROOT / ".build/debug/reelhouse")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # Tests/, for the shared kit
+from pykit import ROOT, cli  # noqa: E402
+from pykit.cli import BIN  # noqa: E402,F401  (re-exported to the tests)
+from pykit.media import FONT, ffmpeg, make_clip, make_image  # noqa: E402,F401
+from pykit.server import LiveServer  # noqa: E402
+
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 ARTIFACTS = ROOT / "artifacts"
-FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
 USER, PASSWORD = "viewer", "correct horse battery staple"
 PHONE = {"width": 390, "height": 844}
 
 SOURCES = ["testsrc2", "smptebars", "rgbtestsrc", "cellauto", "testsrc", "pal75bars", "yuvtestsrc", "life"]
-
-
-def ffmpeg(*args: str) -> None:
-    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", *args], check=True)
-
-
-def make_clip(path: Path, label: str, source: str, size: str, seconds: int, audio: bool) -> None:
-    """A short H.264 clip with its label burned in, so screenshots show which item is which."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = f"drawtext=fontfile={FONT}:text='{label}':fontsize=44:fontcolor=white:box=1:boxcolor=black@0.55:x=(w-tw)/2:y=h*0.28"
-    args = ["-f", "lavfi", "-i", f"{source}=size={size}:rate=30"]
-    if audio:
-        args += ["-f", "lavfi", "-i", f"sine=frequency={300 + 40 * len(label)}:sample_rate=48000:duration={seconds}"]
-    args += ["-t", str(seconds), "-vf", text, "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"]
-    if audio:
-        args += ["-c:a", "aac", "-shortest"]
-    ffmpeg(*args, str(path))
 
 
 def sidecar(path: Path, index: int, description: str, tags: list[str]) -> None:
@@ -73,50 +57,19 @@ def clip_plan() -> list[dict]:
     return plan
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def reelhouse(data: Path, *args: str, stdin: str | None = None) -> str:
-    result = subprocess.run([BIN, *args, "--data", str(data)], input=stdin, capture_output=True, text=True, timeout=600)
-    if result.returncode != 0:
-        raise AssertionError(f"reelhouse {' '.join(args)} failed ({result.returncode}):\n{result.stderr}\n{result.stdout}")
-    return result.stdout
+    """`reelhouse ARGS --data DATA`'s stdout; a failure fails the test."""
+    return cli.run(data, *args, stdin=stdin).stdout
 
 
-class Server:
+class Server(LiveServer):
     """`reelhouse serve` on `data`; without its worker unless asked (the feed tests import up front)."""
 
     def __init__(self, data: Path, log: Path, worker: bool = False, env: dict[str, str] | None = None):
-        self.data = data
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
         # The repository's client unless REELHOUSE_WEB_ROOT points at another build of it.
-        environment = {**os.environ, **(env or {}),
-                       "REELHOUSE_WEB_ROOT": os.environ.get("REELHOUSE_WEB_ROOT") or str(ROOT / "Web")}
-        self.log = open(log, "w")
-        arguments = [BIN, "serve", "--data", str(data), "--port", str(self.port)] + ([] if worker else ["--no-worker"])
-        self.process = subprocess.Popen(arguments, stdout=self.log, stderr=subprocess.STDOUT, env=environment)
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            try:
-                with urllib.request.urlopen(f"{self.url}/health", timeout=1):
-                    return
-            except OSError:
-                if self.process.poll() is not None:
-                    raise AssertionError(f"reelhouse serve exited: {log.read_text()}")
-                time.sleep(0.1)
-        raise AssertionError("reelhouse serve did not answer /health within 30 s")
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        self.log.close()
+        web_root = os.environ.get("REELHOUSE_WEB_ROOT") or str(ROOT / "Web")
+        super().__init__(data, args=() if worker else ("--no-worker",),
+                         env={**(env or {}), "REELHOUSE_WEB_ROOT": web_root}, log_path=log)
 
 
 def build_library(root: Path) -> tuple[Path, list[dict]]:
@@ -125,18 +78,16 @@ def build_library(root: Path) -> tuple[Path, list[dict]]:
 
     def make(entry: dict) -> None:
         path = sources / entry["folder"] / f"clip{entry['index']:02d}.mp4"
-        make_clip(path, entry["label"], entry["source"], entry["size"], entry["seconds"], entry["audio"])
+        make_clip(path, size=entry["size"], seconds=entry["seconds"], audio=entry["audio"], source=entry["source"],
+                  label=entry["label"], frequency=300 + 40 * len(entry["label"]))
         sidecar(path, entry["index"], entry["description"], entry["tags"])
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         list(pool.map(make, plan))
     # An instaloader-style carousel: X_1.jpg … X_3.jpg in one folder form one post.
     for number, source in enumerate(["smptehdbars", "testsrc2", "rgbtestsrc"], start=1):
-        path = sources / "album" / f"2024-01-05_10-00-00_UTC_{number}.jpg"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        ffmpeg("-f", "lavfi", "-i", f"{source}=size=1080x1350", "-frames:v", "1",
-               "-vf", f"drawtext=fontfile={FONT}:text='slide {number}':fontsize=96:fontcolor=white:box=1:boxcolor=black@0.6:x=(w-tw)/2:y=h*0.4",
-               str(path))
+        make_image(sources / "album" / f"2024-01-05_10-00-00_UTC_{number}.jpg", size="1080x1350", source=source,
+                   label=f"slide {number}")
 
     reelhouse(data, "import", str(sources / "clips"), "--json")
     reelhouse(data, "import", str(sources / "mixed-encrypted"), "--tag", "mixed", "--json")

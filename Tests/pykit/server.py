@@ -1,0 +1,87 @@
+"""A live `reelhouse serve` on a free port of 127.0.0.1 over a data folder: started, awaited
+until /health answers, and stopped by the test or fixture that owns it."""
+import os
+import re
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+from . import api, cli
+from .cli import BIN
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class LiveServer:
+    """`reelhouse serve --data DATA --port P ARGS` with `env` on top of this process's
+    environment; its output goes to `log_path` (default: server-P.log next to the data folder).
+    The constructor returns once /health answers 200 (and `ready_text` is in the output, when
+    given), and fails with the output if the server exits or `startup_timeout` passes first."""
+
+    def __init__(self, data: Path, args: tuple = (), env: dict | None = None, log_path: Path | None = None,
+                 startup_timeout: float = 30, ready_text: str | None = None):
+        self.data = data
+        data.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = log_path or data.parent / f"server-{self.port}.log"
+        self.log = open(self.log_path, "w+")
+        self.process = subprocess.Popen(
+            [BIN, "serve", "--data", str(data), "--port", str(self.port), *args],
+            stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
+        self._wait_until_ready(startup_timeout, ready_text)
+
+    def _wait_until_ready(self, timeout: float, ready_text: str | None) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise AssertionError(f"reelhouse serve exited ({self.process.returncode}):\n{self.output()}")
+            try:
+                if (ready_text is None or ready_text in self.output()) and api.http(self.url + "/health", timeout=1)[0] == 200:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise AssertionError(f"reelhouse serve did not answer /health within {timeout:.0f} s:\n{self.output()}")
+
+    def output(self) -> str:
+        self.log.flush()
+        return self.log_path.read_text()
+
+    def printed_password(self) -> str | None:
+        """The one-time password `serve` prints when it creates the owner account."""
+        found = re.search(r"password: (\S+)", self.output())
+        return found.group(1) if found else None
+
+    def key(self, user: str = "owner") -> str:
+        """A new API key for `user`."""
+        return cli.run(self.data, "key", "create", "--user", user).stdout.strip()
+
+    def add_user(self, name: str, role: str = "member", password: str = "a-long-password-123") -> str:
+        """Creates the user and returns an API key for it."""
+        cli.run(self.data, "user", "add", name, "--role", role, stdin=password + "\n")
+        return self.key(name)
+
+    def rss_kb(self) -> int:
+        """The server's resident memory now, in KiB (Linux)."""
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        return 0
+
+    def stop(self, timeout: float = 30) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if not self.log.closed:
+            self.log.close()
