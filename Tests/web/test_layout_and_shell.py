@@ -59,11 +59,12 @@ def test_small_phone_keeps_everything_on_screen(browser, library, artifacts):
     context.close()
 
 
-@pytest.mark.parametrize("viewport", PHONES, ids=lambda v: f"{v['width']}x{v['height']}")
+@pytest.mark.parametrize("viewport", [*PHONES, {"width": 844, "height": 390}], ids=lambda v: f"{v['width']}x{v['height']}")
 def test_every_action_button_is_on_screen_on_a_phone(browser, library, artifacts, viewport):
     """With the info panel open, and with a 60-character tag and an unbroken 80-character word
     injected into every item (so the text column has every reason to push), each button of the
-    action column lies inside the viewport and the text column stays left of it."""
+    action column lies inside the viewport, below the top bar, and the text column stays left
+    of it; also on a phone on its side (844×390), where the nine buttons form a row."""
     context = new_context(browser, library["url"], viewport=viewport)
     page = context.new_page()
 
@@ -90,9 +91,12 @@ def test_every_action_button_is_on_screen_on_a_phone(browser, library, artifacts
                     page.click(f'{CURRENT} [data-action="info"]')
                 buttons = page.locator(f"{CURRENT} .actions button")
                 assert buttons.count() >= 7, "like, five stars and details at least"
+                bar = box(page, ".topbar")
                 for index in range(buttons.count()):
-                    button = buttons.nth(index)
-                    assert_inside(button.bounding_box(), viewport, f"{kind} {button.get_attribute('aria-label')}")
+                    button, rect = buttons.nth(index), buttons.nth(index).bounding_box()
+                    what = f"{kind} {button.get_attribute('aria-label')}"
+                    assert_inside(rect, viewport, what)
+                    assert rect["y"] >= bar["y"] + bar["height"], f"{what} lies under the top bar: {rect}"
                 actions = box(page, f"{CURRENT} .actions")
                 for part in ("meta", "chip", "description", "info:not([hidden])"):
                     for index in range(page.locator(f"{CURRENT} .{part}").count()):
