@@ -1,6 +1,7 @@
 // Fetching with cancellation, byte/time accounting for throughput, and an in-memory store of
-// responses by URL that prefetch fills and players read first.
+// responses by post + file (media-key.js) that prefetch fills and players read first.
 import { abortedError } from './errors.js';
+import { mediaKey } from './media-key.js';
 
 export class NetworkError extends Error {
   constructor(message, { status = 0, url = '' } = {}) {
@@ -11,15 +12,47 @@ export class NetworkError extends Error {
   }
 }
 
-/** Bounded bytes kept in memory by URL, oldest dropped first. */
+/**
+ * A 403 or 410 on a media URL: its token expired (410) or no longer verifies (403, e.g. the
+ * server's secret was rotated). Not worth retrying as it is; the item's fresh URLs are
+ * (GET /api/v1/videos/{id}: media-refresh.js in the feed does that).
+ */
+export class MediaExpiredError extends NetworkError {
+  constructor(message, { status, url }) {
+    super(message, { status, url });
+    this.code = 'expired';
+  }
+}
+
+export const isExpired = (error) => error instanceof MediaExpiredError;
+
+/** A Map whose keys are URLs, stored under their media key (post + file, not token). */
+export class MediaKeyMap extends Map {
+  get(url) { return super.get(mediaKey(url)); }
+  set(url, value) { return super.set(mediaKey(url), value); }
+  has(url) { return super.has(mediaKey(url)); }
+  delete(url) { return super.delete(mediaKey(url)); }
+}
+
+/** A Set of URLs by media key. */
+export class MediaKeySet extends Set {
+  add(url) { return super.add(mediaKey(url)); }
+  has(url) { return super.has(mediaKey(url)); }
+  delete(url) { return super.delete(mediaKey(url)); }
+}
+
+/**
+ * Bounded bytes kept in memory by media key (a URL with its token left out), oldest dropped
+ * first. Every method takes the URL; two URLs of one file with different tokens are one entry.
+ */
 export class ByteStore {
   constructor(maxBytes) {
     this.maxBytes = maxBytes;
-    this.entries = new Map(); // url → ArrayBuffer (insertion order = age)
+    this.entries = new MediaKeyMap(); // url → ArrayBuffer (insertion order = age)
     this.bytes = 0;
     this.hits = 0;
     this.misses = 0;
-    this.pending = new Map(); // url → Promise<ArrayBuffer|null> of a prefetch under way
+    this.pending = new MediaKeyMap(); // url → Promise<ArrayBuffer|null> of a prefetch under way
   }
 
   has(url) { return this.entries.has(url); }
@@ -40,7 +73,7 @@ export class ByteStore {
     if (data.byteLength > this.maxBytes) return false;
     if (this.entries.has(url)) this.take(url);
     while (this.bytes + data.byteLength > this.maxBytes && this.entries.size > 0) {
-      const oldest = this.entries.keys().next().value;
+      const oldest = this.entries.keys().next().value; // a media key, which is its own key
       this.take(oldest);
     }
     this.entries.set(url, data);
@@ -64,6 +97,9 @@ export async function fetchBytes(url, { signal, onSample, priority = 'auto' } = 
     if (error?.name === 'AbortError') throw abortedError();
     throw new NetworkError(`could not load ${new URL(url, location.href).pathname}: ${error?.message ?? error}`, { url });
   }
+  if (response.status === 403 || response.status === 410) {
+    throw new MediaExpiredError(`${new URL(url, location.href).pathname} answered ${response.status}`, { status: response.status, url });
+  }
   if (!response.ok) {
     throw new NetworkError(`${new URL(url, location.href).pathname} answered ${response.status}`, { status: response.status, url });
   }
@@ -85,7 +121,7 @@ export async function fetchBytes(url, { signal, onSample, priority = 'auto' } = 
  * segments taken.
  */
 export function createLoader({ store, estimator, arbiter = null }) {
-  const prefetched = new Set(); // URLs prefetch put in the store, to count hits honestly
+  const prefetched = new MediaKeySet(); // what prefetch put in the store, to count hits honestly
   const fromMemory = async (url, keep) => {
     // A prefetch of this very URL under way is joined, never fetched twice.
     const pending = store.pending.get(url);
