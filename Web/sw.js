@@ -1,6 +1,10 @@
 // Service worker: keeps the app shell (HTML, CSS, ES modules, icons) available offline.
 // It never touches /api, /media, /img or /videos: feed data, keys and media always come from
-// the network (keys are private, media is large and already cached by HTTP).
+// the network (keys are private, media is large and already cached by HTTP). So it holds no
+// media bytes under any name, and never serves a dead (expired or rotated) URL's bytes under a
+// fresh URL: the player's in-memory store is the one place media is kept by post + file
+// (js/player/media-key.js). A media cache here would also mislead the player's bandwidth
+// estimate: a cache hit looks like a very fast network.
 const CACHE = 'reelhouse-shell-v1';
 const SHELL = [
   '/', '/index.html', '/manifest.webmanifest',

@@ -54,6 +54,9 @@ export const api = {
     return request('GET', `/api/v1/feed?${query}`);
   },
 
+  /** One post with freshly signed media URLs (the feed's item shape). */
+  video: (id) => request('GET', `/api/v1/videos/${id}`),
+
   setFavorite: (id, favorited) => request(favorited ? 'POST' : 'DELETE', `/api/v1/videos/${id}/favorite`),
   setRating: (id, rating) => request('PUT', `/api/v1/videos/${id}/rating`, { rating }),
   markSeen: (id) => request('POST', `/api/v1/videos/${id}/seen`),

@@ -8,15 +8,23 @@ import { prefetchEnabled } from './feed/preferences.js';
 import { watchConnectivity } from './ui/offline.js';
 import { toggleHelp } from './ui/help.js';
 import { showToast } from './ui/toast.js';
+import { createMediaRefresher } from './feed/media-refresh.js';
+
+let feed = null;
+const connectivity = watchConnectivity({ onOnline: () => { feed ? feed.retry() : boot(); } });
+// Expired or rotated media URLs: the post is refetched (once a minute at most) for fresh ones.
+const refresher = createMediaRefresher({ fetchItem: (id) => api.video(id) });
 
 const lookAhead = prefetchEnabled();
-const enginePromise = loadEngine({ prefetch: lookAhead, maxPrefetchBytes: 6_000_000 });
+const enginePromise = loadEngine({
+  prefetch: lookAhead, maxPrefetchBytes: 6_000_000,
+  refreshItem: (item, options) => refresher.refresh(item, options),
+  whenReachable: () => connectivity.whenBack(),
+});
 // For a bug report (and the tests): `await reelhouse.stats()` in the console shows what the
-// player engine did on this page: prefetch hits, rung, failed items, players alive.
-globalThis.reelhouse = { stats: async () => (await enginePromise).stats() };
-let feed = null;
-
-const connectivity = watchConnectivity({ onOnline: () => { feed ? feed.retry() : boot(); } });
+// player engine did on this page: prefetch hits, rung, failed items, players alive, and how
+// often a post was refetched for fresh media URLs.
+globalThis.reelhouse = { stats: async () => ({ ...(await enginePromise).stats(), mediaRefetches: refresher.refetches }) };
 
 function currentTag() {
   return new URLSearchParams(location.search).get('tag') || null;
@@ -43,7 +51,7 @@ async function openFeed() {
   const tag = currentTag();
   renderFilter(tag);
   feed = startFeed({
-    engine: await enginePromise, lookAhead, tag, connectivity,
+    engine: await enginePromise, lookAhead, tag, connectivity, refresher,
     onUnauthorized: () => openLogin(),
     onFilterChange: setFilter,
   });

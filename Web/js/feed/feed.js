@@ -9,7 +9,7 @@ import { planPool, prefetchTargets } from './pool-plan.js';
 import { createPager } from './pager.js';
 import { createPlayerPool } from './player-pool.js';
 import { createPlayback } from './playback.js';
-import { createItemElement, loadImagesNear, showItemError, clearItemError, flashIndicator, burstHeart } from './item-view.js';
+import { createItemElement, loadImagesNear, showItemError, clearItemError, flashIndicator, burstHeart, refreshImages } from './item-view.js';
 import { wireCarousel, stepCarousel } from './carousel.js';
 import { toggleInfo, toggleDescription } from './overlay.js';
 import { setLiked, setRating } from './social.js';
@@ -20,12 +20,16 @@ import { wireMediaSession, describeForMediaSession } from './media-session.js';
 
 const ERROR_TEXT = {
   network: "This video couldn't be loaded. Check your connection.",
+  expired: "This video's link has expired and couldn't be renewed.",
   key: "This video's key was rejected, so it can't be decrypted.",
   decode: "This video couldn't be decoded.",
   unsupported: "This browser can't play this video.",
 };
 
-export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChange, connectivity }) {
+/** Error codes a retry may fix by itself once the server answers again. */
+const RETRIED_WHEN_BACK = new Set(['network', 'expired']);
+
+export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChange, connectivity, refresher }) {
   const scroller = document.getElementById('feed');
   const stateBox = document.getElementById('feed-state');
   const source = createFeedSource({ fetchPage: (query) => api.feed(query), filter: tag ? { tags: tag } : {} });
@@ -115,6 +119,45 @@ export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChan
 
   function restartSameFilter() { onFilterChange(tag ?? null); }
 
+  /**
+   * The retry button, and the return of the server: the post is refetched first (its URLs may
+   * be what failed), then the item loads again with whatever URLs it has.
+   */
+  async function retryEntry(element, { force }) {
+    const entry = entryOf(element);
+    if (!entry) return;
+    clearItemError(element);
+    element.classList.add('loading');
+    try {
+      await refresher.refresh(entry.item, { force });
+    } catch { /* refused or unreachable: the load below shows the error again */ }
+    element.classList.remove('loading');
+    if (stopped) return;
+    refreshImages(element, entry.item);
+    pool.reload(Number(element.dataset.entry));
+  }
+
+  /**
+   * A feed image failed (posters, photos, carousel slides): its signed URL may be dead (a
+   * rotated secret). Refetch the post once a minute at most and point the images at the
+   * fresh URLs; an image post that still cannot load shows its error and retry button.
+   */
+  function imageFailed(image) {
+    const element = image.closest('.reel');
+    const entry = entryOf(element);
+    if (!entry || !image.getAttribute('src')) return;
+    refresher.refresh(entry.item, { stale: element.imagesMedia }).then(() => {
+      if (!stopped) refreshImages(element, entry.item);
+    }, (error) => {
+      if (stopped) return;
+      // No server (a restart): load the same images again once it answers.
+      if (error?.status === 0) { connectivity.whenBack().then(() => { if (!stopped) refreshImages(element, entry.item); }); return; }
+      if (element.classList.contains('kind-video')) return; // the video covers its poster anyway
+      showItemError(element, "This image couldn't be loaded.");
+      element.dataset.errorCode = error?.code ?? 'expired';
+    });
+  }
+
   function like(element, liked) {
     const entry = entryOf(element);
     if (entry) setLiked(entry.item, element, liked ?? !entry.item.is_favorited);
@@ -156,11 +199,15 @@ export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChan
       case 'mute': playback.toggleMute(); break;
       case 'unmute': playback.unmute(); break;
       case 'pip': togglePictureInPicture(); break;
-      case 'retry': clearItemError(element); pool.reload(Number(element.dataset.entry)); break;
+      case 'retry': retryEntry(element, { force: true }); break;
       case 'carousel-prev': stepCarousel(element, -1); break;
       case 'carousel-next': stepCarousel(element, 1); break;
     }
   });
+  // `error` does not bubble: listen in the capture phase for every image in the feed.
+  scroller.addEventListener('error', (event) => {
+    if (event.target instanceof HTMLImageElement) imageFailed(event.target);
+  }, true);
   scroller.addEventListener('input', (event) => {
     if (event.target.matches('.scrub')) playback.seek(Number(event.target.value) / 1000);
   });
@@ -197,9 +244,8 @@ export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChan
     retry() {
       if (pageFailed || source.items.length === 0) loadMore();
       for (const { element } of entries) {
-        if (element.classList.contains('failed') && element.dataset.errorCode === 'network') {
-          clearItemError(element);
-          pool.reload(Number(element.dataset.entry));
+        if (element.classList.contains('failed') && RETRIED_WHEN_BACK.has(element.dataset.errorCode)) {
+          retryEntry(element, { force: false });
         }
       }
     },

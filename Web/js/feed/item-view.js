@@ -42,7 +42,36 @@ export function createItemElement(item) {
     ${overlayHTML(item)}`;
   applyFrame(element.querySelector('.stage'), frame);
   renderSocial(element, item);
+  element.imagesMedia = item.media; // which URLs the images name (refreshImages compares)
   return element;
+}
+
+/** The URLs one of an item's images should have under `item.media`, or null for none of ours. */
+function imageSourcesFor(item, image) {
+  const media = item.media ?? {};
+  if (image.classList.contains('poster')) return { src: media.thumbnail?.url ?? media.poster?.url ?? '' };
+  if (image.classList.contains('photo')) return { src: media.poster?.url ?? '', srcset: srcset(media.images?.[0] ?? []) };
+  const slide = image.closest('.slide');
+  if (!slide) return null;
+  const variants = media.images?.[Number(slide.dataset.index)] ?? [];
+  return { src: variants[variants.length - 1]?.url ?? '', srcset: srcset(variants) };
+}
+
+/**
+ * Points the item's images at its current `item.media` (fresh URLs after a refresh). An image
+ * not yet near the screen only gets new `data-` names; a loaded one loads again.
+ */
+export function refreshImages(element, item) {
+  element.imagesMedia = item.media;
+  for (const image of element.querySelectorAll('img')) {
+    const sources = imageSourcesFor(item, image);
+    if (!sources) continue;
+    const pending = 'src' in image.dataset;
+    if (sources.srcset !== undefined) {
+      if (pending) image.dataset.srcset = sources.srcset; else image.srcset = sources.srcset;
+    }
+    if (pending) image.dataset.src = sources.src; else image.src = sources.src;
+  }
 }
 
 /**

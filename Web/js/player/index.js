@@ -8,6 +8,7 @@ import { Prefetcher } from './prefetch.js';
 import { LinkArbiter } from './arbiter.js';
 import { MsePlayer, mediaSourceClass } from './mse-player.js';
 import { NativePlayer, playsHlsNatively } from './native-player.js';
+import { createRecovery } from './recovery.js';
 
 class UnsupportedPlayer {
   constructor() { this.itemId = null; }
@@ -20,25 +21,31 @@ class UnsupportedPlayer {
   destroy() { this.unload(); }
 }
 
-export function createEngine({ prefetch = true, maxPrefetchBytes = 6_000_000, prefetchSegments = 1 } = {}) {
+/**
+ * `refreshItem(item, { stale })` swaps fresh media URLs into `item` (the feed refetches the
+ * post) and `whenReachable()` resolves once the server answers again: with them a player
+ * survives expired URLs, a rotated secret and a server restart (recovery.js). Both optional.
+ */
+export function createEngine({ prefetch = true, maxPrefetchBytes = 6_000_000, prefetchSegments = 1, refreshItem = null, whenReachable = null } = {}) {
   // Playlists and keys the players read are kept here too, so the store is never tiny.
   const store = new ByteStore(Math.max(maxPrefetchBytes, 1_000_000));
   const estimator = new ThroughputEstimator();
   const arbiter = new LinkArbiter();
   const loader = createLoader({ store, estimator, arbiter });
+  const recovery = createRecovery({ refreshItem, whenReachable });
   const players = [];
   // Counters of players already detached, so stats() stays a total over the page's life.
   const retired = { mediaSourcesCreated: 0, sourceBufferReuses: 0, failedLoads: 0 };
   const total = (name) => players.reduce((sum, player) => sum + (player.stats?.[name] ?? 0), retired[name]);
   const held = (item) => players.some((player) => player.itemId === item.id);
-  const prefetcher = new Prefetcher({ store, loader, estimator, segments: prefetchSegments, arbiter, held });
+  const prefetcher = new Prefetcher({ store, loader, estimator, segments: prefetchSegments, arbiter, held, recovery });
   let lastRendition = null;
 
   return {
     attach(video) {
       let player;
-      if (mediaSourceClass()) player = new MsePlayer(video, { loader, estimator, arbiter });
-      else if (playsHlsNatively(video)) player = new NativePlayer(video);
+      if (mediaSourceClass()) player = new MsePlayer(video, { loader, estimator, arbiter, recovery });
+      else if (playsHlsNatively(video)) player = new NativePlayer(video, { recovery });
       else player = new UnsupportedPlayer();
       player.on('level', (level) => { lastRendition = `${level.width}x${level.height}`; });
       players.push(player);

@@ -29,11 +29,12 @@ function normalise(error) {
 }
 
 export class MsePlayer {
-  constructor(video, { loader, estimator, arbiter = null }) {
+  constructor(video, { loader, estimator, arbiter = null, recovery = null }) {
     this.video = video;
     this.loader = loader;
     this.estimator = estimator;
     this.arbiter = arbiter;
+    this.recovery = recovery; // recovery.js: fresh URLs on a 403/410, a wait while the server is away
     this.handlers = { error: [], level: [] };
     this.session = null;
     this.itemId = null;
@@ -55,22 +56,77 @@ export class MsePlayer {
     };
     this.session = session;
     this.itemId = item.id;
-    try {
-      await this.open(session);
-      return;
-    } catch (error) {
-      if (session.aborted) throw abortedError();
-      this.failedLoads += 1;
-      this.teardown(session);
-      // A failed item may leave the buffer mid-segment or the source closed: start afresh.
-      this.pipe.destroy();
-      throw normalise(error);
+    for (;;) {
+      try {
+        await this.open(session);
+        return;
+      } catch (error) {
+        if (session.aborted) throw abortedError();
+        // Expired URLs or a server away: open again from the start with what recovery got.
+        session.media = null;
+        if (await this.recover(session, error)) continue;
+        if (session.aborted) throw abortedError(); // unloaded while it waited to recover
+        this.giveUp(session);
+        throw normalise(error);
+      }
     }
+  }
+
+  /** A load that cannot recover: stop it and leave a clean pipe for the next item. */
+  giveUp(session) {
+    this.failedLoads += 1;
+    this.teardown(session);
+    // A failed item may leave the buffer mid-segment or the source closed: start afresh.
+    this.pipe.destroy();
+  }
+
+  /**
+   * Whether `error` was recovered from (recovery.js), so the failed step can run again: after
+   * fresh URLs, `session.media` is re-read from them (rebase) so the next request uses them.
+   */
+  async recover(session, error) {
+    let cause = error;
+    while (this.recovery && !session.aborted && cause?.code !== 'aborted') {
+      const signal = session.controller.signal;
+      const how = await this.recovery.attempt(session.item, cause, { stale: session.itemMedia, signal });
+      if (!how || session.aborted) return false;
+      if (how === 'retry' || !session.media) return true;
+      try {
+        await this.rebase(session);
+        return true;
+      } catch (next) {
+        cause = next;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The item holds fresh URLs: read the master and the current rung's playlist again under
+   * them (from the store when they are there: it keys by post + file, so no download), so the
+   * segments and key still to come are requested with the new token. The buffer, the rung and
+   * the position stay as they are.
+   */
+  async rebase(session) {
+    const signal = session.controller.signal;
+    const masterUrl = absolute(session.item.media.master);
+    session.itemMedia = session.item.media;
+    const variants = parseMaster(text(await this.loader.get(masterUrl, { signal, keep: true, player: this })), masterUrl);
+    const variant = variants[Math.max(0, session.variantIndex)];
+    const media = parseMedia(text(await this.loader.get(variant.uri, { signal, keep: true, player: this })), variant.uri);
+    if (media.segments.length !== session.media.segments.length) {
+      throw playerError('decode', 'the refreshed playlist lists other segments');
+    }
+    session.variants = variants;
+    session.media = media;
+    session.keys.clear(); // keys are cached by URL; the new key URL reads the same key
   }
 
   async open(session) {
     const { item } = session;
     const signal = session.controller.signal;
+    session.itemMedia = item.media; // the URLs this attempt uses (recovery.js compares them)
+    session.media = null;
     const masterUrl = absolute(item.media.master);
     session.variants = parseMaster(text(await this.loader.get(masterUrl, { signal, keep: true, player: this })), masterUrl);
     let start = chooseVariant(session.variants, {
@@ -131,7 +187,7 @@ export class MsePlayer {
         try {
           raw = await this.loader.get(segment.key.uri, { signal, keep: true, player: this });
         } catch (error) {
-          if (error?.code === 'aborted') throw error;
+          if (error?.code === 'aborted' || this.recovery?.canTry(error)) throw error;
           throw playerError('key', `the key could not be loaded: ${error.message}`);
         }
         key = await importKey(new Uint8Array(raw));
@@ -186,7 +242,10 @@ export class MsePlayer {
         await this.evict(session, false);
       }
     } catch (error) {
-      if (!session.aborted && error?.code !== 'aborted') this.fail(session, normalise(error));
+      if (session.aborted || error?.code === 'aborted') return;
+      // Resumes at the same segment (session.next moved on only after an append).
+      if (await this.recover(session, error)) { this.pump(session); return; }
+      this.fail(session, normalise(error));
     }
   }
 

@@ -3,16 +3,19 @@
 // memory. Bounded by the store's budget, one download at a time, each only when the arbiter
 // says the video on screen can spare the link, and cancelled for items the user has moved away
 // from. An item a player already holds is not warmed: that player downloads it itself.
-import { fetchBytes } from './loader.js';
+// A 403/410 (the item's URLs expired) asks recovery.js for fresh ones, once, and goes on with
+// them, so the player that takes the item over starts with working URLs.
+import { fetchBytes, isExpired } from './loader.js';
 
 export class Prefetcher {
-  constructor({ store, loader, estimator, segments = 1, arbiter = null, held = () => false }) {
+  constructor({ store, loader, estimator, segments = 1, arbiter = null, held = () => false, recovery = null }) {
     this.store = store;
     this.loader = loader;
     this.estimator = estimator;
     this.segments = segments;
     this.arbiter = arbiter;
     this.held = held;
+    this.recovery = recovery;
     this.wanted = [];          // items, in priority order
     this.controllers = new Map(); // item id → AbortController
     this.urlsByItem = new Map();  // item id → URLs it put in the store
@@ -64,27 +67,42 @@ export class Prefetcher {
   async warm(item) {
     const controller = new AbortController();
     this.controllers.set(item.id, controller);
-    const urls = this.urlsFor(item);
-    this.urlsByItem.set(item.id, urls);
     try {
-      for (const url of urls) {
-        if (controller.signal.aborted) return;
-        if (this.store.has(url)) continue;
-        if (this.store.bytes > this.store.maxBytes * 0.9) return; // budget spent: stop here
-        await this.arbiter?.turn(null, controller.signal);
-        if (this.store.has(url) || this.store.pending.has(url)) continue;
-        this.loader.prefetched.add(url);
-        const download = fetchBytes(url, {
-          signal: controller.signal,
-          priority: 'low',
-          onSample: (bytes, seconds) => this.estimator.sample(bytes, seconds),
-        }).then((data) => { this.store.put(url, data); return data; }, () => null);
-        this.store.pending.set(url, download);
-        try { await download; } finally { this.store.pending.delete(url); }
-      }
+      const stale = item.media;
+      const refused = await this.warmUrls(item, controller);
+      if (!refused || !this.recovery) return;
+      const how = await this.recovery.attempt(item, refused, { stale, signal: controller.signal });
+      if (how === 'refreshed') await this.warmUrls(item, controller);
     } finally {
       this.controllers.delete(item.id);
     }
+  }
+
+  /** Downloads what `item` names now; returns the MediaExpiredError that stopped it, if one did. */
+  async warmUrls(item, controller) {
+    const urls = this.urlsFor(item);
+    this.urlsByItem.set(item.id, urls);
+    let refused = null;
+    for (const url of urls) {
+      if (controller.signal.aborted) return null;
+      if (this.store.has(url)) continue;
+      if (this.store.bytes > this.store.maxBytes * 0.9) return null; // budget spent: stop here
+      await this.arbiter?.turn(null, controller.signal);
+      if (this.store.has(url) || this.store.pending.has(url)) continue;
+      this.loader.prefetched.add(url);
+      const download = fetchBytes(url, {
+        signal: controller.signal,
+        priority: 'low',
+        onSample: (bytes, seconds) => this.estimator.sample(bytes, seconds),
+      }).then((data) => { this.store.put(url, data); return data; }, (error) => {
+        if (isExpired(error)) refused = error;
+        return null;
+      });
+      this.store.pending.set(url, download);
+      try { await download; } finally { this.store.pending.delete(url); }
+      if (refused) return refused;
+    }
+    return null;
   }
 
   cancelAll() { this.prefetch([]); }
