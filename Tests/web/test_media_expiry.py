@@ -348,10 +348,11 @@ def assert_same_document(page) -> None:
     assert page.evaluate("window.__sameDocument") == "yes", "the page was reloaded"
 
 
-def test_a_rotated_secret_refreshes_every_url_and_restarts_the_feed_without_a_reload(browser, own_server, library):
+@pytest.mark.parametrize("path", ["/", "/?prefetch=0"], ids=["look-ahead", "no-look-ahead"])
+def test_a_rotated_secret_refreshes_every_url_and_restarts_the_feed_without_a_reload(browser, own_server, library, path):
     server = own_server()
     context = new_context(browser, server.url)
-    page, log = open_recording_feed(context, "/")
+    page, log = open_recording_feed(context, path)
     wait_shown(page)
     mark_page(page)
     server.stop()
@@ -388,7 +389,7 @@ def test_a_rotated_secret_refreshes_every_url_and_restarts_the_feed_without_a_re
     stats = page.evaluate("reelhouse.stats()")
     assert stats["failedLoads"] == 0, stats
     figures = ", ".join(f"{ms:.0f} ms" for ms in recoveries) or "none"
-    report(f"rotated secret: {len(refused_ids)} posts refetched after 403s, the feed restarted from a fresh page; "
+    report(f"rotated secret ({path}): {len(refused_ids)} posts refetched after 403s, the feed restarted from a fresh page; "
            f"first 403 on screen → playing: {figures} ({len(visited) - len(recoveries)} of {len(visited)} items reached "
            f"had recovered in the background or were images)")
     context.close()
@@ -401,8 +402,11 @@ def test_a_server_restart_mid_session_recovers_without_a_reload_or_sign_in(brows
     wait_shown(page)
     mark_page(page)
     server.stop()
-    # While the server is away, move on twice: those items cannot load yet.
+    # While the server is away, move on at least twice, until a video is on screen: those items
+    # cannot load yet, and the one on screen shows how soon playback comes back.
     stranded = [swipe_next(page), swipe_next(page)]
+    while current_kind(page) != "video" and len(stranded) < 6:
+        stranded.append(swipe_next(page))
     page.wait_for_function("() => !document.getElementById('offline-banner').hidden", timeout=15_000)
     time.sleep(2)  # the outage itself: the page must hold out for it, with nothing to await
     assert_no_error_visible(page)

@@ -109,8 +109,8 @@ export class MsePlayer {
    */
   async rebase(session) {
     const signal = session.controller.signal;
-    const masterUrl = absolute(session.item.media.master);
-    session.itemMedia = session.item.media;
+    const fresh = session.item.media;
+    const masterUrl = absolute(fresh.master);
     const variants = parseMaster(text(await this.loader.get(masterUrl, { signal, keep: true, player: this })), masterUrl);
     const variant = variants[Math.max(0, session.variantIndex)];
     const media = parseMedia(text(await this.loader.get(variant.uri, { signal, keep: true, player: this })), variant.uri);
@@ -119,6 +119,7 @@ export class MsePlayer {
     }
     session.variants = variants;
     session.media = media;
+    session.itemMedia = fresh; // only now: a rebase cut short is tried again with these URLs
     session.keys.clear(); // keys are cached by URL; the new key URL reads the same key
   }
 
