@@ -428,3 +428,37 @@ def test_a_server_restart_mid_session_recovers_without_a_reload_or_sign_in(brows
     report(f"restart: server back (/health answers) → item on screen playing {recovered} "
            f"(items reached while it was down: {stranded}, then {play_on})")
     context.close()
+
+
+def test_urls_still_refused_after_a_refetch_fail_visibly_and_retry_refetches_the_post(browser, library):
+    """Once a minute at most: when the fresh URLs are refused too, the item shows its error
+    ('expired') instead of refetching again, and its retry button refetches the post rather
+    than reloading the URLs it already has."""
+    context = new_context(browser, library["url"])
+    refusing = set()
+
+    def refuse_chosen(route):
+        if post_of(route.request.url) in refusing:
+            route.fulfill(status=410, content_type="application/json", body='{"error":{"code":"gone","message":"expired"}}')
+        else:
+            route.continue_()
+
+    page, log = open_recording_feed(context, "/?prefetch=0", before_load=lambda p: p.route("**/media/**", refuse_chosen))
+    kinds = page.eval_on_selector_all("[data-item-id]", "els => els.map((el) => [Number(el.dataset.itemId), el.classList.contains('kind-video')])")
+    here = current_id(page)
+    position = [post for post, _ in kinds].index(here)
+    target = next(post for post, video in kinds[position + 1:] if video)
+    refusing.add(target)
+    while current_id(page) != target:
+        swipe_next(page)
+    error = page.locator(f"{CURRENT} .item-error")
+    error.wait_for(state="visible", timeout=15_000)
+    assert page.get_attribute(CURRENT, "data-error-code") == "expired"
+    assert "expired" in error.inner_text().lower()
+    assert log["refetched"].count((200, target)) == 1, log["refetched"]
+    refusing.clear()  # the server would now accept fresh URLs
+    page.click(f"{CURRENT} [data-action='retry']")
+    wait_playing(page)
+    assert_no_error_visible(page)
+    assert log["refetched"].count((200, target)) == 2, "the retry button did not refetch the post"
+    context.close()
