@@ -137,6 +137,24 @@ def test_a_long_tag_filter_leaves_the_top_bar_alone(browser, library, artifacts,
     context.close()
 
 
+@pytest.mark.parametrize("viewport", PHONES + [{"width": 1280, "height": 800}], ids=lambda v: f"{v['width']}")
+def test_create_is_one_tap_from_the_feed(browser, library, viewport):
+    """A new user finds Create in the top bar, on one line, and it opens the Create page."""
+    context = new_context(browser, library["url"], viewport=viewport)
+    page = open_feed(context)
+    link = page.locator("#create-link")
+    rect = link.bounding_box()
+    assert_inside(rect, viewport, "the Create link")
+    one_line = link.evaluate("el => parseFloat(getComputedStyle(el).lineHeight)")
+    padding = link.evaluate("el => (s => parseFloat(s.paddingTop) + parseFloat(s.paddingBottom))(getComputedStyle(el))")
+    assert rect["height"] - padding == pytest.approx(one_line, abs=1), "Create wraps"
+    link.click()
+    page.wait_for_url("**/create.html")
+    page.wait_for_selector("#create-view:not([hidden]) h1")
+    assert page.locator("#create-view h1").inner_text() == "Create"
+    context.close()
+
+
 def test_desktop_screenshot(browser, library, artifacts):
     context = new_context(browser, library["url"], viewport={"width": 1440, "height": 900})
     page = open_feed(context)
