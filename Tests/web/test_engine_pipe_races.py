@@ -65,7 +65,8 @@ def test_a_load_cut_short_right_after_sourceopen_leaves_a_pipe_the_next_item_can
     assert result["left"]["readyState"] == "open" and math.isnan(result["left"]["duration"]), result
     assert result["secondOutcome"] == "loaded", result
     assert result["played"] >= 0.5 and result["error"] is None, result
-    assert result["stats"] == {"mediaSourcesCreated": 1, "sourceBufferReuses": 1, "failedLoads": 0}, result
+    assert result["stats"] == {"mediaSourcesCreated": 1, "sourceBufferReuses": 1, "failedLoads": 0,
+                               "stalls": 0, "stallsRecovered": 0}, result
     page.close()
 
 
@@ -142,4 +143,76 @@ LATE_CONTINUATION = """async () => {
       const played = secondOutcome === 'loaded' ? await window.__playFor(video, 0.5) : 0;
       return { joined: true, prefetchHeld, secondOutcome, secondBufferedToEnd, firstOutcome, writes, played,
                error: video.error?.message ?? null };
+    }"""
+
+
+def test_a_failed_item_does_not_poison_the_next_one_when_an_unloaded_load_resumes_late(context):
+    # The root of the tampered-key flake (the clear post after the encrypted one failed as
+    # 'decode' about 1 feed run in 25). A failed item leaves its player without a MediaSource,
+    # so the next load builds one. If an earlier, already unloaded load resumed at that moment
+    # (it had joined a prefetch download, which its abort did not cancel), it went on to build
+    # a MediaSource of its own, detaching the one the new item was opening: the new item's
+    # addSourceBuffer then met a closed source. The race is set up step by step: the unloaded
+    # load's download is held until the new item waits for `sourceopen`, and that event is
+    # handed over only once the unloaded load has settled.
+    page = open_harness(context)
+    failing = page.evaluate("() => window.__engine.videos[2].id")
+    page.route(f"**/media/*/{failing}/key", lambda route: route.fulfill(status=200, body=bytes(range(16)),
+                                                                          headers={"Content-Type": "application/octet-stream"}))
+    result = page.evaluate(POISON_AFTER_FAILURE)
+    page.close()
+    assert result["failedOutcome"] == "key" and result["pipeLeftEmpty"], result   # the precondition
+    assert result["prefetchHeld"] and result["gateReleasedBySecond"], result
+    assert result["firstOutcome"] == "aborted", result
+    assert result["secondOutcome"] == "loaded", result
+    assert result["played"] >= 0.5 and result["error"] is None, result
+    assert result["failedLoads"] == 1, result
+
+
+POISON_AFTER_FAILURE = """async () => {
+      const { engine, within, first, second, video, player } = window.__onePlayer();
+      const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+      const failing = window.__engine.videos[2];
+      const failedOutcome = await within(player.load(failing), 15000, 'the failing load').then(() => 'loaded', (error) => error.code);
+      const pipeLeftEmpty = player.pipe.source === null;
+
+      // Prefetch starts the first item's master playlist download and it is held.
+      const master = new URL(first.media.master, location.href).href;
+      let release;
+      const gate = new Promise((resolve) => { release = resolve; });
+      const realFetch = window.fetch;
+      window.fetch = async (url, options) => {
+        if (String(url) === master) await gate;
+        return realFetch(url, options);
+      };
+      engine.prefetch([first]);
+      let deadline = Date.now() + 10000;
+      while (!player.loader.store.pending.has(master) && Date.now() < deadline) await sleep(20);
+      const prefetchHeld = player.loader.store.pending.has(master);
+
+      // The second item's `sourceopen` reaches it only after the first load has settled, and
+      // the held download goes on the moment the second item starts waiting for that event.
+      let firstSettled;
+      const firstDone = new Promise((resolve) => { firstSettled = resolve; });
+      let gateReleasedBySecond = false;
+      const addEventListener = MediaSource.prototype.addEventListener;
+      MediaSource.prototype.addEventListener = function (name, listener, options) {
+        if (name !== 'sourceopen') return addEventListener.call(this, name, listener, options);
+        MediaSource.prototype.addEventListener = addEventListener;
+        gateReleasedBySecond = true;
+        release();
+        return addEventListener.call(this, name, (event) => firstDone.then(() => listener(event)), options);
+      };
+
+      // The first load joins the held download; the user moves on at once.
+      const firstLoad = player.load(first).then(() => 'loaded', (error) => error.code).finally(() => firstSettled());
+      const secondOutcome = await within(player.load(second), 20000, 'the second load').then(() => 'loaded', (error) => `${error.code}: ${error.message}`);
+      const firstOutcome = await within(firstLoad, 10000, 'the first load to settle').catch((error) => error.message);
+      MediaSource.prototype.addEventListener = addEventListener;
+      window.fetch = realFetch;
+      release();
+
+      const played = secondOutcome === 'loaded' ? await window.__playFor(video, 0.5) : 0;
+      return { failedOutcome, pipeLeftEmpty, prefetchHeld, gateReleasedBySecond, firstOutcome, secondOutcome, played,
+               error: video.error?.message ?? null, failedLoads: player.stats.failedLoads };
     }"""

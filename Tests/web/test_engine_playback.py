@@ -162,7 +162,8 @@ def test_the_next_video_reuses_the_same_source_buffer_from_zero_with_nothing_lef
     }""")
     a, b, c = result["a"], result["b"], result["c"]
     # One MediaSource and one SourceBuffer for three videos: the same object URL throughout.
-    assert result["stats"] == {"mediaSourcesCreated": 1, "sourceBufferReuses": 2, "failedLoads": 0}, result
+    assert result["stats"] == {"mediaSourcesCreated": 1, "sourceBufferReuses": 2, "failedLoads": 0,
+                               "stalls": 0, "stallsRecovered": 0}, result
     assert result["sourceBuffers"] == 1 and a["src"] == b["src"] == c["src"], result
     for run, duration in zip((b, c), result["durations"][1:]):
         # Starts at 0, holds only the new video's first segment(s), and plays.

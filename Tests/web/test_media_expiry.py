@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ARTIFACTS, BIN, ROOT, free_port, new_context
+from conftest import ARTIFACTS, BIN, ROOT, new_context
+from pykit.server import free_port
 from helpers import CURRENT, current_id, current_kind, swipe_next, wait_playing
 
 TOKEN_WINDOW = 4  # seconds; with margin 0 a media URL lives until the end of its 4 s window

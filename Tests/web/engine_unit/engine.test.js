@@ -3,7 +3,9 @@
 import { parseMaster, parseMedia, parseAttributes } from '../../../Web/js/player/playlist.js';
 import { ivForSequence, importKey, decryptSegment, looksLikeMp4 } from '../../../Web/js/player/decrypt.js';
 import { chooseVariant, ThroughputEstimator } from '../../../Web/js/player/abr.js';
-import { ByteStore, createLoader } from '../../../Web/js/player/loader.js';
+import { ByteStore, createLoader, fetchBytes, MediaExpiredError } from '../../../Web/js/player/loader.js';
+import { retryAfterMs, backoffMs, isTransient, withRetries } from '../../../Web/js/player/retry.js';
+import { stallRemedy } from '../../../Web/js/player/stall.js';
 import { Prefetcher } from '../../../Web/js/player/prefetch.js';
 import { MediaPipe } from '../../../Web/js/player/media-pipe.js';
 import { LinkArbiter } from '../../../Web/js/player/arbiter.js';
@@ -69,6 +71,7 @@ test('an unloaded caller (aborted signal) cannot make the pipe touch the buffer 
     ['changeType', () => pipe.changeType('avc1.640028,mp4a.40.2', controller.signal)],
     ['setDuration', () => pipe.setDuration(5, controller.signal)],
     ['endOfStream', () => pipe.endOfStream(controller.signal)],
+    ['prepare', () => pipe.prepare('avc1.64001e,mp4a.40.2', controller.signal)],
   ]) {
     let code = 'acted';
     try { await act(); } catch (error) { code = error.code; }
@@ -77,12 +80,24 @@ test('an unloaded caller (aborted signal) cannot make the pipe touch the buffer 
   equal(calls, [], 'calls made for an aborted caller');
 });
 
-test('a master playlist from our server: variants by bandwidth, absolute URIs, sizes and codecs', async () => {
+test('a master playlist from our server: variants by size, absolute URIs, sizes and codecs', async () => {
   const variants = parseMaster(await fixture('master.m3u8'), `${base}master.m3u8`);
   equal(variants.map((v) => `${v.width}x${v.height}`), ['240x426', '360x640', '540x960', '720x1280']);
   equal(variants[0].uri, `${base}240p/index.m3u8`);
   equal(variants[2].codecs, 'avc1.64001f,mp4a.40.2');
   equal(variants[1].averageBandwidth, 799552);
+});
+
+test('rungs are ordered by picture size even when a larger one measured a lower bandwidth', () => {
+  // Colour bars: the measured bandwidth falls as the picture grows (real numbers from our packager).
+  const text = ['#EXTM3U',
+    '#EXT-X-STREAM-INF:BANDWIDTH=257856,AVERAGE-BANDWIDTH=188715,RESOLUTION=240x426', '240p/index.m3u8',
+    '#EXT-X-STREAM-INF:BANDWIDTH=240704,AVERAGE-BANDWIDTH=162038,RESOLUTION=360x640', '360p/index.m3u8',
+    '#EXT-X-STREAM-INF:BANDWIDTH=230720,AVERAGE-BANDWIDTH=175392,RESOLUTION=540x960', '540p/index.m3u8'].join('\n');
+  const variants = parseMaster(text, `${base}master.m3u8`);
+  equal(variants.map((v) => v.height), [426, 640, 960]);
+  // So the player climbs to the largest picture its element calls for, not back to 240p.
+  equal(chooseVariant(variants, { throughputBps: 50_000_000, maxShortEdge: 780 }), 2);
 });
 
 test('an encrypted media playlist: init map, key resolved next to the token, sequences and timing', async () => {
@@ -183,16 +198,27 @@ test('bitrate: never above the element size × devicePixelRatio', () => {
 });
 
 test('bitrate: climbs only with buffer, steps down when starving', () => {
-  equal(chooseVariant(ladder, { throughputBps: 50_000_000, current: 1, bufferAhead: 2 }), 1, 'no cushion, no climb');
+  equal(chooseVariant(ladder, { throughputBps: 5_000_000, current: 1, bufferAhead: 2 }), 1, 'no cushion, no climb');
+  equal(chooseVariant(ladder, { throughputBps: 5_000_000, current: 1, bufferAhead: 8 }), 3);
   equal(chooseVariant(ladder, { throughputBps: 50_000_000, current: 1, bufferAhead: 8 }), 4);
   equal(chooseVariant(ladder, { throughputBps: 50_000_000, current: 3, bufferAhead: 0.5 }), 2, 'starving');
   equal(chooseVariant(ladder, { throughputBps: 1_200_000, current: 3, bufferAhead: 6 }), 1, 'throughput fell');
 });
 
-test('throughput estimate ignores tiny transfers and follows real ones', () => {
+test('bitrate: on a link far faster than the rung above, climb at the next segment without a cushion', () => {
+  // 50 Mbit/s: a 2 s segment of the 6 Mbit/s rung comes in 0.34 s, well under half of 2 s buffered.
+  equal(chooseVariant(ladder, { throughputBps: 50_000_000, current: 0, bufferAhead: 2 }), 4);
+  equal(chooseVariant(ladder, { throughputBps: 50_000_000, current: 0, bufferAhead: 2, maxShortEdge: 600 }), 2, 'still capped by size;');
+  // 10 Mbit/s (7 usable): 540p's segment takes 0.57 s, 720p's 0.86 s: with 1.5 s buffered only 540p is quick enough.
+  equal(chooseVariant(ladder, { throughputBps: 10_000_000, current: 0, bufferAhead: 1.5 }), 2);
+});
+
+test('throughput estimate: small transfers give only a floor until a real sample, then follow real ones', () => {
   const estimator = new ThroughputEstimator({ halfLife: 2 });
   estimator.sample(500, 0.5);
-  equal(estimator.bitsPerSecond, null);
+  equal(estimator.bitsPerSecond, null, 'under 4 kB of small transfers: unknown;');
+  estimator.sample(7500, 0.01);
+  equal(estimator.bitsPerSecond, (8000 * 8) / 0.51, 'the small ones together, bytes over time;');
   estimator.sample(1_000_000, 1);
   equal(estimator.bitsPerSecond, 8_000_000);
   for (let i = 0; i < 20; i += 1) estimator.sample(100_000, 1);
@@ -348,6 +374,127 @@ test('prefetch waits for the arbiter and skips an item a player already holds', 
   await waitIdle(prefetcher);
   equal(requested('held').length, 0, 'the held item is left to its player;');
   assert(store.has(waits.media.master) && store.has(waits.media.prefetch.first_segment), 'the other item is warmed');
+});
+
+
+test('Retry-After: delay-seconds, an HTTP-date (past means now), and nonsense', () => {
+  const now = Date.parse('Wed, 21 Oct 2015 07:28:00 GMT');
+  equal(retryAfterMs('1', now), 1000);
+  equal(retryAfterMs(' 30 ', now), 30_000);
+  equal(retryAfterMs('Wed, 21 Oct 2015 07:28:05 GMT', now), 5000);
+  equal(retryAfterMs('Wed, 21 Oct 2015 07:27:00 GMT', now), 0);
+  equal(retryAfterMs('soon', now), null);
+  equal(retryAfterMs(null, now), null);
+  equal(retryAfterMs('-3', now), null, 'a negative delay is not a delay-seconds;');
+});
+
+test('backoff doubles per retry up to the cap, jittered within its upper half', () => {
+  equal([1, 2, 3].map((retry) => backoffMs(retry, { baseMs: 400, capMs: 5000, random: () => 1 })), [400, 800, 1600]);
+  equal([1, 2, 3].map((retry) => backoffMs(retry, { baseMs: 400, capMs: 5000, random: () => 0 })), [200, 400, 800]);
+  equal(backoffMs(10, { baseMs: 400, capMs: 5000, random: () => 1 }), 5000);
+});
+
+const failure = (status, extra = {}) => Object.assign(new Error(`answered ${status}`), { code: 'network', status, ...extra });
+
+test('what is transient: no answer, 408, 429, 5xx; not 404, an expired URL, a wrong key', () => {
+  equal([0, 408, 429, 500, 502, 503, 504].map((status) => isTransient(failure(status))), Array(7).fill(true));
+  equal([400, 401, 404].map((status) => isTransient(failure(status))), [false, false, false]);
+  equal(isTransient(new MediaExpiredError('gone', { status: 410 })), false, '410');
+  equal(isTransient(new MediaExpiredError('forged', { status: 403 })), false, '403');
+  equal(isTransient(Object.assign(new Error('x'), { code: 'key' })), false, 'a key error');
+});
+
+/** Runs withRetries over scripted outcomes; records each try and each requested wait. */
+async function scripted(outcomes, options = {}) {
+  const waits = [];
+  let tries = 0;
+  const result = await withRetries(async () => {
+    const outcome = outcomes[tries++];
+    if (outcome instanceof Error) throw outcome;
+    return outcome;
+  }, { delay: async (ms) => { waits.push(ms); }, random: () => 0, ...options }).then((value) => value, (error) => error);
+  return { result, tries, waits };
+}
+
+test('retries: a 503 asking for Retry-After 1 s waits at least that, then backs off, then succeeds', async () => {
+  const run = await scripted([failure(503, { retryAfterMs: 1000 }), failure(0), 'bytes']);
+  equal(run.result, 'bytes');
+  equal(run.tries, 3);
+  equal(run.waits, [1000, 400], 'Retry-After first (over the 200 ms backoff), then the doubled backoff;');
+});
+
+test('retries: four tries at most, then the last error; permanent failures are not retried', async () => {
+  const spent = await scripted([failure(502), failure(503), failure(0), failure(504), 'never']);
+  equal([spent.tries, spent.result.status, spent.waits.length], [4, 504, 3]);
+  for (const permanent of [failure(404), new MediaExpiredError('expired', { status: 410 })]) {
+    const run = await scripted([permanent, 'never']);
+    equal([run.tries, run.waits.length, run.result === permanent], [1, 0, true], `${permanent.status}`);
+  }
+  // A server asking for a very long wait fails now rather than holding the item for minutes.
+  const patient = await scripted([failure(429, { retryAfterMs: 3_600_000 }), 'never']);
+  equal([patient.tries, patient.result.status], [1, 429]);
+});
+
+test('retries: an abort during the backoff wait ends it at once with the aborted error', async () => {
+  const controller = new AbortController();
+  let tries = 0;
+  const started = performance.now();
+  const outcome = withRetries(async () => { tries += 1; throw failure(503, { retryAfterMs: 10_000 }); },
+    { signal: controller.signal }).then(() => 'resolved', (error) => error.code);
+  await settle();
+  controller.abort();
+  equal(await outcome, 'aborted');
+  equal(tries, 1);
+  assert(performance.now() - started < 5000, 'the 10 s wait was cut short');
+});
+
+test('the loader retries a 503 (with its Retry-After) and a dropped connection, but not a 403', async () => {
+  const realFetch = window.fetch;
+  const url = new URL('./fixtures/master.m3u8?retry', location.href).href;
+  const script = [
+    () => new Response('busy', { status: 503, headers: { 'Retry-After': '0' } }),
+    () => { throw new TypeError('Failed to fetch'); },
+  ];
+  let calls = 0;
+  window.fetch = (input, init) => (String(input) === url && calls < script.length ? (async () => script[calls++]())() : realFetch(input, init));
+  try {
+    const loader = createLoader({ store: new ByteStore(1_000_000), estimator: new ThroughputEstimator(),
+                                  retryPolicy: { tries: 4, baseMs: 1, capMs: 2, maxRetryAfterMs: 1000 } });
+    const data = await loader.get(url);
+    assert(new TextDecoder().decode(data).startsWith('#EXTM3U'), 'the third try brought the playlist');
+    equal([calls, loader.retries], [2, 2]);
+    let forbidden = 0;
+    window.fetch = async () => { forbidden += 1; return new Response('', { status: 403 }); };
+    const error = await loader.get(`${url}&expired`).then(() => null, (e) => e);
+    assert(error instanceof MediaExpiredError && error.status === 403 && error.code === 'expired', `typed: ${error}`);
+    equal([forbidden, loader.retries], [1, 2], 'asked once, not retried;');
+  } finally {
+    window.fetch = realFetch;
+  }
+});
+
+test('a Retry-After from the server reaches the error fetchBytes throws', async () => {
+  const realFetch = window.fetch;
+  window.fetch = async () => new Response('', { status: 429, headers: { 'Retry-After': '7' } });
+  try {
+    const error = await fetchBytes('/anything').then(() => null, (e) => e);
+    equal([error.code, error.status, error.retryAfterMs], ['network', 429, 7000]);
+  } finally {
+    window.fetch = realFetch;
+  }
+});
+
+test('stall remedy: nudge a stuck decoder further each try, jump a small hole, refetch when nothing is ahead', () => {
+  const remedy = (...args) => { const r = stallRemedy(...args); return r.to === undefined ? r : { ...r, to: r.to.toFixed(2) }; };
+  equal(remedy([[0, 6]], 2), { kind: 'nudge', to: '2.10' });
+  equal(remedy([[0, 6]], 2, { nudges: 2 }), { kind: 'nudge', to: '2.30' });
+  equal(remedy([[0, 2], [2.3, 6]], 1.9), { kind: 'jump', to: '2.35' }, 'at the edge of a range, before a hole;');
+  equal(remedy([[0, 2], [2.3, 6]], 2.1), { kind: 'jump', to: '2.35' }, 'inside the hole;');
+  equal(remedy([[0.04, 4]], 0), { kind: 'jump', to: '0.09' }, 'a hole at the very start;');
+  equal(remedy([[0, 2]], 1.95), { kind: 'refetch' });
+  equal(remedy([[0, 2], [5, 8]], 2), { kind: 'refetch' }, 'a hole too long to skip;');
+  equal(remedy([[0, 2], [4, 8]], 2), { kind: 'refetch' }, 'a missing 2 s segment is refetched, not skipped;');
+  equal(remedy([], 0), { kind: 'refetch' });
 });
 
 const results = { passed: [], failed: [] };

@@ -1,21 +1,42 @@
 // Bitrate selection: which variant to play from measured throughput, the buffer, and the size
 // the video is shown at. Pure, so it is unit-tested without a network.
 
-/** Exponentially weighted throughput in bits per second; unknown until a real sample. */
+const SMALL_TRANSFER_BYTES = 16_000;
+const FLOOR_MIN_BYTES = 4_000;
+
+/**
+ * Exponentially weighted throughput in bits per second. A small transfer's time is mostly
+ * latency, so it does not move the estimate; but bytes ÷ time of the small ones together is
+ * still a floor (the link is at least that fast), which stands in until a real sample comes.
+ * Without it a library of small segments (a low rung of a simple picture is a few kB) left the
+ * estimate unknown for good, and the first video never left its lowest rung.
+ */
 export class ThroughputEstimator {
   constructor({ halfLife = 3 } = {}) {
     this.alpha = 1 - Math.pow(0.5, 1 / halfLife);
     this.estimate = null;
+    this.small = { bytes: 0, seconds: 0 };
   }
 
-  /** A download of `bytes` that took `seconds`; tiny or instant ones say nothing. */
+  /** A download of `bytes` that took `seconds`. */
   sample(bytes, seconds) {
-    if (bytes < 16_000 || seconds <= 0.001) return;
+    if (seconds <= 0) return;
+    if (bytes < SMALL_TRANSFER_BYTES) {
+      this.small.bytes += bytes;
+      this.small.seconds += seconds;
+      return;
+    }
+    if (seconds <= 0.001) return;
     const bps = (bytes * 8) / seconds;
     this.estimate = this.estimate === null ? bps : this.estimate + this.alpha * (bps - this.estimate);
   }
 
-  get bitsPerSecond() { return this.estimate; }
+  /** The estimate; else the small transfers' floor once there are a few kB of them; else null. */
+  get bitsPerSecond() {
+    if (this.estimate !== null) return this.estimate;
+    if (this.small.bytes < FLOOR_MIN_BYTES) return null;
+    return (this.small.bytes * 8) / Math.max(this.small.seconds, 0.001);
+  }
 }
 
 /**
@@ -24,9 +45,11 @@ export class ThroughputEstimator {
  * - Never above the element's pixel size × devicePixelRatio (short edge against short edge,
  *   so portrait and landscape compare alike); the lowest is always allowed.
  * - Up only when throughput × safety covers the variant's average bandwidth and the buffer
- *   holds a few seconds; down at once when throughput or the buffer falls short.
+ *   holds a few seconds, or sooner when the next segment at the higher rung would download in
+ *   under half of what is buffered (a fast link at the start: climb at the next segment, not
+ *   after a buffer of low-rung video); down at once when throughput or the buffer falls short.
  */
-export function chooseVariant(variants, { throughputBps = null, maxShortEdge = Infinity, bufferAhead = 0, current = null, safety = 0.7 } = {}) {
+export function chooseVariant(variants, { throughputBps = null, maxShortEdge = Infinity, bufferAhead = 0, current = null, safety = 0.7, segmentSeconds = 2 } = {}) {
   const allowed = variants
     .map((variant, index) => ({ variant, index }))
     .filter(({ variant, index }) => index === 0 || Math.min(variant.width, variant.height) <= maxShortEdge * 1.05);
@@ -38,7 +61,14 @@ export function chooseVariant(variants, { throughputBps = null, maxShortEdge = I
   }
   if (current === null) return best;
   if (bufferAhead < 1.5 && current > 0) return Math.min(best, current - 1); // starving: step down
-  if (best > current && bufferAhead < 4) return current;      // climb only with some cushion
+  if (best > current && bufferAhead < 4) {                     // climb only with some cushion …
+    const downloadSeconds = (variant) => ((variant.averageBandwidth || variant.bandwidth) * segmentSeconds) / budget;
+    let quick = current;                                       // … or when the next one comes quickly
+    for (let index = current + 1; index <= best; index += 1) {
+      if (downloadSeconds(variants[index]) <= bufferAhead / 2) quick = index;
+    }
+    return quick;
+  }
   return best;
 }
 

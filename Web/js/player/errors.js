@@ -1,6 +1,6 @@
 // The engine's one error shape: an Error whose string `code` the feed turns into words.
-// Codes: 'network' | 'key' | 'decode' | 'unsupported' | 'aborted' (NetworkError in loader.js
-// adds the HTTP status and URL).
+// Codes: 'network' | 'expired' | 'key' | 'decode' | 'unsupported' | 'aborted' (NetworkError
+// and MediaExpiredError in loader.js add the HTTP status and URL).
 
 export const playerError = (code, message) => Object.assign(new Error(message), { code });
 

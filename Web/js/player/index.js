@@ -35,7 +35,7 @@ export function createEngine({ prefetch = true, maxPrefetchBytes = 6_000_000, pr
   const recovery = createRecovery({ refreshItem, whenReachable });
   const players = [];
   // Counters of players already detached, so stats() stays a total over the page's life.
-  const retired = { mediaSourcesCreated: 0, sourceBufferReuses: 0, failedLoads: 0 };
+  const retired = { mediaSourcesCreated: 0, sourceBufferReuses: 0, failedLoads: 0, stalls: 0, stallsRecovered: 0 };
   const total = (name) => players.reduce((sum, player) => sum + (player.stats?.[name] ?? 0), retired[name]);
   const held = (item) => players.some((player) => player.itemId === item.id);
   const prefetcher = new Prefetcher({ store, loader, estimator, segments: prefetchSegments, arbiter, held, recovery });
@@ -82,6 +82,11 @@ export function createEngine({ prefetch = true, maxPrefetchBytes = 6_000_000, pr
         sourceBufferReuses: total('sourceBufferReuses'),
         // Items that failed to load or to keep playing (a bad key, a decode error, a 404 …).
         failedLoads: total('failedLoads'),
+        // Media downloads tried again after a transient failure (a drop, a 5xx, a 429).
+        retries: loader.retries,
+        // Stalls while playing (the playhead stuck, not at the end), and those it got out of.
+        stalls: total('stalls'),
+        stallsRecovered: total('stallsRecovered'),
       };
     },
   };

@@ -1,25 +1,29 @@
 // Fetching with cancellation, byte/time accounting for throughput, and an in-memory store of
-// responses by post + file (media-key.js) that prefetch fills and players read first.
+// responses by post + file (media-key.js) that prefetch fills and players read first. The
+// player's own downloads are retried when the failure is transient (retry.js).
 import { abortedError } from './errors.js';
 import { mediaKey } from './media-key.js';
+import { withRetries, retryAfterMs } from './retry.js';
 
 export class NetworkError extends Error {
-  constructor(message, { status = 0, url = '' } = {}) {
+  constructor(message, { status = 0, url = '', retryAfterMs = null } = {}) {
     super(message);
     this.code = 'network';
-    this.status = status;
+    this.status = status;   // 0: no answer (refused, dropped, broken off)
     this.url = url;
+    this.retryAfterMs = retryAfterMs; // what the server's Retry-After asked for, if anything
   }
 }
 
 /**
  * A 403 or 410 on a media URL: its token expired (410) or no longer verifies (403, e.g. the
- * server's secret was rotated). Not worth retrying as it is; the item's fresh URLs are
- * (GET /api/v1/videos/{id}: media-refresh.js in the feed does that).
+ * server's secret was rotated). Waiting does not help, so it is never retried here; the
+ * item's fresh URLs are (GET /api/v1/videos/{id}: media-refresh.js in the feed does that).
  */
 export class MediaExpiredError extends NetworkError {
-  constructor(message, { status, url }) {
-    super(message, { status, url });
+  constructor(message, options) {
+    super(message, options);
+    this.name = 'MediaExpiredError';
     this.code = 'expired';
   }
 }
@@ -97,11 +101,10 @@ export async function fetchBytes(url, { signal, onSample, priority = 'auto' } = 
     if (error?.name === 'AbortError') throw abortedError();
     throw new NetworkError(`could not load ${new URL(url, location.href).pathname}: ${error?.message ?? error}`, { url });
   }
-  if (response.status === 403 || response.status === 410) {
-    throw new MediaExpiredError(`${new URL(url, location.href).pathname} answered ${response.status}`, { status: response.status, url });
-  }
   if (!response.ok) {
-    throw new NetworkError(`${new URL(url, location.href).pathname} answered ${response.status}`, { status: response.status, url });
+    const message = `${new URL(url, location.href).pathname} answered ${response.status}`;
+    if (response.status === 403 || response.status === 410) throw new MediaExpiredError(message, { status: response.status, url });
+    throw new NetworkError(message, { status: response.status, url, retryAfterMs: retryAfterMs(response.headers.get('retry-after')) });
   }
   let data;
   try {
@@ -120,31 +123,50 @@ export async function fetchBytes(url, { signal, onSample, priority = 'auto' } = 
  * for the player on screen). Small, shared things (playlists, keys) are peeked, media
  * segments taken.
  */
-export function createLoader({ store, estimator, arbiter = null }) {
+export function createLoader({ store, estimator, arbiter = null, retryPolicy } = {}) {
   const prefetched = new MediaKeySet(); // what prefetch put in the store, to count hits honestly
-  const fromMemory = async (url, keep) => {
-    // A prefetch of this very URL under way is joined, never fetched twice.
+  const fromMemory = async (url, keep, signal) => {
+    // A prefetch of this very URL under way is joined, never fetched twice; but the joiner's
+    // signal still counts (prefetch's own download is not cancelled by it, and may hang).
     const pending = store.pending.get(url);
-    if (pending) await pending.catch(() => null);
+    if (pending) await abortable(pending.catch(() => null), signal);
     return keep ? store.peek(url) : store.take(url);
   };
-  return {
+  const loader = {
     store,
     prefetched,
+    retries: 0, // failed downloads tried again (all players)
     async get(url, { signal, keep = false, player = null } = {}) {
-      let cached = await fromMemory(url, keep);
+      let cached = await fromMemory(url, keep, signal);
       if (!cached && arbiter && !arbiter.mayDownload(player)) {
         await arbiter.turn(player, signal);
-        cached = await fromMemory(url, keep); // prefetch may have brought it while we waited
+        cached = await fromMemory(url, keep, signal); // prefetch may have brought it while we waited
       }
+      // Bytes from memory arrive without a network wait; an unloaded caller still stops here.
+      if (signal?.aborted) throw abortedError();
       if (cached) {
         if (prefetched.has(url)) store.hits += 1;
         return cached;
       }
       if (prefetched.has(url)) store.misses += 1;
-      const data = await fetchBytes(url, { signal, onSample: (bytes, seconds) => estimator.sample(bytes, seconds) });
+      const data = await withRetries(
+        () => fetchBytes(url, { signal, onSample: (bytes, seconds) => estimator.sample(bytes, seconds) }),
+        { signal, policy: retryPolicy, onRetry: () => { loader.retries += 1; } },
+      );
       if (keep) store.put(url, data);
       return data;
     },
   };
+  return loader;
+}
+
+/** `promise`, or the engine's 'aborted' error as soon as `signal` fires. */
+function abortable(promise, signal) {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(abortedError());
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(abortedError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

@@ -51,8 +51,15 @@ export class MediaPipe {
     this.stats = { mediaSourcesCreated: 0, sourceBufferReuses: 0 };
   }
 
-  /** A usable pipe for `codecs`: the existing one reset, or a new one when it cannot be reused. */
+  /**
+   * A usable pipe for `codecs`: the existing one reset, or a new one when it cannot be reused.
+   * Checked against `signal` first like every other change: an unloaded item that resumes late
+   * must not replace the MediaSource the next item is opening (a failed item leaves none, so
+   * the next load builds one, and the late one used to detach it: addSourceBuffer then failed
+   * on a closed source and the next item showed a decode error).
+   */
   async prepare(codecs, signal) {
+    throwIfAborted(signal);
     if (this.reusable(codecs)) {
       await this.reset(codecs, signal);
       this.stats.sourceBufferReuses += 1;
@@ -79,6 +86,7 @@ export class MediaPipe {
     this.objectUrl = URL.createObjectURL(source);
     this.video.src = this.objectUrl;
     await eventOnce(source, 'sourceopen', { signal });
+    throwIfAborted(signal);
     this.buffer = source.addSourceBuffer(mime(codecs));
     this.codecs = codecs;
   }

@@ -5,17 +5,24 @@
 // the MediaSource and SourceBuffer (media-pipe.js), which the next item resets and reuses;
 // destroy() releases them. Only the pipe touches them, always with the item's abort signal, so
 // an unloaded item's late continuation cannot write into the next item's buffer.
+// A stall while playing is detected and remedied (stall.js): a hole is jumped, a stuck decoder
+// nudged, and a segment download that hangs is dropped and asked again a rung lower.
 import { playerError, abortedError } from './errors.js';
 import { parseMaster, parseMedia } from './playlist.js';
 import { importKey, decryptSegment, ivForSequence } from './decrypt.js';
 import { chooseVariant, shortEdgeOf } from './abr.js';
 import { MediaPipe } from './media-pipe.js';
+import { StallWatch, stallRemedy, rangesOf } from './stall.js';
 
 export { mediaSourceClass } from './media-pipe.js';
 
 const BUFFER_GOAL = 10;   // seconds fetched ahead of the playhead
 const MAX_BUFFERED = 90;  // beyond this much in total, evict what is behind
 const KEEP_BEHIND = 10;
+// A download the playhead is stuck waiting for is given up on once it has run this long.
+const REQUEST_PATIENCE_MS = 1000;
+// After such a give-up, the rung stays at most one lower for this many segments.
+const STEP_DOWN_SEGMENTS = 2;
 
 const text = (data) => new TextDecoder().decode(data);
 const absolute = (url) => new URL(url, location.href).href;
@@ -40,10 +47,14 @@ export class MsePlayer {
     this.itemId = null;
     this.pipe = new MediaPipe(video);
     this.failedLoads = 0;
+    this.stalls = 0;            // stalls seen while playing
+    this.stallRecoveries = [];  // ms from each stall's start until the playhead moved again
   }
 
-  /** How often this player built a MediaSource, reused its SourceBuffer, and failed an item. */
-  get stats() { return { ...this.pipe.stats, failedLoads: this.failedLoads }; }
+  /** How often this player built a MediaSource, reused its SourceBuffer, failed an item, stalled. */
+  get stats() {
+    return { ...this.pipe.stats, failedLoads: this.failedLoads, stalls: this.stalls, stallsRecovered: this.stallRecoveries.length };
+  }
 
   on(name, handler) { (this.handlers[name] ??= []).push(handler); }
   emit(name, value) { for (const handler of this.handlers[name] ?? []) handler(value); }
@@ -53,6 +64,7 @@ export class MsePlayer {
     const session = {
       item, controller: new AbortController(), aborted: false, wakeUp: null, keys: new Map(),
       variants: [], variantIndex: -1, media: null, next: 0, ended: false, failed: false, listeners: [],
+      request: null, ceiling: null, watch: null, rungs: [],
     };
     this.session = session;
     this.itemId = item.id;
@@ -140,7 +152,8 @@ export class MsePlayer {
     await this.pipe.prepare(session.variants[start].codecs, signal);
     await this.switchTo(session, start);
     this.pipe.setDuration(session.media.duration, signal);
-    await this.appendSegment(session, 0);
+    await this.append(session, await this.downloadSegment(session, 0, signal));
+    session.rungs[0] = session.variantIndex;
     session.next = 1;
     await this.firstFrame(session);
     this.listen(session, this.video, 'timeupdate', () => this.wake(session));
@@ -148,19 +161,27 @@ export class MsePlayer {
     this.listen(session, this.video, 'error', () => {
       if (!session.aborted) this.fail(session, playerError('decode', this.video.error?.message || 'the browser could not decode this video'));
     });
+    session.watch = new StallWatch(this.video, {
+      onStall: (stall) => this.recoverStall(session, stall),
+      onRecovered: (ms) => this.stallRecoveries.push(Math.round(ms)),
+    });
     this.pump(session);
   }
 
-  /** Loads a rung's playlist (and key) and appends its init section. */
-  async switchTo(session, index) {
-    const signal = session.controller.signal;
+  /**
+   * Loads a rung's playlist and init section (downloads under `signal`, which may be a stall-
+   * watched request's), then appends the init section: only once both arrived, so a download
+   * given up on never leaves the buffer on one rung and the session on another.
+   */
+  async switchTo(session, index, signal = session.controller.signal) {
     const variant = session.variants[index];
     const media = parseMedia(text(await this.loader.get(variant.uri, { signal, keep: true, player: this })), variant.uri);
     if (media.segments.length !== (session.media?.segments.length ?? media.segments.length)) {
       throw playerError('decode', 'rungs with different segment counts cannot be switched');
     }
-    this.pipe.changeType(variant.codecs, signal);
-    if (media.map) await this.append(session, await this.loader.get(media.map.uri, { signal, player: this }));
+    const init = media.map ? await this.loader.get(media.map.uri, { signal, player: this }) : null;
+    this.pipe.changeType(variant.codecs, session.controller.signal);
+    if (init) await this.append(session, init);
     session.media = media;
     session.variantIndex = index;
     this.emit('level', { index, width: variant.width, height: variant.height, bandwidth: variant.bandwidth });
@@ -177,26 +198,41 @@ export class MsePlayer {
     return session.next >= session.media.segments.length || this.bufferedAhead() >= seconds;
   }
 
-  async appendSegment(session, index) {
-    const signal = session.controller.signal;
-    const segment = session.media.segments[index];
-    let data = await this.loader.get(segment.uri, { signal, player: this });
-    if (segment.key) {
-      let key = session.keys.get(segment.key.uri);
-      if (!key) {
-        let raw;
-        try {
-          raw = await this.loader.get(segment.key.uri, { signal, keep: true, player: this });
-        } catch (error) {
-          if (error?.code === 'aborted' || this.recovery?.canTry(error)) throw error;
-          throw playerError('key', `the key could not be loaded: ${error.message}`);
-        }
-        key = await importKey(new Uint8Array(raw));
-        session.keys.set(segment.key.uri, key);
-      }
-      data = await decryptSegment(key, segment.key.iv ?? ivForSequence(segment.sequence), data);
+  /**
+   * Runs `work(signal)` (downloads of the pump for rung `rung`) as the session's current request,
+   * which the stall remedy may give up on: then this rejects with an 'aborted' error marked
+   * `stalled` while the item itself goes on. The item's own abort cancels it too.
+   */
+  async request(session, rung, work) {
+    const request = { controller: new AbortController(), startedAt: performance.now(), stalled: false, rung };
+    const itemSignal = session.controller.signal;
+    const cancel = () => request.controller.abort();
+    itemSignal.addEventListener('abort', cancel, { once: true });
+    if (itemSignal.aborted) cancel();
+    session.request = request;
+    try {
+      return await work(request.controller.signal);
+    } catch (error) {
+      if (request.stalled && !itemSignal.aborted) throw Object.assign(abortedError(), { stalled: request });
+      throw error;
+    } finally {
+      itemSignal.removeEventListener('abort', cancel);
+      if (session.request === request) session.request = null;
     }
-    await this.append(session, data);
+  }
+
+  /** Downloads (and decrypts) one segment of the current rung. */
+  async downloadSegment(session, index, signal) {
+    const segment = session.media.segments[index];
+    const data = await this.loader.get(segment.uri, { signal, player: this });
+    if (!segment.key) return data;
+    let key = session.keys.get(segment.key.uri);
+    if (!key) {
+      // A key that cannot be fetched is a network failure (an expired URL included), not a wrong key.
+      key = await importKey(new Uint8Array(await this.loader.get(segment.key.uri, { signal, keep: true, player: this })));
+      session.keys.set(segment.key.uri, key);
+    }
+    return decryptSegment(key, segment.key.iv ?? ivForSequence(segment.sequence), data);
   }
 
   /** Appends and waits for it; a full buffer evicts what is behind and retries once. */
@@ -209,6 +245,15 @@ export class MsePlayer {
       await this.evict(session, true);
       await this.append(session, data, true);
     }
+  }
+
+  /** Whether the buffer already covers `segment` (its edges aside, which audio and video round). */
+  holds(segment) {
+    const { buffered } = this.video;
+    for (let index = 0; index < buffered.length; index += 1) {
+      if (buffered.start(index) <= segment.start + 0.1 && segment.start + segment.duration - 0.1 <= buffered.end(index)) return true;
+    }
+    return false;
   }
 
   bufferedAhead() {
@@ -225,6 +270,12 @@ export class MsePlayer {
       while (!session.aborted) {
         const segments = session.media.segments;
         if (session.next >= segments.length) {
+          const stale = this.staleSegment(session);
+          if (stale >= 0) {
+            // An append reopens an ended source; it is ended again on the next turn.
+            if (await this.refill(session, stale, session.variantIndex)) session.ended = false;
+            continue;
+          }
           if (!session.ended) session.ended = this.pipe.endOfStream(session.controller.signal);
           await this.sleep(session, 1000);
           continue;
@@ -232,14 +283,19 @@ export class MsePlayer {
         const ahead = this.bufferedAhead();
         if (ahead > BUFFER_GOAL) { await this.sleep(session, 500); continue; }
         // A paused player (a neighbour off screen) keeps its rung: its buffer is not draining, and
-        // switching would download another init section and segment for nothing.
-        const target = this.video.paused ? session.variantIndex : chooseVariant(session.variants, {
+        // switching would download another init section and segment for nothing. The video on
+        // screen is paused only until its first frame shows; it picks its rung like a playing one.
+        const holdsRung = this.video.paused && this.arbiter?.foreground !== this;
+        let target = holdsRung ? session.variantIndex : chooseVariant(session.variants, {
           throughputBps: this.estimator.bitsPerSecond, maxShortEdge: shortEdgeOf(this.video),
-          bufferAhead: ahead, current: session.variantIndex,
+          bufferAhead: ahead, current: session.variantIndex, segmentSeconds: session.media.targetDuration || 2,
         });
-        if (target !== session.variantIndex) await this.switchTo(session, target);
-        await this.appendSegment(session, session.next);
-        session.next += 1;
+        if (session.ceiling && session.next < session.ceiling.until) target = Math.min(target, session.ceiling.index);
+        const index = session.next;
+        // After a refetch into a hole, the segments after it may be buffered still.
+        if (this.holds(segments[index])) { session.next = index + 1; continue; }
+        if (!await this.refill(session, index, target)) continue;
+        if (session.next === index) session.next = index + 1; // unless a seek moved it meanwhile
         await this.evict(session, false);
       }
     } catch (error) {
@@ -248,6 +304,37 @@ export class MsePlayer {
       if (await this.recover(session, error)) { this.pump(session); return; }
       this.fail(session, normalise(error));
     }
+  }
+
+  /**
+   * Fetches segment `index` on rung `target` (switching to it first) and appends it. False when
+   * the stall remedy gave up on a download: the pump asks again, a rung lower for a while.
+   */
+  async refill(session, index, target) {
+    try {
+      if (target !== session.variantIndex) await this.request(session, target, (signal) => this.switchTo(session, target, signal));
+      const data = await this.request(session, session.variantIndex, (signal) => this.downloadSegment(session, index, signal));
+      await this.append(session, data);
+      session.rungs[index] = session.variantIndex;
+      return true;
+    } catch (error) {
+      if (!error?.stalled || session.aborted) throw error;
+      session.ceiling = { index: Math.max(0, error.stalled.rung - 1), until: index + STEP_DOWN_SEGMENTS };
+      return false;
+    }
+  }
+
+  /**
+   * A short video keeps every segment buffered and loops over them, so segments fetched while
+   * the rung was still climbing would come round at their low rung on every loop. Once all are
+   * buffered, the first such segment the playhead has passed is fetched again at the current
+   * rung (appending over it replaces it); -1 when there is none, or the video is not playing.
+   */
+  staleSegment(session) {
+    if (this.video.paused || session.media.duration > MAX_BUFFERED) return -1;
+    const time = this.video.currentTime;
+    return session.media.segments.findIndex((segment, index) =>
+      (session.rungs[index] ?? session.variantIndex) < session.variantIndex && time > segment.start + segment.duration + 0.25);
   }
 
   /** Long videos only: drop what is well behind the playhead once the total is large. */
@@ -268,8 +355,13 @@ export class MsePlayer {
     for (let index = 0; index < buffered.length; index += 1) {
       if (buffered.start(index) <= target + 0.1 && target < buffered.end(index)) return;
     }
+    this.refetchFrom(session, target);
+  }
+
+  /** Makes the pump fetch from the segment holding `time` on. */
+  refetchFrom(session, time) {
     const segments = session.media.segments;
-    const found = segments.findIndex((segment) => target < segment.start + segment.duration);
+    const found = segments.findIndex((segment) => time < segment.start + segment.duration);
     session.next = found < 0 ? segments.length - 1 : found;
     session.ended = false;
     this.wake(session);
@@ -289,6 +381,30 @@ export class MsePlayer {
       this.listen(session, this.video, 'error', () => { clearTimeout(timer); reject(playerError('decode', 'the browser could not decode this video')); }, { once: true });
       session.controller.signal.addEventListener('abort', () => { clearTimeout(timer); reject(abortedError()); }, { once: true });
     });
+  }
+
+  /**
+   * The playhead has not moved for a while though the video plays (StallWatch). Buffered data
+   * ahead: nudge or jump over the hole. Nothing ahead: give up on a download that has run too
+   * long (the pump asks again a rung lower), or, with none under way, refetch from the playhead.
+   */
+  recoverStall(session, { nudges, first }) {
+    if (session !== this.session || session.aborted || session.failed || !session.media) return;
+    if (first) this.stalls += 1;
+    const remedy = stallRemedy(rangesOf(this.video.buffered), this.video.currentTime, { nudges });
+    if (remedy.kind !== 'refetch') {
+      this.video.currentTime = Math.min(remedy.to, session.media.duration);
+      session.watch.nudged();
+      return;
+    }
+    const request = session.request;
+    if (request) {
+      if (performance.now() - request.startedAt < REQUEST_PATIENCE_MS) return;
+      request.stalled = true;
+      request.controller.abort();
+      return;
+    }
+    this.refetchFrom(session, this.video.currentTime);
   }
 
   sleep(session, ms) {
@@ -316,6 +432,7 @@ export class MsePlayer {
 
   teardown(session) {
     session.aborted = true;
+    session.watch?.stop();
     session.controller.abort();
     this.wake(session);
     for (const remove of session.listeners) remove();

@@ -21,7 +21,12 @@ function lines(text) {
 
 const resolve = (uri, base) => new URL(uri, base).href;
 
-/** Variants of a master playlist, lowest bandwidth first. */
+/**
+ * Variants of a master playlist, smallest picture first (bandwidth breaks ties): the order of
+ * the rungs, which the player climbs. Not by BANDWIDTH: it is measured from the real segments,
+ * and for a simple picture (colour bars, a flat card) a larger rung can come out smaller than a
+ * lower one; ordered by bandwidth, "climbing" then led to 240p and stayed there.
+ */
 export function parseMaster(text, baseUrl) {
   const all = lines(text);
   const variants = [];
@@ -41,7 +46,8 @@ export function parseMaster(text, baseUrl) {
     });
   }
   if (variants.length === 0) throw new Error('the master playlist lists no variants');
-  return variants.sort((a, b) => a.bandwidth - b.bandwidth);
+  const pixels = (variant) => variant.width * variant.height;
+  return variants.sort((a, b) => pixels(a) - pixels(b) || a.bandwidth - b.bandwidth);
 }
 
 /** 16-byte IV from a hex attribute (`0x…`). */
