@@ -34,7 +34,7 @@ public func buildRouter(
     router.add(middleware: MetricsMiddleware(registry: metrics))
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: TusResumableMiddleware())
-    router.add(middleware: ErrorMiddleware())
+    router.add(middleware: ErrorMiddleware(routes: registry))
     router.add(middleware: BodyLimitMiddleware(maxBodyBytes: configuration.maxBodyBytes))
     let credentials = CredentialCache(ttl: TimeInterval(configuration.credentialCacheSeconds))
     router.add(middleware: AuthMiddleware(

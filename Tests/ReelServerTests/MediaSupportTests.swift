@@ -214,9 +214,9 @@ final class MediaFixture: @unchecked Sendable {
     /// and both controllers through `APIRoutes`.
     func application(configuration: ApplicationConfiguration = .init()) -> some ApplicationProtocol {
         let router = Router(context: AppRequestContext.self)
-        router.add(middleware: ErrorMiddleware())
-        router.add(middleware: MediaTestAuthMiddleware())
         let registry = RouteRegistry()
+        router.add(middleware: ErrorMiddleware(routes: registry))
+        router.add(middleware: MediaTestAuthMiddleware())
         let clock = self.clock
         MediaController(library: store, storage: storage, tokens: tokens, images: images, now: { clock.now })
             .register(APIRoutes(router: router, registry: registry, tag: "media"))

@@ -72,12 +72,8 @@ struct GenerationController {
             let tags = body.tags.map { $0.isEmpty ? [] : $0 } ?? []
             if !tags.isEmpty { _ = try VideoController.validNames(tags, what: "tag") }
             if let description = body.description, description.count > 2000 { throw APIError.badRequest("the description is longer than 2000 characters") }
-            let published: GenerationPublisher.Published
-            do {
-                published = try await dependencies.publisher.publish(generation, description: body.description, tags: tags, username: user.name)
-            } catch let error as PipelineError {
-                throw APIError.conflict("publishing failed: \(error)")
-            }
+            // A refused file is a 422 and a storage fault a logged 500, through `ErrorMapping`.
+            let published = try await dependencies.publisher.publish(generation, description: body.description, tags: tags, username: user.name)
             var next = generation
             next.state = .published
             next.postID = published.postID
@@ -124,12 +120,8 @@ struct GenerationController {
         case "landscape": (width, height) = (1280, 720)
         default: throw APIError.badRequest("orientation must be portrait or landscape")
         }
-        let request: GenerationRequest
-        do {
-            request = try GenerationRequest(prompt: body.prompt, style: style, seconds: body.seconds ?? 4, width: width, height: height).validated()
-        } catch {
-            throw APIError.badRequest(error.message)
-        }
+        // An invalid request is a `GenerationError.invalidRequest`: a 400 through `ErrorMapping`.
+        let request = try GenerationRequest(prompt: body.prompt, style: style, seconds: body.seconds ?? 4, width: width, height: height).validated()
         let now = now()
         if let retry = await limiter.hit("generate:\(user.id)", limit: configuration.generationsPerMinute, window: 60, now: now) {
             throw APIError.rateLimited(retryAfter: retry)

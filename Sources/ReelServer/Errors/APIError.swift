@@ -18,6 +18,8 @@ public enum APIError: Error, Sendable, Equatable {
     case invalidAPIKey
     case forbidden(String)
     case notFound(String)
+    /// The path exists, but not for this method; `Allow` lists the ones it has.
+    case methodNotAllowed(allowed: [String])
     case gone(String)
     case conflict(String)
     case payloadTooLarge(Int)
@@ -36,6 +38,12 @@ public enum APIError: Error, Sendable, Equatable {
     case checksumMismatch
     /// The file arrived but is not something we can publish (ffprobe's reason).
     case invalidMedia(String)
+    /// The server could not read or write its own files (permissions, a missing folder).
+    case storageFailure
+    /// The disk is full.
+    case insufficientStorage
+    /// A generation provider failed or cannot be reached; worth trying again later.
+    case providerUnavailable
     case internalError
 
     public var status: HTTPResponse.Status {
@@ -44,6 +52,7 @@ public enum APIError: Error, Sendable, Equatable {
         case .unauthorized, .invalidCredentials, .invalidAPIKey: .unauthorized
         case .forbidden: .forbidden
         case .notFound: .notFound
+        case .methodNotAllowed: .methodNotAllowed
         case .gone: .gone
         case .conflict: .conflict
         case .payloadTooLarge, .uploadTooLarge: .contentTooLarge
@@ -54,7 +63,9 @@ public enum APIError: Error, Sendable, Equatable {
         case .locked: HTTPResponse.Status(code: 423, reasonPhrase: "Locked")
         case .checksumMismatch: HTTPResponse.Status(code: 460, reasonPhrase: "Checksum Mismatch")
         case .invalidMedia: .unprocessableContent
-        case .internalError: .internalServerError
+        case .storageFailure, .internalError: .internalServerError
+        case .insufficientStorage: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
+        case .providerUnavailable: .serviceUnavailable
         }
     }
 
@@ -67,6 +78,7 @@ public enum APIError: Error, Sendable, Equatable {
         case .invalidAPIKey: "invalid_api_key"
         case .forbidden: "forbidden"
         case .notFound: "not_found"
+        case .methodNotAllowed: "method_not_allowed"
         case .gone: "expired"
         case .conflict: "conflict"
         case .payloadTooLarge, .uploadTooLarge: "payload_too_large"
@@ -78,6 +90,9 @@ public enum APIError: Error, Sendable, Equatable {
         case .locked: "locked"
         case .checksumMismatch: "checksum_mismatch"
         case .invalidMedia: "invalid_media"
+        case .storageFailure: "storage_error"
+        case .insufficientStorage: "insufficient_storage"
+        case .providerUnavailable: "provider_unavailable"
         case .internalError: "internal_error"
         }
     }
@@ -90,6 +105,7 @@ public enum APIError: Error, Sendable, Equatable {
         case .invalidAPIKey: "this API key is not valid"
         case .forbidden(let why): why
         case .notFound(let what): "\(what) was not found"
+        case .methodNotAllowed(let allowed): "this path answers only \(allowed.joined(separator: ", "))"
         case .gone(let what): what
         case .conflict(let why): why
         case .payloadTooLarge(let limit): "the request body is larger than \(limit) bytes"
@@ -99,6 +115,9 @@ public enum APIError: Error, Sendable, Equatable {
         case .rangeNotSatisfiable: "the requested range is outside the file"
         case .preconditionFailed(let why), .locked(let why), .invalidMedia(let why), .uploadTooLarge(let why): why
         case .checksumMismatch: "the chunk's checksum does not match Upload-Checksum; it was discarded, send it again"
+        case .storageFailure: "the server could not read or write its storage; the problem has been logged"
+        case .insufficientStorage: "the server's storage is full; the problem has been logged"
+        case .providerUnavailable: "the generation provider cannot be reached right now; try again later"
         case .internalError: "something went wrong on the server; it has been logged"
         }
     }
@@ -109,6 +128,8 @@ extension APIError: HTTPResponseError {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
         if case .rateLimited(let seconds) = self { headers[.retryAfter] = String(seconds) }
         if case .quotaExceeded(_, let seconds) = self { headers[.retryAfter] = String(seconds) }
+        if case .methodNotAllowed(let allowed) = self { headers[.allow] = allowed.joined(separator: ", ") }
+        if case .providerUnavailable = self { headers[.retryAfter] = "30" }
         if self == .unauthorized { headers[.wwwAuthenticate] = "Bearer realm=\"reelhouse\"" }
         if self == .invalidAPIKey { headers[.wwwAuthenticate] = "Bearer realm=\"reelhouse\", error=\"invalid_token\"" }
         let body = try JSONEncoder().encode(APIErrorBody(code: code, message: message))

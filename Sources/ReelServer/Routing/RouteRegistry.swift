@@ -48,6 +48,31 @@ public final class RouteRegistry: @unchecked Sendable {
     public var routes: [RouteSpec] { lock.withLock { specs } }
 
     func record(_ spec: RouteSpec) { lock.withLock { specs.append(spec) } }
+
+    /// The methods registered for templates that match `path` (for `Allow` on a 405).
+    func methods(matching path: String) -> [String] {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        let matching = routes.filter { $0.matches(parts) }.map(\.method)
+        return Array(Set(matching)).sorted()
+    }
+}
+
+extension RouteSpec {
+    /// Whether a request path (split at "/") fits this template: `{name}` takes one non-empty
+    /// segment, a trailing `{name+}` one or more.
+    func matches(_ parts: [Substring]) -> Bool {
+        let template = path.split(separator: "/", omittingEmptySubsequences: false)
+        for (index, piece) in template.enumerated() {
+            if piece.hasPrefix("{"), piece.hasSuffix("+}") { return parts.count > index && parts[index...].allSatisfy { !$0.isEmpty } }
+            guard index < parts.count else { return false }
+            if piece.hasPrefix("{"), piece.hasSuffix("}") {
+                if parts[index].isEmpty { return false }
+            } else if piece != parts[index] {
+                return false
+            }
+        }
+        return template.count == parts.count
+    }
 }
 
 /// Registers a route on the Hummingbird router, records it, and enforces its access level
