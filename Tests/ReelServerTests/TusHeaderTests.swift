@@ -55,6 +55,10 @@ struct TusHeaderTests {
         for bad in ["a b c", "a YQ==,a YQ==", "k !!!", "k //8=", ",", "ké YQ=="] {
             #expect(throws: APIError.self, "\(bad)") { try TusHeaders.metadata(bad) }
         }
+        // Bounded (schemathesis sent 4 KB of key and the upload was created with it).
+        let longest = "k" + String(repeating: "d", count: TusHeaders.maxMetadataBytes - 1)
+        #expect(try TusHeaders.metadata(longest).count == 1)
+        #expect(throws: APIError.self) { try TusHeaders.metadata(longest + "d") }
     }
 
     @Test("Upload-Checksum: sha1 and sha256 in base64; others are 400")

@@ -66,10 +66,17 @@ enum TusHeaders {
         return "\(short) MB (\(bytes) bytes)"
     }
 
+    /// The longest `Upload-Metadata` accepted: room for a long description (2,000 characters)
+    /// in base64 plus a file name and tags, and no more (the record keeps all of it).
+    static let maxMetadataBytes = 8 * 1024
+
     /// `Upload-Metadata`: comma-separated `key base64value` pairs (the value may be absent).
     /// Keys are ASCII without spaces or commas, unique; values valid base64 of UTF-8.
     static func metadata(_ text: String?) throws -> [String: String] {
         guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return [:] }
+        guard text.utf8.count <= maxMetadataBytes else {
+            throw APIError.badRequest("Upload-Metadata is longer than \(maxMetadataBytes) bytes")
+        }
         var result: [String: String] = [:]
         for pair in text.split(separator: ",", omittingEmptySubsequences: false) {
             let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: " ", omittingEmptySubsequences: true)

@@ -43,7 +43,7 @@ extension OperationCatalog {
         let offset = Doc.headerDoc(Schema.string(description: "bytes received so far"), "tus Upload-Offset")
         let length = Doc.headerDoc(Schema.string(), "tus Upload-Length")
         let count: JSONObject = ["type": "string", "pattern": "^[0-9]{1,18}$", "description": "a non-negative integer"]
-        let checksum = Doc.header("Upload-Checksum", Schema.string(maxLength: 200), "`sha1|sha256 <base64 digest>` of this request's bytes")
+        let checksum = Doc.header("Upload-Checksum", Schema.string(), "`sha1|sha256 <base64 digest>` of this request's bytes (read only when bytes come)")
         switch (method, path) {
         case ("OPTIONS", "/api/v1/uploads"):
             return Doc(responses: ["204": Doc.empty("tus discovery", headers: [
@@ -55,7 +55,7 @@ extension OperationCatalog {
                 parameters: [
                     tus,
                     Doc.header("Upload-Length", count, required: true, "the file's size in bytes"),
-                    Doc.header("Upload-Metadata", Schema.string(maxLength: 4096), "comma-separated `key base64(value)`: filename, filetype, description, tags, filter"),
+                    Doc.header("Upload-Metadata", Schema.string(maxLength: TusHeaders.maxMetadataBytes), "comma-separated `key base64(value)`: filename, filetype, description, tags, filter"),
                     checksum,
                 ],
                 requestBody: ["required": false, "content": [TusHeaders.offsetContentType: ["schema": Schema.binary]]],
