@@ -35,6 +35,7 @@ test:
 	REELHOUSE_TIMINGS=$(TIMINGS) SWIFT=$(SWIFT) scripts/timed.sh swift scripts/swift-test.sh || status=1; \
 	REELHOUSE_TIMINGS=$(TIMINGS) REELHOUSE_BIN=$(CURDIR)/.build/debug/reelhouse scripts/timed.sh e2e $(PY) -m pytest -q Tests/e2e || status=1; \
 	REELHOUSE_TIMINGS=$(TIMINGS) REELHOUSE_BIN=$(CURDIR)/.build/debug/reelhouse scripts/timed.sh web $(PY) -m pytest -q Tests/web || status=1; \
+	REELHOUSE_TIMINGS=$(TIMINGS) REELHOUSE_BIN=$(CURDIR)/.build/debug/reelhouse scripts/timed.sh api $(PY) -m pytest -q Tests/api || status=1; \
 	echo "── suite timings ──"; cat $(TIMINGS); exit $$status
 
 bench:
