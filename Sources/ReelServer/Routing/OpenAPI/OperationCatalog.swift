@@ -96,6 +96,11 @@ enum OperationCatalog {
             "FavoriteVideo": Doc.link(OpenAPIDocument.operationID("POST", "/api/v1/videos/{id}/favorite"), ["id": "$response.body#/id"]),
             "RateVideo": Doc.link(OpenAPIDocument.operationID("PUT", "/api/v1/videos/{id}/rating"), ["id": "$response.body#/id"]),
             "TagVideo": Doc.link(OpenAPIDocument.operationID("POST", "/api/v1/videos/{id}/tags"), ["id": "$response.body#/id"]),
+            // Seed 000's routes name the post by its folder.
+            "GetCompatPlaylist": Doc.link(OpenAPIDocument.operationID("GET", "/videos/{folder}/index.m3u8"), ["folder": "$response.body#/folder_name"]),
+            "GetCompatKey": Doc.link(OpenAPIDocument.operationID("GET", "/api/videos/{folder}/key"), ["folder": "$response.body#/folder_name"]),
+            "FavoriteByFolder": Doc.link(OpenAPIDocument.operationID("POST", "/api/videos/{folder}/favorite"), ["folder": "$response.body#/folder_name"]),
+            "RateByFolder": Doc.link(OpenAPIDocument.operationID("POST", "/api/videos/{folder}/rating"), ["folder": "$response.body#/folder_name"]),
         ])
     }
 
