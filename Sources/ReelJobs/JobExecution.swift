@@ -23,7 +23,7 @@ struct JobExecution {
     }
 
     private enum Event: Sendable {
-        case handlerFinished((any Error)?)
+        case handlerFinished(Result<JobOutcome, any Error>)
         case leaseLost
         case heartbeatStopped
         case timedOut
@@ -31,7 +31,7 @@ struct JobExecution {
     }
 
     private enum Ending {
-        case handlerFinished((any Error)?)
+        case handlerFinished(Result<JobOutcome, any Error>)
         case leaseLost
         /// Still running at `attemptTimeout`: a stuck job fails for good instead of showing
         /// "processing" forever while its heartbeat keeps the lease alive.
@@ -47,10 +47,9 @@ struct JobExecution {
         let ending = await withTaskGroup(of: Event.self, returning: Ending.self) { group in
             group.addTask { [job, handler] in
                 do {
-                    try await cancelWhenGracefulShutdown { try await handler.run(job, context: context) }
-                    return .handlerFinished(nil)
+                    return .handlerFinished(.success(try await cancelWhenGracefulShutdown { try await handler.run(job, context: context) }))
                 } catch {
-                    return .handlerFinished(error)
+                    return .handlerFinished(.failure(error))
                 }
             }
             group.addTask { await keepLease(progress: progress, logger: logger) }
@@ -83,12 +82,12 @@ struct JobExecution {
             }
             return ending ?? .leaseLost
         }
-        await record(ending, logger: logger)
+        await record(ending, progress: await progress.reported, logger: logger)
     }
 
     /// Turns how the attempt ended into the job's next state.
-    private func record(_ ending: Ending, logger: Logger) async {
-        let error: (any Error)?
+    private func record(_ ending: Ending, progress: Double?, logger: Logger) async {
+        let error: any Error
         switch ending {
         case .leaseLost:
             logger.warning("lease lost: the job was cancelled or another worker took it over; this attempt stopped")
@@ -100,13 +99,20 @@ struct JobExecution {
                 try await store.fail(jobID: job.id, workerID: workerID, error: message, retryAt: nil, now: worker.now())
             }
             return
-        case .handlerFinished(let finished):
-            error = finished
-        }
-        guard let error else {
+        case .handlerFinished(.success(.finished)):
             logger.info("job succeeded")
             await write(logger) { try await store.succeed(jobID: job.id, workerID: workerID, now: worker.now()) }
             return
+        case .handlerFinished(.success(.runAgain(let seconds))):
+            let now = worker.now()
+            let runAfter = now.addingTimeInterval(max(0, seconds))
+            logger.debug("job runs again later", metadata: ["run_after": "\(runAfter)"])
+            await write(logger) {
+                try await store.reschedule(jobID: job.id, workerID: workerID, runAfter: runAfter, progress: progress, now: now)
+            }
+            return
+        case .handlerFinished(.failure(let failure)):
+            error = failure
         }
         if case JobFailure.invalidInput(let message) = error {
             logger.warning("job failed for good: invalid input", metadata: ["error": "\(message)"])
@@ -199,9 +205,13 @@ struct JobExecution {
 /// The newest progress a handler reported, for the heartbeat loop to pick up.
 actor LatestProgress {
     private(set) var latest: Double = 0
+    /// Whether the handler reported anything: a rescheduled job keeps its stored progress
+    /// unless this attempt said more.
+    private(set) var reported: Double?
 
     func record(_ fraction: Double) {
         guard fraction.isFinite else { return }
         latest = min(1, max(0, fraction))
+        reported = latest
     }
 }

@@ -9,7 +9,19 @@ import ReelModels
 /// be running somewhere else, so it should stop and leave shared state as it found it.
 public protocol JobHandler: Sendable {
     var kind: JobKind { get }
-    func run(_ job: Job, context: JobContext) async throws
+    /// Does one attempt. Returning `.runAgain` says the work goes on and when to look again
+    /// (a provider poll); throwing says the attempt failed (see `JobFailure`).
+    func run(_ job: Job, context: JobContext) async throws -> JobOutcome
+}
+
+/// How an attempt that did not fail ended.
+public enum JobOutcome: Sendable, Equatable {
+    /// The work is done: the job succeeds.
+    case finished
+    /// Nothing went wrong but the work is not done (a provider still rendering): the job is
+    /// queued again, claimable after this many seconds, and the attempt does not count
+    /// against `maxAttempts`. The job's deadline still applies.
+    case runAgain(after: TimeInterval)
 }
 
 /// What a handler may tell its worker about the attempt it is running.

@@ -58,32 +58,36 @@ public struct JobWorker: Service {
     /// One job at a time: claim, run, record, repeat until shutdown or cancellation.
     private func runSlot() async {
         while !isStopping {
-            let job: Job?
             do {
-                job = try await store.claim(
-                    workerID: configuration.workerID, kinds: kinds, leaseDuration: configuration.leaseDuration, now: now()
-                )
+                if try await !runOnce() { await pause() }
             } catch {
                 if !isStopping {
                     logger.error("could not claim a job; trying again", metadata: ["error": "\(error)"])
                 }
                 await pause()
-                continue
             }
-            guard let job else {
-                await pause()
-                continue
-            }
-            guard let handler = handlers[job.kind] else {
-                // Only our kinds are claimed, so this is a bug; fail the job rather than loop on it.
-                try? await store.fail(
-                    jobID: job.id, workerID: configuration.workerID, error: "no handler for \(job.kind.rawValue) jobs",
-                    retryAt: nil, now: now()
-                )
-                continue
-            }
-            await JobExecution(worker: self, job: job, handler: handler).run()
         }
+    }
+
+    /// Claims one due job of this worker's kinds and runs that attempt to its outcome; false
+    /// when none was due. What `run()` does in each slot, and what a test drives step by step
+    /// (with the `now` it gave the worker).
+    @discardableResult
+    public func runOnce() async throws -> Bool {
+        let job = try await store.claim(
+            workerID: configuration.workerID, kinds: kinds, leaseDuration: configuration.leaseDuration, now: now()
+        )
+        guard let job else { return false }
+        guard let handler = handlers[job.kind] else {
+            // Only our kinds are claimed, so this is a bug; fail the job rather than loop on it.
+            try? await store.fail(
+                jobID: job.id, workerID: configuration.workerID, error: "no handler for \(job.kind.rawValue) jobs",
+                retryAt: nil, now: now()
+            )
+            return true
+        }
+        await JobExecution(worker: self, job: job, handler: handler).run()
+        return true
     }
 
     /// Waits `pollInterval`, or less if a shutdown begins meanwhile.

@@ -1,8 +1,17 @@
 import Foundation
 
+/// Every kind of background work runs on the one queue (`JobStore`), with the same leases,
+/// retries, backoff, deadlines, cancel and retry. A job names what it works on by `postID`
+/// (transcode) or by `subject` (the generation id, the upload id).
 public enum JobKind: String, Codable, Sendable, CaseIterable {
     /// Turn a queued post's source into published media.
     case transcode
+    /// One step of a prompt-to-clip generation (submit, or one provider poll); `subject` is the
+    /// generation id. "Poll again in N s" is the job run again after N s.
+    case generation
+    /// A complete tus upload becomes a post (validate, keep, queue its transcode); `subject` is
+    /// the upload id. Recorded when the last byte arrives, so a crash cannot lose it.
+    case uploadImport = "upload_import"
 }
 
 /// queued → running (leased, heartbeating) → succeeded | failed. `failed` is terminal.
@@ -19,6 +28,8 @@ public struct Job: Codable, Sendable, Equatable, Identifiable {
     public var id: Int64
     public var kind: JobKind
     public var postID: Int64?
+    /// What a job without a post works on: a generation id or an upload id (see `JobKind`).
+    public var subject: String?
     public var state: JobState
     /// Attempts started so far (a started attempt counts even if its worker died).
     public var attempts: Int
@@ -35,13 +46,19 @@ public struct Job: Codable, Sendable, Equatable, Identifiable {
     public var updatedAt: Date
     /// When the current (or last) attempt was claimed; nil before the first.
     public var startedAt: Date?
+    /// The job fails for good if it has not finished by then, however often it asked to run
+    /// again (a provider poll) or was retried; nil for none. A retry starts the time limit afresh.
+    public var deadlineAt: Date?
 
     public init(
         id: Int64, kind: JobKind, postID: Int64?, state: JobState, attempts: Int, maxAttempts: Int,
         progress: Double, lastError: String?, leaseOwner: String?, leaseExpiresAt: Date?,
-        runAfter: Date, createdAt: Date, updatedAt: Date, startedAt: Date? = nil
+        runAfter: Date, createdAt: Date, updatedAt: Date, startedAt: Date? = nil, subject: String? = nil,
+        deadlineAt: Date? = nil
     ) {
         self.startedAt = startedAt
+        self.subject = subject
+        self.deadlineAt = deadlineAt
         self.id = id
         self.kind = kind
         self.postID = postID

@@ -66,10 +66,16 @@ public protocol JobStore: Sendable {
     func job(id: Int64) async throws -> Job?
     func jobs(states: [JobState]?, limit: Int) async throws -> [Job]
     func jobs(postID: Int64) async throws -> [Job]
+    /// The job of `kind` working on `subject` (a generation id, an upload id), if recorded.
+    func job(kind: JobKind, subject: String) async throws -> Job?
+    /// Records work on `subject` as a `queued` job claimable from `now`, once: if a job of this
+    /// kind already works on `subject`, that one is returned unchanged. `timeLimit` is how long
+    /// the job may take over all its runs before it fails (nil: no limit).
+    func enqueue(kind: JobKind, subject: String, maxAttempts: Int, timeLimit: TimeInterval?, now: Date) async throws -> Job
 
     /// Leases the oldest claimable job: `queued` with `runAfter <= now`, or `running` with an
     /// expired lease (its worker died). Increments `attempts`. A job whose attempts are used
-    /// up when its lease expired is failed instead of claimed.
+    /// up when its lease expired, or whose deadline has passed, is failed instead of claimed.
     func claim(workerID: String, kinds: [JobKind], leaseDuration: TimeInterval, now: Date) async throws -> Job?
     /// Extends the lease and records progress. Returns false if the worker no longer owns the
     /// job (lease lost), in which case the worker must stop working on it.
@@ -79,6 +85,10 @@ public protocol JobStore: Sendable {
     func fail(jobID: Int64, workerID: String, error: String, retryAt: Date?, now: Date) async throws
     /// Jobs currently `running` whose lease has expired (used for cleanup of their temp files).
     func expiredLeases(now: Date) async throws -> [Job]
+    /// The attempt finished without error but the work is not done (a provider still
+    /// rendering): back to `queued`, claimable from `runAfter`, without counting the attempt.
+    /// `progress` nil keeps the stored one. A no-op unless `workerID` holds the lease.
+    func reschedule(jobID: Int64, workerID: String, runAfter: Date, progress: Double?, now: Date) async throws
     /// Puts a running job back to `queued`, claimable at once, without counting the attempt
     /// (a graceful shutdown is not the job's fault). A no-op unless `workerID` holds the lease.
     func release(jobID: Int64, workerID: String, reason: String, now: Date) async throws

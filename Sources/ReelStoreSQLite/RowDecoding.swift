@@ -26,7 +26,9 @@ enum RowDecoding {
             runAfter: date(row["run_after"]),
             createdAt: date(row["created_at"]),
             updatedAt: date(row["updated_at"]),
-            startedAt: (row["started_at"] as Double?).map(date)
+            startedAt: (row["started_at"] as Double?).map(date),
+            subject: row["subject"],
+            deadlineAt: (row["deadline_at"] as Double?).map(date)
         )
     }
 

@@ -35,6 +35,16 @@ extension SQLiteStore {
         try await write { db in try Self.enqueue(db, kind: kind, postID: postID, maxAttempts: maxAttempts, now: now) }
     }
 
+    public func job(kind: JobKind, subject: String) async throws -> Job? {
+        try await read { db in try Self.fetchJob(db, kind: kind, subject: subject) }
+    }
+
+    public func enqueue(kind: JobKind, subject: String, maxAttempts: Int, timeLimit: TimeInterval?, now: Date) async throws -> Job {
+        try await write { db in
+            try Self.enqueue(db, kind: kind, subject: subject, maxAttempts: maxAttempts, timeLimit: timeLimit, now: now)
+        }
+    }
+
     /// In one IMMEDIATE transaction: fails the expired jobs of `kinds` that have no attempt left
     /// (and their posts), then leases the oldest claimable one to `workerID`.
     public func claim(workerID: String, kinds: [JobKind], leaseDuration: TimeInterval, now: Date) async throws -> Job? {
@@ -55,6 +65,21 @@ extension SQLiteStore {
                 let reason = "worker stopped responding during attempt \(job.attempts) of \(job.maxAttempts)"
                 try Self.finishFailed(db, job: job, reason: reason, now: nowSeconds)
             }
+            // Never active forever: polled or retried work past its deadline ends here.
+            let overdue = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM jobs
+                    WHERE deadline_at <= ? AND kind IN (\(kindList))
+                      AND (state = 'queued' OR (state = 'running' AND lease_expires_at <= ?))
+                    """,
+                arguments: [nowSeconds] + kindArguments + [nowSeconds]
+            )
+            for row in overdue {
+                let limit: Double = row["time_limit"] ?? 0
+                let reason = "not finished within \(Self.describe(seconds: limit)), so it was stopped"
+                try Self.finishFailed(db, job: try RowDecoding.job(row), reason: reason, now: nowSeconds)
+            }
 
             let candidate = try Row.fetchOne(
                 db,
@@ -71,7 +96,8 @@ extension SQLiteStore {
             try db.execute(
                 sql: """
                     UPDATE jobs SET state = 'running', lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1,
-                                    progress = 0, updated_at = ?, started_at = ?
+                                    progress = CASE WHEN state = 'queued' THEN progress ELSE 0 END, updated_at = ?,
+                                    started_at = ?
                     WHERE id = ?
                     """,
                 arguments: [workerID, nowSeconds + leaseDuration, nowSeconds, nowSeconds, candidate.id]
@@ -132,6 +158,22 @@ extension SQLiteStore {
         }
     }
 
+    /// The attempt is over and went well, but the work goes on (a provider still rendering):
+    /// queued again from `runAfter`, the attempt refunded so only failures use up attempts.
+    public func reschedule(jobID: Int64, workerID: String, runAfter: Date, progress: Double?, now: Date) async throws {
+        let progress = progress.map { $0.isFinite ? min(1, max(0, $0)) : 0 }
+        try await write { db in
+            try db.execute(
+                sql: """
+                    UPDATE jobs SET state = 'queued', attempts = MAX(attempts - 1, 0), run_after = ?, progress = COALESCE(?, progress),
+                                    lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
+                    WHERE id = ? AND state = 'running' AND lease_owner = ?
+                    """,
+                arguments: [RowDecoding.seconds(runAfter), progress, RowDecoding.seconds(now), jobID, workerID]
+            )
+        }
+    }
+
     /// Puts a job back in the queue, claimable at once, without counting the attempt: the worker
     /// is shutting down and the job did nothing wrong. A no-op unless `workerID` holds the lease.
     public func release(jobID: Int64, workerID: String, reason: String, now: Date) async throws {
@@ -166,15 +208,27 @@ extension SQLiteStore {
             try db.execute(
                 sql: """
                     UPDATE jobs SET state = 'queued', attempts = 0, run_after = ?, progress = 0, lease_owner = NULL,
-                                    lease_expires_at = NULL, started_at = NULL, updated_at = ?
+                                    lease_expires_at = NULL, started_at = NULL, updated_at = ?,
+                                    deadline_at = CASE WHEN time_limit IS NULL THEN NULL ELSE ? + time_limit END
                     WHERE id = ?
                     """,
-                arguments: [nowSeconds, nowSeconds, jobID]
+                arguments: [nowSeconds, nowSeconds, nowSeconds, jobID]
             )
             if let postID = job.postID {
                 try db.execute(
                     sql: "UPDATE posts SET status = 'queued', failure_reason = NULL WHERE id = ? AND status = 'failed'",
                     arguments: [postID]
+                )
+            }
+            if job.kind == .generation, let generationID = job.subject.flatMap({ Int64($0) }) {
+                // Submitted afresh: the provider's old job is not trusted again.
+                try db.execute(
+                    sql: """
+                        UPDATE generations SET state = 'queued', failure_reason = NULL, provider_job_id = NULL, progress = 0, polls = 0,
+                                               updated_at = ?
+                        WHERE id = ? AND state = 'failed'
+                        """,
+                    arguments: [nowSeconds, generationID]
                 )
             }
             return try Self.fetchJob(db, id: jobID)
@@ -207,13 +261,44 @@ extension SQLiteStore {
         return job
     }
 
+    static func enqueue(
+        _ db: Database, kind: JobKind, subject: String, maxAttempts: Int, timeLimit: TimeInterval?, now: Date
+    ) throws -> Job {
+        if let existing = try fetchJob(db, kind: kind, subject: subject) { return existing }
+        let nowSeconds = RowDecoding.seconds(now)
+        try db.execute(
+            sql: """
+                INSERT INTO jobs (kind, subject, state, attempts, max_attempts, progress, run_after, created_at, updated_at,
+                                  time_limit, deadline_at)
+                VALUES (?, ?, 'queued', 0, ?, 0, ?, ?, ?, ?, ?)
+                """,
+            arguments: [kind.rawValue, subject, max(1, maxAttempts), nowSeconds, nowSeconds, nowSeconds, timeLimit,
+                        timeLimit.map { nowSeconds + $0 }]
+        )
+        guard let job = try fetchJob(db, id: db.lastInsertedRowID) else {
+            throw StoreError.corrupt("job vanished inside its own transaction")
+        }
+        return job
+    }
+
+    static func fetchJob(_ db: Database, kind: JobKind, subject: String) throws -> Job? {
+        try Row.fetchOne(db, sql: "SELECT * FROM jobs WHERE kind = ? AND subject = ?", arguments: [kind.rawValue, subject])
+            .map(RowDecoding.job)
+    }
+
+    /// "5 seconds", "20 minutes": a time limit as a person reads it.
+    static func describe(seconds: Double) -> String {
+        seconds >= 120 ? "\(Int(seconds / 60)) minutes" : "\(Int(seconds)) seconds"
+    }
+
     static func fetchJob(_ db: Database, id: Int64) throws -> Job? {
         try Row.fetchOne(db, sql: "SELECT * FROM jobs WHERE id = ?", arguments: [id]).map(RowDecoding.job)
     }
 
-    /// Fails the job for good and shows the reason on its post, so a post never stays
-    /// "processing" after its last attempt. A post that is already `ready` (published by an
-    /// attempt that died before reporting success) is left alone.
+    /// Fails the job for good and shows the reason on what it worked on, so neither a post nor
+    /// a generation stays "processing" after the job's end, however it ended (last attempt,
+    /// dead worker, deadline, cancel). A post that is already `ready` (published by an attempt
+    /// that died before reporting success), or a generation already past its work, is left alone.
     private static func finishFailed(_ db: Database, job: Job, reason: String, now: Double) throws {
         try db.execute(
             sql: """
@@ -226,6 +311,15 @@ extension SQLiteStore {
             try db.execute(
                 sql: "UPDATE posts SET status = 'failed', failure_reason = ? WHERE id = ? AND status != 'ready'",
                 arguments: [reason, postID]
+            )
+        }
+        if job.kind == .generation, let generationID = job.subject.flatMap({ Int64($0) }) {
+            try db.execute(
+                sql: """
+                    UPDATE generations SET state = 'failed', failure_reason = ?, updated_at = ?
+                    WHERE id = ? AND state IN ('queued', 'running')
+                    """,
+                arguments: [reason, now, generationID]
             )
         }
     }

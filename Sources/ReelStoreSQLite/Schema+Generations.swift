@@ -49,3 +49,19 @@ extension Schema {
             """)
     }
 }
+
+extension Schema {
+    /// One queue for every kind of work: a job may name what it works on without a post
+    /// (`subject`: a generation id, an upload id; one job per kind and subject, so recording
+    /// the same work twice is a no-op), and may have a time limit over all its runs
+    /// (`deadline_at`, from `time_limit` seconds) so polled work never stays active forever.
+    /// The generations table's own lease and poll columns are no longer used.
+    static func addJobSubjectsAndDeadlines(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE jobs ADD COLUMN subject TEXT;
+            ALTER TABLE jobs ADD COLUMN time_limit REAL;
+            ALTER TABLE jobs ADD COLUMN deadline_at REAL;
+            CREATE UNIQUE INDEX jobs_by_subject ON jobs(kind, subject) WHERE subject IS NOT NULL;
+            """)
+    }
+}

@@ -9,7 +9,7 @@ import GRDB
 /// post's id (its media folder name) or a deleted job's id (its work folder) is never reused.
 enum Schema {
     /// Identifiers of every migration, oldest first. The last one is the current schema version.
-    static let versions = ["v1_posts_jobs", "v2_accounts_social_feed", "v3_generations", "v4_post_filter", "v5_uploads"]
+    static let versions = ["v1_posts_jobs", "v2_accounts_social_feed", "v3_generations", "v4_post_filter", "v5_uploads", "v6_job_subjects"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -18,6 +18,7 @@ enum Schema {
         migrator.registerMigration("v3_generations", migrate: addGenerations)
         migrator.registerMigration("v4_post_filter", migrate: addPostFilter)
         migrator.registerMigration("v5_uploads", migrate: addUploadColumns)
+        migrator.registerMigration("v6_job_subjects", migrate: addJobSubjectsAndDeadlines)
         return migrator
     }
 

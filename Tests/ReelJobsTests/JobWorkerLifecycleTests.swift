@@ -128,6 +128,13 @@ final class UnreliableClaims: JobStore {
     func expiredLeases(now: Date) async throws -> [Job] { try await base.expiredLeases(now: now) }
     func cancel(jobID: Int64, reason: String, now: Date) async throws -> Job? { try await base.cancel(jobID: jobID, reason: reason, now: now) }
     func retry(jobID: Int64, now: Date) async throws -> Job? { try await base.retry(jobID: jobID, now: now) }
+    func job(kind: JobKind, subject: String) async throws -> Job? { try await base.job(kind: kind, subject: subject) }
+    func enqueue(kind: JobKind, subject: String, maxAttempts: Int, timeLimit: TimeInterval?, now: Date) async throws -> Job {
+        try await base.enqueue(kind: kind, subject: subject, maxAttempts: maxAttempts, timeLimit: timeLimit, now: now)
+    }
+    func reschedule(jobID: Int64, workerID: String, runAfter: Date, progress: Double?, now: Date) async throws {
+        try await base.reschedule(jobID: jobID, workerID: workerID, runAfter: runAfter, progress: progress, now: now)
+    }
 }
 
 actor ClaimCounter {

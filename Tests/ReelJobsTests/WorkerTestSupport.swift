@@ -93,15 +93,16 @@ actor Journal {
 struct RecordingHandler: JobHandler {
     let kind = JobKind.transcode
     let journal: Journal
-    func run(_ job: Job, context: JobContext) async throws {
+    func run(_ job: Job, context: JobContext) async throws -> JobOutcome {
         await journal.start(job.id)
+        return .finished
     }
 }
 
 /// Always rejects its input.
 struct InvalidInputHandler: JobHandler {
     let kind = JobKind.transcode
-    func run(_ job: Job, context: JobContext) async throws {
+    func run(_ job: Job, context: JobContext) async throws -> JobOutcome {
         throw JobFailure.invalidInput("not a video: no video stream")
     }
 }
@@ -110,9 +111,10 @@ struct InvalidInputHandler: JobHandler {
 struct FlakyHandler: JobHandler {
     let kind = JobKind.transcode
     let journal: Journal
-    func run(_ job: Job, context: JobContext) async throws {
+    func run(_ job: Job, context: JobContext) async throws -> JobOutcome {
         await journal.start(job.id)
         if context.attempt < 3 { throw JobFailure.transient("encoder crashed (attempt \(context.attempt))") }
+        return .finished
     }
 }
 
@@ -122,7 +124,7 @@ struct SlowHandler: JobHandler {
     let journal: Journal
     let release: Gate
     var progress = 0.5
-    func run(_ job: Job, context: JobContext) async throws {
+    func run(_ job: Job, context: JobContext) async throws -> JobOutcome {
         await journal.start(job.id)
         await context.reportProgress(progress)
         do {
@@ -131,6 +133,7 @@ struct SlowHandler: JobHandler {
             await journal.cancel(job.id)
             throw error
         }
+        return .finished
     }
 }
 
@@ -139,7 +142,7 @@ struct BarrierHandler: JobHandler {
     let kind = JobKind.transcode
     let journal: Journal
     let expected: Int
-    func run(_ job: Job, context: JobContext) async throws {
+    func run(_ job: Job, context: JobContext) async throws -> JobOutcome {
         let start = Date()
         await journal.start(job.id)
         let deadline = start.addingTimeInterval(10)
@@ -147,6 +150,7 @@ struct BarrierHandler: JobHandler {
             try await Task.sleep(for: .milliseconds(10))
         }
         await journal.finish(start: start, end: Date())
+        return .finished
     }
 }
 

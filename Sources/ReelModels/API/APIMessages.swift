@@ -126,6 +126,10 @@ public struct APIJob: Codable, Sendable, Equatable {
     public var id: Int64
     public var kind: String
     public var postId: Int64?
+    /// Set on `generation` jobs: the generation they advance.
+    public var generationId: Int64?
+    /// Set on `upload_import` jobs: the tus upload they import.
+    public var uploadId: String?
     public var state: String
     public var progress: Double
     public var attempts: Int
@@ -144,6 +148,8 @@ public struct APIJob: Codable, Sendable, Equatable {
         case startedAt = "started_at"
         case etaSeconds = "eta_seconds"
         case postId = "post_id"
+        case generationId = "generation_id"
+        case uploadId = "upload_id"
         case state
         case progress
         case attempts
@@ -159,6 +165,8 @@ public struct APIJob: Codable, Sendable, Equatable {
         self.id = job.id
         self.kind = job.kind.rawValue
         self.postId = job.postID
+        self.generationId = job.kind == .generation ? job.subject.flatMap { Int64($0) } : nil
+        self.uploadId = job.kind == .uploadImport ? job.subject : nil
         self.state = job.state.rawValue
         self.progress = job.progress
         self.attempts = job.attempts

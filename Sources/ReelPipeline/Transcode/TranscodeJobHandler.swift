@@ -44,11 +44,11 @@ public struct TranscodeJobHandler: JobHandler {
         self.logger = logger
     }
 
-    public func run(_ job: Job, context: JobContext) async throws {
+    public func run(_ job: Job, context: JobContext) async throws -> JobOutcome {
         guard let postID = job.postID, let post = try await store.post(id: postID) else {
             throw JobFailure.invalidInput("the post of this job no longer exists")
         }
-        if post.status == .ready { return }  // published by an attempt that died before saying so
+        if post.status == .ready { return .finished }  // published by an attempt that died before saying so
         try await store.setStatus(postID: postID, status: .processing, failureReason: nil)
 
         let work = dataFolder.workDirectory(jobID: job.id)
@@ -89,6 +89,7 @@ public struct TranscodeJobHandler: JobHandler {
             try await store.publish(postID: postID, media: media, key: key)
             await context.reportProgress(1)
             logger.info("published post", metadata: ["post": "\(postID)", "folder": "\(post.folderName)"])
+            return .finished
         } catch let failure as JobFailure {
             try await markFailedIfFinal(postID: postID, failure: failure, job: job)
             throw failure

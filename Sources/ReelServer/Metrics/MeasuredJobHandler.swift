@@ -15,11 +15,12 @@ public struct MeasuredJobHandler: JobHandler {
 
     public var kind: JobKind { inner.kind }
 
-    public func run(_ job: Job, context: JobContext) async throws {
+    public func run(_ job: Job, context: JobContext) async throws -> JobOutcome {
         let start = ContinuousClock.now
         do {
-            try await inner.run(job, context: context)
+            let outcome = try await inner.run(job, context: context)
             metrics.recordTranscode(seconds: Self.seconds(since: start), outcome: "succeeded")
+            return outcome
         } catch {
             metrics.recordTranscode(seconds: Self.seconds(since: start), outcome: error is CancellationError ? "interrupted" : "failed")
             throw error
