@@ -162,7 +162,7 @@ let package = Package(
 
         .testTarget(name: "ReelKitTests",
                     dependencies: [
-                        "ReelKit", "ReelModels", "ReelHLS", "ReelMedia", "ReelServer", "ReelStoreSQLite", "ReelStore", "ReelPipeline",
+                        "ReelKit", "ReelModels", "ReelHLS", "ReelMedia", "ReelServer", "ReelStoreSQLite", "ReelStore", "ReelPipeline", "ReelJobs",
                         .product(name: "Hummingbird", package: "hummingbird"),
                         .product(name: "Logging", package: "swift-log"),
                         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -190,7 +190,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelGenerationTests",
                     dependencies: [
-                        "ReelGeneration", "ReelGenerationOpenAI", "ReelPipeline", "ReelMedia", "ReelModels", "ReelStore", "ReelStoreSQLite",
+                        "ReelGeneration", "ReelGenerationOpenAI", "ReelPipeline", "ReelMedia", "ReelModels", "ReelStore", "ReelStoreSQLite", "ReelJobs",
                         .product(name: "AsyncHTTPClient", package: "async-http-client"),
                         .product(name: "Hummingbird", package: "hummingbird"),
                         .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -201,7 +201,7 @@ let package = Package(
         .testTarget(name: "ReelServerTests",
                     dependencies: [
                         "ReelServer", "ReelStoreSQLite", "ReelStore", "ReelPipeline", "ReelModels", "ReelMedia", "ReelHLS", "ReelGeneration",
-                        "ReelKit",
+                        "ReelKit", "ReelJobs",
                         .product(name: "Logging", package: "swift-log"),
                         .product(name: "HTTPTypes", package: "swift-http-types"),
                         .product(name: "NIOCore", package: "swift-nio"),

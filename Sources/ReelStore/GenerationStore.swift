@@ -1,19 +1,31 @@
 import Foundation
 import ReelModels
 
-/// Durable generation jobs. The generation service leases due ones (several workers may run:
-/// a lease is exclusive until it expires), advances them and saves them back.
+/// How a new generation's job is bounded: attempts (submissions and polls that fail) and the
+/// time the whole generation may take before the queue fails it.
+public struct GenerationJobLimits: Sendable, Equatable {
+    public var maxAttempts: Int
+    public var timeLimit: TimeInterval
+
+    public init(maxAttempts: Int = 3, timeLimit: TimeInterval = 20 * 60) {
+        self.maxAttempts = maxAttempts
+        self.timeLimit = timeLimit
+    }
+}
+
+/// Generations: the record a person sees (prompt, state, preview). Their work runs as
+/// `generation` jobs on the one job queue (`JobStore`), created with them.
 public protocol GenerationStore: Sendable {
-    /// Creates a queued generation unless the user already started `dailyLimit` since
-    /// `dayStart`; then `StoreError.conflict` (the server answers 429).
-    func createGeneration(_ new: NewGeneration, dailyLimit: Int, dayStart: Date, now: Date) async throws -> Generation
+    /// Creates a queued generation and its `generation` job, in one transaction, unless the
+    /// user already started `dailyLimit` since `dayStart`; then `StoreError.conflict` (the
+    /// server answers 429).
+    func createGeneration(_ new: NewGeneration, job: GenerationJobLimits, dailyLimit: Int, dayStart: Date, now: Date) async throws -> Generation
     func generation(id: Int64) async throws -> Generation?
     /// The user's generations, newest first.
     func generations(userID: Int64, limit: Int) async throws -> [Generation]
-    /// Leases the active generation due soonest (`nextPollAt ≤ now`, no live lease).
-    func claimDueGeneration(owner: String, now: Date, leaseSeconds: Double) async throws -> Generation?
-    /// Saves every field; a generation whose lease `owner` lost (another worker took it over)
-    /// is `StoreError.conflict`. `owner` nil: a user action (publish, discard) that needs no lease,
-    /// refused as `conflict` while a worker holds it.
-    func saveGeneration(_ generation: Generation, owner: String?, now: Date) async throws -> Generation
+    /// Saves what a person did (publish, discard): every field.
+    func saveGeneration(_ generation: Generation, now: Date) async throws -> Generation
+    /// Saves what a job step found, only while the generation is still active (queued or
+    /// running); nil when it is not (a person discarded it meanwhile), and nothing is written.
+    func saveGenerationStep(_ generation: Generation, now: Date) async throws -> Generation?
 }

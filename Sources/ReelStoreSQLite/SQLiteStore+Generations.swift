@@ -4,7 +4,9 @@ import ReelModels
 import ReelStore
 
 extension SQLiteStore: GenerationStore {
-    public func createGeneration(_ new: NewGeneration, dailyLimit: Int, dayStart: Date, now: Date) async throws -> Generation {
+    public func createGeneration(
+        _ new: NewGeneration, job: GenerationJobLimits, dailyLimit: Int, dayStart: Date, now: Date
+    ) async throws -> Generation {
         try await write { db in
             // Counted and inserted in one immediate transaction, so two requests at once cannot
             // both take the last slot.
@@ -25,7 +27,11 @@ extension SQLiteStore: GenerationStore {
                 arguments: [new.userID, new.provider, new.prompt, new.style, new.seconds, new.width, new.height, seconds,
                             new.parentID, seconds, seconds]
             )
-            return try Self.fetchGeneration(db, id: db.lastInsertedRowID)
+            let generation = try Self.fetchGeneration(db, id: db.lastInsertedRowID)
+            _ = try Self.enqueue(
+                db, kind: .generation, subject: String(generation.id), maxAttempts: job.maxAttempts, timeLimit: job.timeLimit, now: now
+            )
+            return generation
         }
     }
 
@@ -42,53 +48,34 @@ extension SQLiteStore: GenerationStore {
         }
     }
 
-    public func claimDueGeneration(owner: String, now: Date, leaseSeconds: Double) async throws -> Generation? {
-        let seconds = RowDecoding.seconds(now)
-        return try await write { db in
-            guard let id = try Int64.fetchOne(
-                db,
-                sql: """
-                    SELECT id FROM generations
-                    WHERE state IN ('queued', 'running') AND next_poll_at <= ?
-                      AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
-                    ORDER BY next_poll_at, id LIMIT 1
-                    """,
-                arguments: [seconds, seconds]
-            ) else { return nil }
-            try db.execute(
-                sql: "UPDATE generations SET lease_owner = ?, lease_expires_at = ?, updated_at = ? WHERE id = ?",
-                arguments: [owner, seconds + leaseSeconds, seconds, id]
-            )
-            return try Self.fetchGeneration(db, id: id)
+    public func saveGeneration(_ generation: Generation, now: Date) async throws -> Generation {
+        try await write { db in
+            try Self.update(db, generation, now: now)
+            return try Self.fetchGeneration(db, id: generation.id)
         }
     }
 
-    public func saveGeneration(_ generation: Generation, owner: String?, now: Date) async throws -> Generation {
-        let seconds = RowDecoding.seconds(now)
-        return try await write { db in
-            let current = try Self.fetchGeneration(db, id: generation.id)
-            let leased = (current.leaseExpiresAt.map { $0 > now } ?? false) ? current.leaseOwner : nil
-            if let owner {
-                guard current.leaseOwner == owner else { throw StoreError.conflict("generation \(generation.id) is leased by another worker") }
-            } else if leased != nil {
-                throw StoreError.conflict("generation \(generation.id) is being worked on; try again in a moment")
-            }
-            // Saving as the lease owner releases the lease: the next step is claimed afresh.
-            try db.execute(
-                sql: """
-                    UPDATE generations SET state = ?, progress = ?, provider_job_id = ?, failure_reason = ?, attempts = ?,
-                        polls = ?, next_poll_at = ?, submitted_at = ?, lease_owner = NULL, lease_expires_at = NULL,
-                        post_id = ?, prompt = ?, updated_at = ?
-                    WHERE id = ?
-                    """,
-                arguments: [
-                    generation.state.rawValue, generation.progress, generation.providerJobID, generation.failureReason,
-                    generation.attempts, generation.polls, RowDecoding.seconds(generation.nextPollAt),
-                    generation.submittedAt.map(RowDecoding.seconds), generation.postID, generation.prompt, seconds, generation.id,
-                ]
-            )
+    public func saveGenerationStep(_ generation: Generation, now: Date) async throws -> Generation? {
+        try await write { db in
+            guard try Self.fetchGeneration(db, id: generation.id).state.isActive else { return nil }
+            try Self.update(db, generation, now: now)
             return try Self.fetchGeneration(db, id: generation.id)
         }
+    }
+
+    private static func update(_ db: Database, _ generation: Generation, now: Date) throws {
+        try db.execute(
+            sql: """
+                UPDATE generations SET state = ?, progress = ?, provider_job_id = ?, failure_reason = ?, attempts = ?,
+                    polls = ?, submitted_at = ?, post_id = ?, prompt = ?, updated_at = ?
+                WHERE id = ?
+                """,
+            arguments: [
+                generation.state.rawValue, generation.progress, generation.providerJobID, generation.failureReason,
+                generation.attempts, generation.polls, generation.submittedAt.map(RowDecoding.seconds), generation.postID,
+                generation.prompt, RowDecoding.seconds(now), generation.id,
+            ]
+        )
     }
 
     static func fetchGeneration(_ db: Database, id: Int64) throws -> Generation {

@@ -50,12 +50,39 @@ struct AppContext {
         )
     }
 
+    /// The workers of the one job queue: transcodes (heavy: every core through ffmpeg, so
+    /// `concurrency` of them, default 1 on small machines) and the light kinds — upload
+    /// imports and generation steps, each a second or less of work — on a worker of their own,
+    /// so a person's upload or prompt never waits behind someone's long transcode. Both share
+    /// the queue's leases, retries, backoff, deadlines and timeouts.
+    func workers(
+        concurrency: Int?, configuration: PipelineConfiguration = PipelineConfiguration(), light: [any JobHandler],
+        wrap: (any JobHandler) -> any JobHandler = { $0 }
+    ) -> [JobWorker] {
+        var heavy = Self.workerConfiguration()
+        if let concurrency { heavy.concurrency = max(1, concurrency) }
+        var lightConfiguration = Self.workerConfiguration()
+        lightConfiguration.concurrency = 2
+        // A waiting upload request or a generation preview is a person waiting: look often.
+        lightConfiguration.pollInterval = 0.1
+        return [
+            JobWorker(store: store, handlers: [wrap(transcodeHandler(configuration: configuration))], configuration: heavy, logger: logger),
+            JobWorker(store: store, handlers: light, configuration: lightConfiguration, logger: logger),
+        ]
+    }
+
+    /// Transcodes only (`import` waiting for its own jobs, the demo).
     func worker(
         concurrency: Int?, configuration: PipelineConfiguration = PipelineConfiguration(),
         wrap: (any JobHandler) -> any JobHandler = { $0 }
     ) -> JobWorker {
+        var heavy = Self.workerConfiguration()
+        if let concurrency { heavy.concurrency = max(1, concurrency) }
+        return JobWorker(store: store, handlers: [wrap(transcodeHandler(configuration: configuration))], configuration: heavy, logger: logger)
+    }
+
+    private static func workerConfiguration() -> JobWorkerConfiguration {
         var workerConfiguration = JobWorkerConfiguration()
-        if let concurrency { workerConfiguration.concurrency = max(1, concurrency) }
         // Tests shorten leases to see a killed worker's job reclaimed within seconds.
         let env = ProcessInfo.processInfo.environment
         if let lease = env["REELHOUSE_LEASE_SECONDS"].flatMap(Double.init), lease > 0 {
@@ -65,10 +92,7 @@ struct AppContext {
         if let timeout = env["REELHOUSE_JOB_TIMEOUT_SECONDS"].flatMap(Double.init), timeout > 0 {
             workerConfiguration.attemptTimeout = timeout
         }
-        return JobWorker(
-            store: store, handlers: [wrap(transcodeHandler(configuration: configuration))],
-            configuration: workerConfiguration, logger: logger
-        )
+        return workerConfiguration
     }
 
     var sweeper: Sweeper {

@@ -30,10 +30,8 @@ enum GenerationSetup {
         )
     }
 
-    static func service(_ dependencies: GenerationDependencies, context: AppContext) -> GenerationService {
-        GenerationService(
-            store: dependencies.store, providers: dependencies.providers, files: dependencies.files,
-            owner: "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)", logger: context.logger
-        )
+    /// The `generation` job handler, for the light worker.
+    static func jobHandler(_ dependencies: GenerationDependencies, context: AppContext) -> GenerationJobHandler {
+        GenerationJobHandler(store: dependencies.store, providers: dependencies.providers, files: dependencies.files, logger: context.logger)
     }
 }

@@ -60,16 +60,19 @@ struct ServeCommand: AsyncParsableCommand {
         var services: [any Service] = []
         var pipeline = media.pipeline
         pipeline.keepOriginalUploads = configuration.keepOriginalUploads
-        if configuration.worker {
-            services.append(context.worker(concurrency: configuration.workerConcurrency, configuration: pipeline) {
-                MeasuredJobHandler($0, metrics: metrics)
-            })
-        }
         let uploads = try UploadSetup.dependencies(context: context, configuration: configuration, limits: media.limits)
         services.append(UploadExpiry(storage: uploads.storage, logger: context.logger))
+        // Complete uploads whose import was never recorded (the server died on their last byte).
+        try await uploads.imports.recoverPending(now: Date())
         let generations = try GenerationSetup.dependencies(context: context, configuration: configuration, limits: media.limits)
         if configuration.worker {
-            services.append(GenerationSetup.service(generations, context: context))
+            let light: [any JobHandler] = [
+                UploadSetup.importHandler(context: context, configuration: configuration, limits: media.limits),
+                GenerationSetup.jobHandler(generations, context: context),
+            ]
+            services += context.workers(concurrency: configuration.workerConcurrency, configuration: pipeline, light: light) {
+                MeasuredJobHandler($0, metrics: metrics)
+            } as [any Service]
         }
         let dependencies = ServerDependencies(
             library: context.store, jobs: context.store, accounts: context.store, social: context.store,

@@ -17,9 +17,23 @@ enum UploadSetup {
             maxBytes: Int64(configuration.uploadMaxBytes), compressAboveBytes: Int64(configuration.uploadCompressAboveBytes),
             expirySeconds: TimeInterval(configuration.uploadExpirySeconds)
         )
+        return UploadDependencies(storage: storage, imports: UploadImports(jobs: context.store, storage: storage), policy: policy)
+    }
+
+    /// The `upload_import` job handler, for whichever process runs the light worker.
+    static func importHandler(context: AppContext, configuration: ServerConfiguration, limits: MediaLimits) -> UploadImportJobHandler {
+        let policy = UploadPolicy(
+            maxBytes: Int64(configuration.uploadMaxBytes), compressAboveBytes: Int64(configuration.uploadCompressAboveBytes),
+            expirySeconds: TimeInterval(configuration.uploadExpirySeconds)
+        )
         let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: limits)
-        return UploadDependencies(
-            storage: storage, publisher: UploadPublisher(importer: importer, store: context.store, policy: policy), policy: policy
+        // Test-only (documented in Tests/e2e/test_crash_safety.py): delays each import attempt so
+        // a test can kill the server between the last byte and the import.
+        let delay = ProcessInfo.processInfo.environment["REELHOUSE_TEST_IMPORT_DELAY_SECONDS"].flatMap(Double.init)
+        return UploadImportJobHandler(
+            storage: LocalUploadStorage(root: context.dataFolder.uploadsRoot),
+            publisher: UploadPublisher(importer: importer, store: context.store, policy: policy), logger: context.logger,
+            delayForTests: delay.map { .seconds($0) }
         )
     }
 }

@@ -1,14 +1,16 @@
 import ArgumentParser
 import Foundation
 import Logging
+import ReelJobs
 import ReelPipeline
+import ReelServer
 import ReelStoreSQLite
 import ServiceLifecycle
 import UnixSignals
 
 struct WorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "worker", abstract: "Run transcode jobs until stopped (SIGINT/SIGTERM stop it gracefully)."
+        commandName: "worker", abstract: "Run queued jobs (transcodes, upload imports, generations) until stopped (SIGINT/SIGTERM stop it gracefully)."
     )
 
     @OptionGroup var dataOptions: DataOptions
@@ -21,9 +23,23 @@ struct WorkerCommand: AsyncParsableCommand {
         let context = try AppContext(dataPath: dataOptions.resolvedPath, logLevel: .info)
         try await context.sweeper.sweep()
         let env = ProcessInfo.processInfo.environment["REELHOUSE_WORKER_CONCURRENCY"].flatMap(Int.init)
-        let worker = context.worker(concurrency: concurrency ?? env, configuration: media.pipeline)
+        // The same settings `serve` reads (config file and environment) for what jobs need.
+        let file = context.dataFolder.root.appendingPathComponent("config.json")
+        let configuration = try ConfigurationLoader.load(
+            file: try? Data(contentsOf: file), environment: ProcessInfo.processInfo.environment, overrides: [:]
+        )
+        let uploads = try UploadSetup.dependencies(context: context, configuration: configuration, limits: media.limits)
+        try await uploads.imports.recoverPending(now: Date())
+        let generations = try GenerationSetup.dependencies(context: context, configuration: configuration, limits: media.limits)
+        let light: [any JobHandler] = [
+            UploadSetup.importHandler(context: context, configuration: configuration, limits: media.limits),
+            GenerationSetup.jobHandler(generations, context: context),
+        ]
+        var pipeline = media.pipeline
+        pipeline.keepOriginalUploads = configuration.keepOriginalUploads
+        let workers = context.workers(concurrency: concurrency ?? env, configuration: pipeline, light: light)
         let group = ServiceGroup(
-            services: [worker], gracefulShutdownSignals: [.sigterm, .sigint], logger: context.logger
+            services: workers, gracefulShutdownSignals: [.sigterm, .sigint], logger: context.logger
         )
         context.logger.info("worker started", metadata: ["data": "\(context.dataFolder.root.path)"])
         try await group.run()

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ReelJobs
 import Logging
 import ReelGeneration
 import ReelGenerationOpenAI
@@ -19,36 +20,45 @@ final class ManualClock: @unchecked Sendable {
     func advance(_ seconds: Double) { lock.withLock { value = value.addingTimeInterval(seconds) } }
 }
 
-@Suite("Generation service: submit, poll with back-off, download, fail, quota")
+@Suite("Generation jobs: submit, poll with back-off, download, fail, time limit — on the one job queue")
 struct GenerationServiceTests {
     struct Harness {
         let store: SQLiteStore
-        let service: GenerationService
+        let worker: JobWorker
         let clock: ManualClock
         let files: GenerationFiles
         let user: User
         let state: FakeOpenAIVideoState
+        let limits: GenerationJobLimits
 
         func create(_ prompt: String, provider: String = "openai") async throws -> Generation {
             try await store.createGeneration(
                 NewGeneration(userID: user.id, provider: provider, prompt: prompt, style: "aurora", seconds: 4, width: 720, height: 1280),
-                dailyLimit: 100, dayStart: clock.now.addingTimeInterval(-86_400), now: clock.now
+                job: limits, dailyLimit: 100, dayStart: clock.now.addingTimeInterval(-86_400), now: clock.now
             )
         }
 
-        /// Runs the service until nothing is due, then moves the clock to the next due time.
+        func job(_ id: Int64) async throws -> Job {
+            try #require(try await store.job(kind: .generation, subject: String(id)))
+        }
+
+        /// Runs every due job, then moves the clock to when the generation's job is due again.
         func drive(_ id: Int64, until done: (Generation) -> Bool, maxSteps: Int = 40) async throws -> Generation {
             for _ in 0..<maxSteps {
-                while try await service.runOnce() {}
+                while try await worker.runOnce() {}
                 let generation = try #require(try await store.generation(id: id))
                 if done(generation) { return generation }
-                clock.advance(max(0.001, generation.nextPollAt.timeIntervalSince(clock.now)))
+                let job = try await job(id)
+                clock.advance(max(0.001, job.runAfter.timeIntervalSince(clock.now)))
             }
             return try #require(try await store.generation(id: id))
         }
     }
 
-    func withHarness(schedule: PollSchedule = PollSchedule(initial: 1, factor: 2, maximum: 8, deadline: 600), _ body: @Sendable (Harness) async throws -> Void) async throws {
+    func withHarness(
+        schedule: PollSchedule = PollSchedule(initial: 1, factor: 2, maximum: 8), limits: GenerationJobLimits = GenerationJobLimits(timeLimit: 600),
+        _ body: @Sendable (Harness) async throws -> Void
+    ) async throws {
         try await FakeOpenAIVideoServer.withLive { baseURL, state in
             let root = FileManager.default.temporaryDirectory.appendingPathComponent("gen-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: root) }
@@ -57,11 +67,17 @@ struct GenerationServiceTests {
             let user = try await store.createUser(name: "maker", role: .member, passwordHash: "h", now: clock.now)
             let provider = OpenAIVideoProvider(client: .shared, apiKey: FakeOpenAIVideoServer.apiKey, baseURL: baseURL, timeoutSeconds: 5)
             let files = GenerationFiles(root: root)
-            let service = GenerationService(
+            let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+            let handler = GenerationJobHandler(
                 store: store, providers: [provider, LocalCardProvider(runner: FoundationProcessRunner(), workRoot: root.appendingPathComponent("work"))],
-                files: files, step: GenerationStep(schedule: schedule), owner: "test-node", now: { clock.now }, logger: Logger(label: "test")
+                files: files, step: GenerationStep(schedule: schedule), now: { clock.now }, logger: logger
             )
-            try await body(Harness(store: store, service: service, clock: clock, files: files, user: user, state: state))
+            let worker = JobWorker(
+                store: store, handlers: [handler],
+                configuration: JobWorkerConfiguration(workerID: "test-node", retry: RetryPolicy(base: 1, factor: 2, maxDelay: 8)),
+                logger: logger, now: { clock.now }
+            )
+            try await body(Harness(store: store, worker: worker, clock: clock, files: files, user: user, state: state, limits: limits))
         }
     }
 
@@ -70,14 +86,18 @@ struct GenerationServiceTests {
         try await withHarness { h in
             let created = try await h.create("a lighthouse at night")
             #expect(created.state == .queued)
-            #expect(try await h.service.runOnce())
+            #expect(try await h.job(created.id).state == .queued)
+            #expect(try await h.worker.runOnce())
             let running = try #require(try await h.store.generation(id: created.id))
             #expect(running.state == .running && running.providerJobID == "video_1" && running.attempts == 1)
-            #expect(try await !h.service.runOnce(), "nothing is due before the first poll time")
+            let polled = try await h.job(created.id)
+            #expect(polled.state == .queued && polled.runAfter == h.clock.now.addingTimeInterval(1) && polled.attempts == 0)
+            #expect(try await !h.worker.runOnce(), "nothing is due before the first poll time")
             let ready = try await h.drive(created.id) { $0.state == .ready }
             #expect(ready.state == .ready && ready.progress == 1)
             #expect(try Data(contentsOf: h.files.result(created.id)) == FakeOpenAIVideoState.content)
-            #expect(ready.leaseOwner == nil)
+            let job = try await h.job(created.id)
+            #expect(job.state == .succeeded && job.attempts <= 1, "polls that went well use no attempts")
         }
     }
 
@@ -92,25 +112,29 @@ struct GenerationServiceTests {
             let second = try await h.drive(moderated.id, until: done)
             #expect(second.state == .failed && second.failureReason == "The provider refused this prompt: Your request was blocked by our moderation system.")
             #expect(!FileManager.default.fileExists(atPath: h.files.result(moderated.id).path))
+            let job = try await h.job(moderated.id)
+            #expect(job.state == .failed && job.lastError == second.failureReason)
         }
     }
 
-    @Test("a provider that keeps erroring is retried with back-off, then fails; a slow one times out")
+    @Test("a provider that keeps erroring is retried with the queue's back-off, then fails; a slow one hits the time limit")
     func retriesAndDeadline() async throws {
-        try await withHarness(schedule: PollSchedule(initial: 1, factor: 2, maximum: 8, deadline: 5)) { h in
+        try await withHarness(limits: GenerationJobLimits(maxAttempts: 3, timeLimit: 5)) { h in
             let overloaded = try await h.create("overloaded")
             let failed = try await h.drive(overloaded.id) { $0.state == .failed }
             #expect(failed.attempts == 3)
             let requests = await h.state.requests.filter { $0.hasPrefix("POST") }
             #expect(requests.count == 3)
+            #expect(try await h.job(overloaded.id).attempts == 3)
 
-            // Never completes within the 5 s deadline: polled at +1, +2, +4 … then failed.
+            // Never completes within the 5 s time limit: polled at +1, +2, +4 … then failed.
             let slow = try await h.create("slow lighthouse")
-            #expect(try await h.service.runOnce())
+            #expect(try await h.worker.runOnce())
             h.clock.advance(6)
-            #expect(try await h.service.runOnce())
+            #expect(try await !h.worker.runOnce(), "a job past its time limit is failed, not run")
             let timedOut = try #require(try await h.store.generation(id: slow.id))
-            #expect(timedOut.state == .failed && timedOut.failureReason == "the provider did not finish within 5 seconds")
+            #expect(timedOut.state == .failed && timedOut.failureReason == "not finished within 5 seconds, so it was stopped")
+            #expect(try await h.job(slow.id).state == .failed)
         }
     }
 
@@ -118,20 +142,53 @@ struct GenerationServiceTests {
     func unknownProvider() async throws {
         try await withHarness { h in
             let generation = try await h.create("anything", provider: "retired")
-            #expect(try await h.service.runOnce())
+            #expect(try await h.worker.runOnce())
             let failed = try #require(try await h.store.generation(id: generation.id))
             #expect(failed.state == .failed && failed.failureReason == "the provider retired is not available on this server")
+            #expect(try await h.job(generation.id).attempts == 1)
         }
     }
 
-    @Test("the local provider renders a real clip through the same service")
+    @Test("cancelling the job fails the generation; retrying it submits again")
+    func cancelAndRetry() async throws {
+        try await withHarness { h in
+            let generation = try await h.create("a lighthouse at dawn")
+            #expect(try await h.worker.runOnce())
+            let job = try await h.job(generation.id)
+            _ = try await h.store.cancel(jobID: job.id, reason: "cancelled by maker", now: h.clock.now)
+            let cancelled = try #require(try await h.store.generation(id: generation.id))
+            #expect(cancelled.state == .failed && cancelled.failureReason == "cancelled by maker")
+            _ = try await h.store.retry(jobID: job.id, now: h.clock.now)
+            let requeued = try #require(try await h.store.generation(id: generation.id))
+            #expect(requeued.state == .queued && requeued.providerJobID == nil)
+            let ready = try await h.drive(generation.id) { $0.state == .ready || $0.state == .failed }
+            #expect(ready.state == .ready && ready.attempts == 2)
+        }
+    }
+
+    @Test("a generation discarded while its job waits is left discarded; its job ends")
+    func discardedMeanwhile() async throws {
+        try await withHarness { h in
+            let generation = try await h.create("a lighthouse in fog")
+            #expect(try await h.worker.runOnce())
+            var discarded = try #require(try await h.store.generation(id: generation.id))
+            discarded.state = .discarded
+            _ = try await h.store.saveGeneration(discarded, now: h.clock.now)
+            h.clock.advance(1)
+            #expect(try await h.worker.runOnce())
+            #expect(try await h.store.generation(id: generation.id)?.state == .discarded)
+            #expect(try await h.job(generation.id).state == .succeeded)
+        }
+    }
+
+    @Test("the local provider renders a real clip through the same job")
     func local() async throws {
         try await withHarness { h in
             let generation = try await h.create("Local cards are honest", provider: "local")
             var current = generation
             let deadline = Date().addingTimeInterval(60)
             while current.state != .ready && current.state != .failed && Date() < deadline {
-                while try await h.service.runOnce() {}
+                while try await h.worker.runOnce() {}
                 try await Task.sleep(for: .milliseconds(100))
                 h.clock.advance(1)
                 current = try #require(try await h.store.generation(id: generation.id))
@@ -143,36 +200,35 @@ struct GenerationServiceTests {
     }
 }
 
-@Suite("SQLite generation store: quota and leases")
+@Suite("SQLite generation store: quota, its job, saving steps")
 struct GenerationStoreTests {
-    @Test("the daily limit counts since the day start, and a lease is exclusive until it expires")
-    func quotaAndLease() async throws {
+    @Test("the daily limit counts since the day start; each generation gets one job; a step never overwrites a discard")
+    func quotaJobAndSteps() async throws {
         let store = try SQLiteStore.inMemory()
         let t0 = Date(timeIntervalSince1970: 1_800_000_000)
         let user = try await store.createUser(name: "u", role: .member, passwordHash: "h", now: t0)
         let new = NewGeneration(userID: user.id, provider: "local", prompt: "p", style: "aurora", seconds: 4, width: 720, height: 1280)
-        _ = try await store.createGeneration(new, dailyLimit: 2, dayStart: t0, now: t0)
-        _ = try await store.createGeneration(new, dailyLimit: 2, dayStart: t0, now: t0)
+        let limits = GenerationJobLimits(maxAttempts: 4, timeLimit: 60)
+        _ = try await store.createGeneration(new, job: limits, dailyLimit: 2, dayStart: t0, now: t0)
+        _ = try await store.createGeneration(new, job: limits, dailyLimit: 2, dayStart: t0, now: t0)
         await #expect(throws: StoreError.conflict("the daily limit of 2 generations is used up")) {
-            _ = try await store.createGeneration(new, dailyLimit: 2, dayStart: t0, now: t0)
+            _ = try await store.createGeneration(new, job: limits, dailyLimit: 2, dayStart: t0, now: t0)
         }
+        #expect(try await store.jobs(states: nil, limit: 10).count == 2, "a refused generation queues no job")
         let tomorrow = t0.addingTimeInterval(86_400)
-        let third = try await store.createGeneration(new, dailyLimit: 2, dayStart: tomorrow, now: tomorrow)
+        let third = try await store.createGeneration(new, job: limits, dailyLimit: 2, dayStart: tomorrow, now: tomorrow)
+        let job = try #require(try await store.job(kind: .generation, subject: String(third.id)))
+        #expect(job.state == .queued && job.maxAttempts == 4 && job.deadlineAt == tomorrow.addingTimeInterval(60) && job.postID == nil)
+        #expect(APIJob(job: job).generationId == third.id)
 
-        let a = try #require(try await store.claimDueGeneration(owner: "a", now: tomorrow, leaseSeconds: 60))
-        let b = try #require(try await store.claimDueGeneration(owner: "b", now: tomorrow, leaseSeconds: 60))
-        #expect(a.id != b.id)
-        let c = try #require(try await store.claimDueGeneration(owner: "c", now: tomorrow, leaseSeconds: 60))
-        #expect(Set([a.id, b.id, c.id]).count == 3 && [a.id, b.id, c.id].contains(third.id))
-        #expect(try await store.claimDueGeneration(owner: "d", now: tomorrow, leaseSeconds: 60) == nil)
-        await #expect(throws: StoreError.self) { _ = try await store.saveGeneration(a, owner: "b", now: tomorrow) }
-        await #expect(throws: StoreError.self) { _ = try await store.saveGeneration(a, owner: nil, now: tomorrow) }
-        let expired = try #require(try await store.claimDueGeneration(owner: "d", now: tomorrow.addingTimeInterval(61), leaseSeconds: 60))
-        #expect([a.id, b.id, c.id].contains(expired.id))
-        var done = expired
-        done.state = .ready
-        let saved = try await store.saveGeneration(done, owner: "d", now: tomorrow.addingTimeInterval(62))
-        #expect(saved.state == .ready && saved.leaseOwner == nil)
+        var running = third
+        running.state = .running
+        #expect(try await store.saveGenerationStep(running, now: tomorrow)?.state == .running)
+        var discarded = third
+        discarded.state = .discarded
+        _ = try await store.saveGeneration(discarded, now: tomorrow)
+        #expect(try await store.saveGenerationStep(running, now: tomorrow) == nil)
+        #expect(try await store.generation(id: third.id)?.state == .discarded)
         #expect(try await store.generations(userID: user.id, limit: 10).count == 3)
     }
 }

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import ReelGeneration
+import ReelJobs
 import ReelModels
 import ReelPipeline
 import ReelServer
@@ -13,15 +14,17 @@ import Testing
 
 @Suite("Generation routes: prompt → private preview → publish, discard, regenerate")
 struct GenerationRoutesTests {
-    /// Runs the generation service (real local ffmpeg provider) until `id` leaves queued/running.
+    /// Runs the generation's jobs (real local ffmpeg provider) until `id` leaves queued/running.
     func finish(_ server: TestServer, _ id: Int64) async throws -> Generation {
-        let service = GenerationService(
-            store: server.store, providers: server.generations.providers, files: server.generations.files,
-            owner: "test", logger: Logger(label: "test")
+        let handler = GenerationJobHandler(
+            store: server.store, providers: server.generations.providers, files: server.generations.files, logger: Logger(label: "test")
+        )
+        let worker = JobWorker(
+            store: server.store, handlers: [handler], configuration: JobWorkerConfiguration(workerID: "test"), logger: Logger(label: "test")
         )
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
-            _ = try await service.runOnce()
+            _ = try await worker.runOnce()
             let generation = try #require(try await server.store.generation(id: id))
             if !generation.state.isActive { return generation }
             try await Task.sleep(for: .milliseconds(100))

@@ -1,12 +1,16 @@
 """SIGKILL a worker mid-transcode, restart it, and see the job finish with exactly one ready
-video and no orphan files."""
+video and no orphan files. SIGKILL a server between an upload's last byte and its import,
+restart it, and see the upload become that one post."""
+import base64
+import json
 import os
 import signal
 import subprocess
+import threading
 import time
 from pathlib import Path
 
-from conftest import BIN, db, files_under, import_json, make_clip, post_media
+from conftest import BIN, RunningServer, db, files_under, http, import_json, make_clip, post_media
 
 
 def job_row(data: Path) -> dict:
@@ -89,4 +93,103 @@ def test_sigkill_mid_transcode_then_restart(tmp_path, data):
     for rendition in media["renditions"]:
         listed |= {rendition["playlist"], rendition["initSegment"], *rendition["segments"]}
     assert files_under(data / "media" / str(post_id)) == listed
+    assert files_under(data / "tmp") == set()
+
+
+def upload_jobs(data: Path) -> list[dict]:
+    with db(data) as connection:
+        return [dict(row) for row in connection.execute("SELECT * FROM jobs WHERE kind = 'upload_import'")]
+
+
+def test_sigkill_between_the_last_byte_and_the_import_then_restart(tmp_path):
+    # REELHOUSE_TEST_IMPORT_DELAY_SECONDS is a test-only hook: each import attempt waits that
+    # long first, so the kill surely lands after the last byte is recorded and before the import.
+    # Short leases let the restarted server take over the dead one's job within seconds.
+    data = tmp_path / "data"
+    lease = {"REELHOUSE_LEASE_SECONDS": "2"}
+    clip = make_clip(tmp_path / "last byte.mp4", seconds=2)
+    content = clip.read_bytes()
+    server = RunningServer(data, env={**lease, "REELHOUSE_TEST_IMPORT_DELAY_SECONDS": "600"})
+    key = server.key()
+    tus = {"api-key": key, "Tus-Resumable": "1.0.0"}
+    name = base64.b64encode(b"last byte.mp4").decode()
+    status, headers, body = http(server.base + "/api/v1/uploads", "POST",
+                                 {**tus, "Upload-Length": str(len(content)), "Upload-Metadata": f"filename {name}"})
+    assert status == 201, body
+    location = headers["Location"]
+    upload_id = location.rsplit("/", 1)[1]
+    half = len(content) // 2
+    chunk = {**tus, "Content-Type": "application/offset+octet-stream"}
+    status, _, body = http(server.base + location, "PATCH", {**chunk, "Upload-Offset": "0"}, content[:half])
+    assert status == 204, body
+
+    # The completing PATCH waits for its import, which the hook holds: send it in the
+    # background, and kill the server once the import job is running.
+    def last_patch():
+        try:
+            http(server.base + location, "PATCH", {**chunk, "Upload-Offset": str(half)}, content[half:], timeout=60)
+        except OSError:
+            pass  # the server died under it, as intended
+    sender = threading.Thread(target=last_patch)
+    sender.start()
+    try:
+        wait_for(lambda: [job for job in upload_jobs(data) if job["state"] == "running"], timeout=60,
+                 what="the import job to be claimed")
+    finally:
+        server.process.send_signal(signal.SIGKILL)
+        server.process.wait(timeout=10)
+        server.stop()
+        sender.join(timeout=30)
+
+    # Dead between the last byte and the import: the job is recorded, every byte is on disk,
+    # no post exists.
+    [job] = upload_jobs(data)
+    assert job["subject"] == upload_id and job["state"] == "running" and job["post_id"] is None
+    assert (data / "uploads" / f"{upload_id}.bin").stat().st_size == len(content)
+    with db(data) as connection:
+        assert connection.execute("SELECT COUNT(*) FROM posts").fetchone()[0] == 0
+
+    restarted = RunningServer(data, env=lease)
+    try:
+        status, headers, _ = http(restarted.base + location, "HEAD", tus)
+        assert status == 200 and headers["Upload-Offset"] == str(len(content)) == headers["Upload-Length"]
+        assert "Upload-Job-Id" in headers, "a complete upload names its import job or its post's job"
+
+        def post_named():
+            status, headers, _ = http(restarted.base + location, "HEAD", tus)
+            assert status == 200
+            return headers if "Upload-Post-Id" in headers else None
+        named = wait_for(post_named, timeout=60, what="HEAD to name the imported post")
+        post_id, transcode_id = int(named["Upload-Post-Id"]), int(named["Upload-Job-Id"])
+        assert named["Upload-Offset"] == str(len(content))
+
+        def job_done():
+            status, _, body = http(f"{restarted.base}/api/v1/jobs/{transcode_id}", headers={"api-key": key})
+            assert status == 200, body
+            job = json.loads(body)
+            return job if job["state"] in ("succeeded", "failed") else None
+        transcode = wait_for(job_done, timeout=240, what="the upload's transcode")
+        assert transcode["state"] == "succeeded" and transcode["kind"] == "transcode" and transcode["post_id"] == post_id
+        status, _, body = http(f"{restarted.base}/api/v1/videos/{post_id}", headers={"api-key": key})
+        assert status == 200, body
+
+        # The same state through the completing PATCH's eyes: a repeated last PATCH at the
+        # full offset names the same post and job, and the job list shows the import by kind.
+        status, headers, _ = http(restarted.base + location, "PATCH", {**chunk, "Upload-Offset": str(len(content))}, b"")
+        assert status == 204 and headers["Upload-Post-Id"] == str(post_id) and headers["Upload-Job-Id"] == str(transcode_id)
+        status, _, body = http(f"{restarted.base}/api/v1/jobs?limit=50", headers={"api-key": key})
+        kinds = {(item["kind"], item.get("upload_id")) for item in json.loads(body)["items"]}
+        assert ("upload_import", upload_id) in kinds and ("transcode", None) in kinds
+    finally:
+        restarted.stop()
+
+    [job] = upload_jobs(data)
+    assert job["state"] == "succeeded" and job["attempts"] == 2, job
+    with db(data) as connection:
+        posts = connection.execute("SELECT id, status FROM posts").fetchall()
+    assert [(p["id"], p["status"]) for p in posts] == [(post_id, "ready")]
+    # No orphans: the bytes went into the one kept source; only the upload's record stays.
+    assert sorted(p.name for p in (data / "uploads").iterdir()) == [f"{upload_id}.json"]
+    assert files_under(data / "publishing") == set()  # (empty when the folder is absent too)
+    assert len(list((data / "sources").iterdir())) == 1
     assert files_under(data / "tmp") == set()

@@ -1,4 +1,5 @@
 import Foundation
+import ReelModels
 
 /// Uploads one file resumably: creates the upload (or continues the one at `location`), sends
 /// it in chunks read from disk one at a time, and recovers from a 409 by asking the server for
@@ -37,6 +38,11 @@ public struct ReelUploader: Sendable {
         }
         var conflicts = 0
         while !status.isComplete {
+            if status.offset >= length, length > 0 || status.jobID != nil {
+                // Every byte is there; the server is still turning them into a post.
+                status = try await awaitImport(status)
+                break
+            }
             await onProgress(status.offset, length)
             let chunk: Data
             do {
@@ -60,6 +66,36 @@ public struct ReelUploader: Sendable {
             }
         }
         await onProgress(length, length)
+        return status
+    }
+
+    /// The server records a complete upload's import as a job and usually answers the last
+    /// chunk with the post it became; when the import takes longer, this asks again (HEAD,
+    /// backing off to 2 s, for up to `importWaitSeconds`) until the post is named. A refused
+    /// file is `.rejected(422, "invalid_media", reason)`, as the last chunk would have been.
+    func awaitImport(_ pending: UploadStatus, importWaitSeconds: Double = 300) async throws(ReelAPIError) -> UploadStatus {
+        var status = pending
+        var delay = 0.2
+        let deadline = Date().addingTimeInterval(importWaitSeconds)
+        while !status.isComplete {
+            guard Date() < deadline else {
+                throw .rejected(status: 0, code: "import_pending", message: "the upload is complete but the server has not imported it yet")
+            }
+            do {
+                try await Task.sleep(for: .seconds(delay))
+            } catch {
+                throw .offline("stopped while waiting for the import")
+            }
+            delay = min(2, delay * 2)
+            do throws(ReelAPIError) {
+                status = try await client.uploadStatus(at: status.location)
+            } catch {
+                // The server drops the record of a file it refused; its import job says why.
+                guard case .notFound = error, let jobID = pending.jobID else { throw error }
+                let job = try await client.job(id: jobID)
+                throw .rejected(status: 422, code: "invalid_media", message: job.lastError ?? "the server refused the upload")
+            }
+        }
         return status
     }
 }

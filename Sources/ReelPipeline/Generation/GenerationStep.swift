@@ -1,58 +1,62 @@
 import Foundation
 import ReelGeneration
+import ReelJobs
 import ReelModels
 
-/// One step of a generation's life, as a function of where it is and what the provider says.
-/// The service calls it for each due generation and saves what it returns; everything about
-/// retries, back-off and deadlines is decided here, where a test can drive it with a fake clock.
+/// One provider call in a generation's life, as a function of where it is and what the
+/// provider says: the generation to save, and what its job does next. When to look again
+/// comes from the poll schedule; retries, backoff, the time limit and cancellation are the job
+/// queue's (`ReelJobs`), so a failure here is a `JobFailure` like any job's.
 public struct GenerationStep: Sendable {
     public var schedule: PollSchedule
-    /// Submissions allowed when the provider keeps failing transiently or loses the job.
-    public var maxAttempts: Int
 
-    public init(schedule: PollSchedule = PollSchedule(), maxAttempts: Int = 3) {
+    public init(schedule: PollSchedule = PollSchedule()) {
         self.schedule = schedule
-        self.maxAttempts = maxAttempts
+    }
+
+    /// The generation after the call, and the job's outcome: `.runAgain` to poll later,
+    /// `.finished` when the clip is in `resultFile`, or a failure (`.invalidInput`: the
+    /// provider refused, nothing to retry; `.transient`: worth another attempt).
+    public struct Result: Sendable {
+        public var generation: Generation
+        public var outcome: Swift.Result<JobOutcome, JobFailure>
     }
 
     /// Advances `generation` by one provider call. `resultFile` is where a finished clip goes.
-    public func advance(_ generation: Generation, provider: any GenerationProvider, resultFile: URL, now: Date) async -> Generation {
+    public func advance(_ generation: Generation, provider: any GenerationProvider, resultFile: URL, now: Date) async -> Result {
         var next = generation
         next.updatedAt = now
         guard let jobID = generation.providerJobID, generation.state == .running else {
             return await submit(next, provider: provider, now: now)
         }
-        if let submitted = generation.submittedAt, !schedule.allows(elapsed: now.timeIntervalSince(submitted)) {
-            return failed(next, "the provider did not finish within \(Self.duration(schedule.deadline))")
-        }
         do {
             switch try await provider.status(of: jobID) {
             case .queued:
-                return polledAgain(next, progress: nil, now: now)
+                return polledAgain(next, progress: nil)
             case .running(let fraction):
-                return polledAgain(next, progress: fraction, now: now)
+                return polledAgain(next, progress: fraction)
             case .completed:
                 try await provider.download(jobID, to: resultFile)
                 next.state = .ready
                 next.progress = 1
-                return next
+                return Result(generation: next, outcome: .success(.finished))
             case .failed(let error):
-                return failed(next, Self.reason(error))
+                return Result(generation: next, outcome: .failure(.invalidInput(Self.reason(error))))
             }
         } catch .notFound {
-            // The provider forgot the job (a local render lost in a restart): start it again.
+            // The provider forgot the job (a local render lost in a restart): submit it again on
+            // the next attempt.
             next.providerJobID = nil
             next.state = .queued
-            next.nextPollAt = now
-            return next.attempts >= maxAttempts ? failed(next, "the provider lost the job \(next.attempts) times") : next
+            return Result(generation: next, outcome: .failure(.transient("the provider lost the job")))
         } catch let error where error.isRetryable {
-            return polledAgain(next, progress: nil, now: now)
+            return Result(generation: next, outcome: .failure(.transient(Self.reason(error))))
         } catch {
-            return failed(next, Self.reason(error))
+            return Result(generation: next, outcome: .failure(.invalidInput(Self.reason(error))))
         }
     }
 
-    private func submit(_ generation: Generation, provider: any GenerationProvider, now: Date) async -> Generation {
+    private func submit(_ generation: Generation, provider: any GenerationProvider, now: Date) async -> Result {
         var next = generation
         next.attempts += 1
         next.polls = 0
@@ -65,34 +69,21 @@ public struct GenerationStep: Sendable {
             next.state = .running
             next.submittedAt = now
             next.progress = 0
-            next.nextPollAt = now.addingTimeInterval(schedule.delay(attempt: 0))
-            return next
-        } catch let error where error.isRetryable && next.attempts < maxAttempts {
+            return Result(generation: next, outcome: .success(.runAgain(after: schedule.delay(attempt: 0))))
+        } catch let error where error.isRetryable {
             next.state = .queued
-            next.nextPollAt = now.addingTimeInterval(schedule.delay(attempt: next.attempts + 2))
-            return next
+            return Result(generation: next, outcome: .failure(.transient(Self.reason(error))))
         } catch {
-            return failed(next, Self.reason(error))
+            return Result(generation: next, outcome: .failure(.invalidInput(Self.reason(error))))
         }
     }
 
-    private func polledAgain(_ generation: Generation, progress: Double?, now: Date) -> Generation {
+    private func polledAgain(_ generation: Generation, progress: Double?) -> Result {
         var next = generation
         if let progress { next.progress = min(0.99, max(next.progress, progress)) }
-        next.nextPollAt = now.addingTimeInterval(schedule.delay(attempt: next.polls))
+        let delay = schedule.delay(attempt: next.polls)
         next.polls += 1
-        return next
-    }
-
-    private func failed(_ generation: Generation, _ reason: String) -> Generation {
-        var next = generation
-        next.state = .failed
-        next.failureReason = reason
-        return next
-    }
-
-    static func duration(_ seconds: Double) -> String {
-        seconds >= 120 ? "\(Int(seconds / 60)) minutes" : "\(Int(seconds)) seconds"
+        return Result(generation: next, outcome: .success(.runAgain(after: delay)))
     }
 
     /// What a person reads when it did not work.

@@ -16,6 +16,9 @@ public struct StagedImport: Sendable {
         case copy
         /// Cheaper for a large upload: a rename when stage and file share a disk.
         case move
+        /// A hard link (a copy across disks): as cheap as a move, and the original stays
+        /// until the caller knows the import is recorded, so a crash in between loses nothing.
+        case link
     }
 
     /// `stem` and `ext` must already be safe file-name parts (our own ids, a sanitized name).
@@ -32,6 +35,12 @@ public struct StagedImport: Sendable {
         switch placement {
         case .copy: try fileManager.copyItem(at: file, to: staged)
         case .move: try fileManager.moveItem(at: file, to: staged)
+        case .link:
+            do {
+                try fileManager.linkItem(at: file, to: staged)
+            } catch {
+                try fileManager.copyItem(at: file, to: staged)
+            }
         }
         try JSONSerialization.data(withJSONObject: sidecar, options: [.sortedKeys])
             .write(to: stage.appendingPathComponent("\(stem).info.json"))

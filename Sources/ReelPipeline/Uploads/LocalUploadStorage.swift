@@ -64,6 +64,21 @@ public struct LocalUploadStorage: UploadStorage {
         }
     }
 
+    public func discardBytes(id: String) {
+        if let url = try? dataURL(id) { try? FileManager.default.removeItem(at: url) }
+    }
+
+    public func awaitingImport() throws -> [UploadRecord] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        return names.filter { $0.hasSuffix(".json") }.compactMap { name -> UploadRecord? in
+            let id = String(name.dropLast(5))
+            guard UploadRecord.isValidID(id), let record = try? record(id: id), record.outcome == nil,
+                  (try? offset(id: id)) == record.length
+            else { return nil }
+            return record
+        }
+    }
+
     public func expired(now: Date) throws -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
         var ids = Set<String>()

@@ -4,8 +4,9 @@ import ReelStore
 
 /// A complete upload becomes a post through the import path: staged under its (sanitized)
 /// file name with a sidecar built from its metadata, validated by ffprobe, kept as a source
-/// and queued for transcoding with the chosen look. A refused file is deleted with its stage,
-/// so nothing of it stays. Content that is already a post returns that post instead.
+/// and queued for transcoding with the chosen look. Content that is already a post returns
+/// that post instead. The upload's own bytes are left in place (the stage holds a hard link):
+/// the caller drops them once the outcome is recorded, so a crash never loses the only copy.
 public struct UploadPublisher: Sendable {
     let importer: Importer
     let store: any LibraryStore & JobStore
@@ -20,7 +21,6 @@ public struct UploadPublisher: Sendable {
     public func publish(_ record: UploadRecord, file: URL, username: String) async throws -> ImportedPost {
         let hash = try ContentHasher.sha256(of: file)
         if let existing = try await store.post(contentHash: ContentHasher.combine([hash])), existing.status != .failed {
-            try? FileManager.default.removeItem(at: file)
             return ImportedPost(postID: existing.id, jobIDs: try await store.jobs(postID: existing.id).map(\.id))
         }
         let name = UploadFileName(filename: record.metadata["filename"], filetype: record.metadata["filetype"], fallback: "upload-\(record.id.prefix(8))")
@@ -34,7 +34,7 @@ public struct UploadPublisher: Sendable {
             createdBy: record.userID, compressAboveBytes: policy.compressAboveBytes
         )
         let imported = try await StagedImport(importer: importer).run(
-            file: file, placement: .move, stageName: "upload-\(record.id)", stem: name.stem, ext: name.ext, sidecar: sidecar,
+            file: file, placement: .link, stageName: "upload-\(record.id)", stem: name.stem, ext: name.ext, sidecar: sidecar,
             options: options
         )
         return imported

@@ -14,8 +14,15 @@ public struct UploadRecord: Codable, Sendable, Equatable {
     public var expiresAt: Date
     /// Set once the complete upload became a post.
     public var outcome: ImportedPost?
+    /// Who sent the last byte, by name (the post's uploader), set when the upload became
+    /// complete, so the import job can run without the request.
+    public var uploaderName: String?
 
-    public init(id: String, length: Int64, metadata: [String: String], userID: Int64, createdAt: Date, expiresAt: Date, outcome: ImportedPost? = nil) {
+    public init(
+        id: String, length: Int64, metadata: [String: String], userID: Int64, createdAt: Date, expiresAt: Date,
+        outcome: ImportedPost? = nil, uploaderName: String? = nil
+    ) {
+        self.uploaderName = uploaderName
         self.id = id
         self.length = length
         self.metadata = metadata
@@ -53,6 +60,11 @@ public protocol UploadStorage: Sendable {
     func completedFile(id: String) throws -> URL
     /// Drops the bytes and the record.
     func remove(id: String)
+    /// Drops the bytes only, once they became a post; the record stays to answer HEAD.
+    func discardBytes(id: String)
+    /// Uploads whose bytes are all there but which have not become a post yet (their import
+    /// job may not have been recorded if the server died right after the last byte).
+    func awaitingImport() throws -> [UploadRecord]
     /// Ids of uploads whose record says they expired before `now`, plus stray files.
     func expired(now: Date) throws -> [String]
 }

@@ -12,8 +12,14 @@ public struct GenerationDependencies: Sendable {
     public var defaultProvider: String
     public var files: GenerationFiles
     public var publisher: GenerationPublisher
+    /// Bounds of each generation's job (attempts, time limit), set when it is created.
+    public var jobLimits: GenerationJobLimits
 
-    public init(store: any GenerationStore, providers: [any GenerationProvider], defaultProvider: String, files: GenerationFiles, publisher: GenerationPublisher) {
+    public init(
+        store: any GenerationStore, providers: [any GenerationProvider], defaultProvider: String, files: GenerationFiles,
+        publisher: GenerationPublisher, jobLimits: GenerationJobLimits = GenerationJobLimits()
+    ) {
+        self.jobLimits = jobLimits
         self.store = store
         self.providers = providers
         self.defaultProvider = defaultProvider
@@ -77,7 +83,7 @@ struct GenerationController {
             var next = generation
             next.state = .published
             next.postID = published.postID
-            next = try await dependencies.store.saveGeneration(next, owner: nil, now: now())
+            next = try await dependencies.store.saveGeneration(next, now: now())
             dependencies.files.remove(generation.id)
             return try Response.json(
                 APIGenerationPublished(generation: present(next), postId: published.postID, jobIds: published.jobIDs), context: context
@@ -88,7 +94,7 @@ struct GenerationController {
             guard generation.state != .published else { throw APIError.conflict("a published generation is a post now; delete the post instead") }
             var next = generation
             next.state = .discarded
-            next = try await dependencies.store.saveGeneration(next, owner: nil, now: now())
+            next = try await dependencies.store.saveGeneration(next, now: now())
             dependencies.files.remove(generation.id)
             return try Response.json(present(next), context: context)
         }
@@ -131,7 +137,7 @@ struct GenerationController {
             return try await dependencies.store.createGeneration(
                 NewGeneration(userID: user.id, provider: providerID, prompt: request.prompt, style: style.rawValue, seconds: request.seconds,
                               width: width, height: height, parentID: parentID),
-                dailyLimit: configuration.generationsPerDay, dayStart: dayStart, now: now
+                job: dependencies.jobLimits, dailyLimit: configuration.generationsPerDay, dayStart: dayStart, now: now
             )
         } catch StoreError.conflict {
             let reset = Int(dayStart.addingTimeInterval(86_400).timeIntervalSince(now).rounded(.up))

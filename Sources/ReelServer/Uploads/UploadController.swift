@@ -4,31 +4,44 @@ import Hummingbird
 import NIOCore
 import ReelModels
 import ReelPipeline
+import ReelStore
 
 /// What the upload routes need; absent, they answer 404 like any unknown path.
 public struct UploadDependencies: Sendable {
     public var storage: any UploadStorage
-    public var publisher: UploadPublisher
+    /// Records a complete upload's import job and finds it again; a job worker with an
+    /// `UploadImportJobHandler` (in this process or another) runs it.
+    public var imports: UploadImports
     public var policy: UploadPolicy
 
-    public init(storage: any UploadStorage, publisher: UploadPublisher, policy: UploadPolicy) {
+    public init(storage: any UploadStorage, imports: UploadImports, policy: UploadPolicy) {
         self.storage = storage
-        self.publisher = publisher
+        self.imports = imports
         self.policy = policy
     }
 }
 
 /// tus 1.0 resumable uploads (core, creation, creation-with-upload, termination, expiration,
 /// checksum) on `/api/v1/uploads`. Bytes stream from the socket to disk chunk by chunk; one
-/// upload's writes are serialised; an upload belongs to its creator (anyone else: 404). When
-/// the last byte arrives the file goes through import (ffprobe validation, transcode job) and
-/// the completing response names the job and the post (`Upload-Job-Id`, `Upload-Post-Id`).
+/// upload's writes are serialised; an upload belongs to its creator (anyone else: 404).
+///
+/// When the last byte arrives the completion is recorded durably first (an `upload_import`
+/// job), so a server that dies then still imports it when a worker starts again. The completing
+/// request then waits (at most `importWait`) for that job, so its response can name the post
+/// and its transcode job (`Upload-Post-Id`, `Upload-Job-Id`) or refuse the file (422), as
+/// clients expect. An import that takes longer is answered with the import job's id alone;
+/// HEAD names the post once the job has run.
 struct UploadController {
     let dependencies: UploadDependencies
     let now: @Sendable () -> Date
     let locks = UploadLocks()
     /// How long a PATCH waits for another one on the same upload before 423.
     var lockWait: Duration = .seconds(10)
+    /// How long the completing request waits for the import job (ffprobe takes well under a
+    /// second; a busy or absent worker must not hold the request open for long).
+    var importWait: Duration = .seconds(20)
+    /// How often the waiting request looks at the import job.
+    var importPollInterval: Duration = .milliseconds(50)
 
     private var storage: any UploadStorage { dependencies.storage }
     private var policy: UploadPolicy { dependencies.policy }
@@ -48,7 +61,14 @@ struct UploadController {
         routes.on(.head, "/api/v1/uploads/{id}", access: .user, "tus: the upload's offset and length") { request, context in
             try TusHeaders.requireVersion(request.headers)
             let record = try await owned(context)
-            var headers = progressHeaders(record, offset: record.outcome == nil ? try storage.offset(id: record.id) : record.length)
+            let offset = record.outcome == nil ? try storage.offset(id: record.id) : record.length
+            var importJob: Job?
+            if record.outcome == nil, offset == record.length {
+                // Complete but not a post yet: its import is queued or running. Recording it is
+                // a no-op unless the server died between the last byte and the record.
+                importJob = try await dependencies.imports.record(record, now: now())
+            }
+            var headers = progressHeaders(record, offset: offset, importJob: importJob)
             headers[.cacheControl] = "no-store"
             return Response(status: .ok, headers: headers)
         }
@@ -136,13 +156,17 @@ struct UploadController {
         return record
     }
 
-    private func progressHeaders(_ record: UploadRecord, offset: Int64) -> HTTPFields {
+    /// tus offsets plus ours: a finished upload names its post and the job making its media; a
+    /// complete one still importing names its import job.
+    private func progressHeaders(_ record: UploadRecord, offset: Int64, importJob: Job? = nil) -> HTTPFields {
         var headers = HTTPFields()
         headers[TusHeaders.uploadOffset] = String(offset)
         headers[TusHeaders.uploadLength] = String(record.length)
         if let outcome = record.outcome {
             headers[TusHeaders.uploadPostID] = String(outcome.postID)
             if let job = outcome.jobIDs.last { headers[TusHeaders.uploadJobID] = String(job) }
+        } else if let importJob {
+            headers[TusHeaders.uploadJobID] = String(importJob.id)
         } else {
             headers[TusHeaders.uploadExpires] = TusHeaders.httpDate(record.expiresAt)
         }
@@ -165,25 +189,44 @@ struct UploadController {
                 throw APIError.conflict("Upload-Offset is \(offset) but the server has \(stored) bytes; send from \(stored)")
             }
             let writer = try storage.openWriter(id: current.id)
-            defer { writer.close() }
-            try await ChunkAppender(writer: writer, limit: current.length, checksum: checksum).append(body)
-            if writer.offset == current.length {
-                current.outcome = try await publish(current, username: username)
-                try storage.save(current)
+            let written: Int64
+            do {
+                defer { writer.close() }
+                try await ChunkAppender(writer: writer, limit: current.length, checksum: checksum).append(body)
+                written = writer.offset
             }
-            return Response(status: .noContent, headers: progressHeaders(current, offset: writer.offset))
+            guard written == current.length else {
+                return Response(status: .noContent, headers: progressHeaders(current, offset: written))
+            }
+            current.uploaderName = username
+            try storage.save(current)
+            let job = try await dependencies.imports.record(current, now: now())
+            return try await awaitImport(of: current, job: job)
         }
     }
 
-    /// The complete file becomes a post; a refused file is deleted (nothing is stored) and its
-    /// reason is the response.
-    private func publish(_ record: UploadRecord, username: String) async throws -> ImportedPost {
-        do {
-            return try await dependencies.publisher.publish(record, file: try storage.completedFile(id: record.id), username: username)
-        } catch PipelineError.rejected(let reason) {
-            storage.remove(id: record.id)
-            throw APIError.invalidMedia("the upload is not a video or image we can publish: \(reason)")
+    /// Waits (at most `importWait`) for the import job of a complete upload, then answers with
+    /// what it became: the post and its transcode job; 422 with the reason for a file that
+    /// cannot be published (nothing of it is kept); or, while the job has not run yet, the
+    /// import job's id, for the client to follow.
+    private func awaitImport(of upload: UploadRecord, job: Job) async throws -> Response {
+        let clock = ContinuousClock()
+        let deadline = clock.now + importWait
+        var current = job
+        while !current.state.isTerminal, clock.now < deadline {
+            try await Task.sleep(for: importPollInterval)
+            guard let next = try await dependencies.imports.jobs.job(id: job.id) else { break }
+            current = next
         }
+        if current.state == .succeeded, let imported = try storage.record(id: upload.id), imported.outcome != nil {
+            return Response(status: .noContent, headers: progressHeaders(imported, offset: imported.length))
+        }
+        if current.state == .failed {
+            let reason = current.lastError ?? "the upload could not be imported"
+            // The job removed a file it refused; one whose import failed otherwise can be retried.
+            guard try storage.record(id: upload.id) != nil else { throw APIError.invalidMedia(reason) }
+        }
+        return Response(status: .noContent, headers: progressHeaders(upload, offset: upload.length, importJob: current))
     }
 }
 

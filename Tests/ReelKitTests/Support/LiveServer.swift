@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Hummingbird
 import Logging
+import ReelJobs
 import NIOCore
 import NIOPosix
 import ReelMedia
@@ -62,13 +63,21 @@ actor LiveServer {
         configuration.credentialCacheSeconds = 0
         configuration.mediaTokenWindowSeconds = tokenWindowSeconds
         configuration.mediaTokenMarginSeconds = tokenWindowSeconds < 3600 ? 0 : configuration.mediaTokenMarginSeconds
-        // Uploads import through real ffprobe; no worker runs, so their jobs stay queued.
+        // Uploads import through real ffprobe on a worker for upload imports only; no
+        // transcode worker runs, so the posts' transcode jobs stay queued.
         let dataFolder = DataFolder(root: root)
         let policy = UploadPolicy()
         let importer = Importer(dataFolder: dataFolder, store: store, runner: FoundationProcessRunner(), limits: .default)
-        let uploads = UploadDependencies(
-            storage: LocalUploadStorage(root: dataFolder.uploadsRoot),
-            publisher: UploadPublisher(importer: importer, store: store, policy: policy), policy: policy
+        let uploadStorage = LocalUploadStorage(root: dataFolder.uploadsRoot)
+        let uploads = UploadDependencies(storage: uploadStorage, imports: UploadImports(jobs: store, storage: uploadStorage), policy: policy)
+        let importWorker = JobWorker(
+            store: store,
+            handlers: [UploadImportJobHandler(
+                storage: uploadStorage, publisher: UploadPublisher(importer: importer, store: store, policy: policy),
+                logger: Logger(label: "reelkit-live-imports", factory: { _ in SwiftLogNoOpLogHandler() })
+            )],
+            configuration: JobWorkerConfiguration(pollInterval: 0.05),
+            logger: Logger(label: "reelkit-live-worker", factory: { _ in SwiftLogNoOpLogHandler() })
         )
         let dependencies = ServerDependencies(
             library: store, jobs: store, accounts: store, social: store, feed: store,
@@ -78,7 +87,7 @@ actor LiveServer {
         var logger = Logger(label: "reelkit-live-server")
         logger.logLevel = .critical
         let app = buildApplication(configuration: configuration, dependencies: dependencies, logger: logger)
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+        let group = ServiceGroup(configuration: .init(services: [app, importWorker], gracefulShutdownSignals: [], logger: logger))
         self.group = group
         running = Task { try await group.run() }
         try await waitUntilAnswering()
