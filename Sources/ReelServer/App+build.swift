@@ -72,7 +72,8 @@ public func buildRouter(
     LibraryController(social: dependencies.social, presenter: presenter, now: now)
         .register(routes("library"))
     JobController(
-        jobs: dependencies.jobs, library: dependencies.library, now: now,
+        jobs: dependencies.jobs, library: dependencies.library, generations: dependencies.generations?.store,
+        uploads: dependencies.uploads?.storage, now: now,
         streams: EventStreamSlots(perUser: configuration.eventStreamsPerUser, lifetime: .seconds(configuration.eventStreamLifetimeSeconds))
     )
     .register(routes("jobs"))

@@ -64,7 +64,8 @@ public protocol LibraryStore: Sendable {
 /// processes or, later, machines on PostgreSQL) can share one queue safely.
 public protocol JobStore: Sendable {
     func job(id: Int64) async throws -> Job?
-    func jobs(states: [JobState]?, limit: Int) async throws -> [Job]
+    /// Newest first; nil states or kinds: all of them.
+    func jobs(states: [JobState]?, kinds: [JobKind]?, limit: Int) async throws -> [Job]
     func jobs(postID: Int64) async throws -> [Job]
     /// The job of `kind` working on `subject` (a generation id, an upload id), if recorded.
     func job(kind: JobKind, subject: String) async throws -> Job?
@@ -102,6 +103,11 @@ public protocol JobStore: Sendable {
 }
 
 extension JobStore {
+    /// Jobs of every kind.
+    public func jobs(states: [JobState]?, limit: Int) async throws -> [Job] {
+        try await jobs(states: states, kinds: nil, limit: limit)
+    }
+
     /// For stores that cannot refund an attempt: a retry that is due at once.
     public func release(jobID: Int64, workerID: String, reason: String, now: Date) async throws {
         try await fail(jobID: jobID, workerID: workerID, error: reason, retryAt: now, now: now)

@@ -9,14 +9,20 @@ extension SQLiteStore {
     }
 
     /// Newest first, as `reelhouse jobs` lists them.
-    public func jobs(states: [JobState]?, limit: Int) async throws -> [Job] {
+    public func jobs(states: [JobState]?, kinds: [JobKind]?, limit: Int) async throws -> [Job] {
         try await read { db in
-            var sql = "SELECT * FROM jobs"
+            var conditions: [String] = []
             var arguments: StatementArguments = []
             if let states {
-                sql += " WHERE state IN (\(Self.placeholders(states.count)))"
+                conditions.append("state IN (\(Self.placeholders(states.count)))")
                 arguments += StatementArguments(states.map(\.rawValue))
             }
+            if let kinds {
+                conditions.append("kind IN (\(Self.placeholders(kinds.count)))")
+                arguments += StatementArguments(kinds.map(\.rawValue))
+            }
+            var sql = "SELECT * FROM jobs"
+            if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
             sql += " ORDER BY id DESC LIMIT ?"
             arguments += [max(0, limit)]
             return try Row.fetchAll(db, sql: sql, arguments: arguments).map(RowDecoding.job)

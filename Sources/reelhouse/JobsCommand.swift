@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
 import ReelModels
+import ReelStore
 import ReelStoreSQLite
 
 struct JobsCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "jobs", abstract: "List transcode jobs and their state.")
+    static let configuration = CommandConfiguration(commandName: "jobs", abstract: "List jobs of every kind (transcode, generation, upload_import) and their state.")
 
     @OptionGroup var dataOptions: DataOptions
 
@@ -29,14 +30,15 @@ struct JobsCommand: AsyncParsableCommand {
             print("no jobs")
             return
         }
-        print("ID      STATE      TRIES  PROGRESS  POST    LAST ERROR")
+        print("ID      KIND           STATE      TRIES  PROGRESS  POST    LAST ERROR")
         for job in jobs {
             let id = String(job.id).padding(toLength: 8, withPad: " ", startingAt: 0)
+            let kind = job.kind.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)
             let state = job.state.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)
             let tries = "\(job.attempts)/\(job.maxAttempts)".padding(toLength: 7, withPad: " ", startingAt: 0)
             let progress = "\(Int(job.progress * 100))%".padding(toLength: 10, withPad: " ", startingAt: 0)
             let post = (job.postID.map(String.init) ?? "-").padding(toLength: 8, withPad: " ", startingAt: 0)
-            print("\(id)\(state)\(tries)\(progress)\(post)\(job.lastError ?? "")")
+            print("\(id)\(kind)\(state)\(tries)\(progress)\(post)\(job.lastError ?? "")")
         }
     }
 }

@@ -114,7 +114,9 @@ final class UnreliableClaims: JobStore {
     }
 
     func job(id: Int64) async throws -> Job? { try await base.job(id: id) }
-    func jobs(states: [JobState]?, limit: Int) async throws -> [Job] { try await base.jobs(states: states, limit: limit) }
+    func jobs(states: [JobState]?, kinds: [JobKind]?, limit: Int) async throws -> [Job] {
+        try await base.jobs(states: states, kinds: kinds, limit: limit)
+    }
     func jobs(postID: Int64) async throws -> [Job] { try await base.jobs(postID: postID) }
     func heartbeat(jobID: Int64, workerID: String, progress: Double, leaseDuration: TimeInterval, now: Date) async throws -> Bool {
         try await base.heartbeat(jobID: jobID, workerID: workerID, progress: progress, leaseDuration: leaseDuration, now: now)

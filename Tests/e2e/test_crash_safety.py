@@ -180,6 +180,10 @@ def test_sigkill_between_the_last_byte_and_the_import_then_restart(tmp_path):
         status, _, body = http(f"{restarted.base}/api/v1/jobs?limit=50", headers={"api-key": key})
         kinds = {(item["kind"], item.get("upload_id")) for item in json.loads(body)["items"]}
         assert ("upload_import", upload_id) in kinds and ("transcode", None) in kinds
+        status, _, body = http(f"{restarted.base}/api/v1/jobs?kind=upload_import", headers={"api-key": key})
+        assert status == 200 and [item["upload_id"] for item in json.loads(body)["items"]] == [upload_id]
+        status, _, body = http(f"{restarted.base}/api/v1/jobs?kind=poll", headers={"api-key": key})
+        assert status == 400 and json.loads(body)["error"]["code"] == "bad_request"
     finally:
         restarted.stop()
 

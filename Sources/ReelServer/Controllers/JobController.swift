@@ -3,14 +3,21 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import ReelModels
+import ReelPipeline
 import ReelStore
 
-/// Jobs a person can follow: list, one job with its ETA, a server-sent events stream of its
-/// state and percent until it ends, cancel and retry. Anyone signed in may watch; only the
-/// owner role or the user who uploaded the post may cancel or retry its job.
+/// Jobs of every kind (transcode, generation, upload_import) a person can follow: list, one
+/// job with its ETA, a server-sent events stream of its state and percent until it ends,
+/// cancel and retry. Anyone signed in may watch; only the owner role or the person whose work
+/// it is (who uploaded the post or the upload, who asked for the generation) may cancel or
+/// retry it.
 struct JobController {
     let jobs: any JobStore
     let library: any LibraryStore
+    /// Whose a generation job is; nil when generations are off.
+    var generations: (any GenerationStore)?
+    /// Whose an upload import job is; nil when uploads are off.
+    var uploads: (any UploadStorage)?
     let now: @Sendable () -> Date
     /// Per-user cap and lifetime of event streams.
     let streams: EventStreamSlots
@@ -20,16 +27,23 @@ struct JobController {
     var keepAliveInterval: Duration = .seconds(15)
 
     func register(_ routes: APIRoutes) {
-        routes.on(.get, "/api/v1/jobs", access: .user, "Transcode jobs: state, progress, failures (state, limit)") { request, context in
+        routes.on(.get, "/api/v1/jobs", access: .user, "Jobs of every kind: state, progress, failures (state, kind, limit)") { request, context in
             let query = request.uri.queryParameters
             var states: [JobState]?
             if let text = query["state"], !text.isEmpty {
                 guard let state = JobState(rawValue: String(text)) else { throw APIError.badRequest("state must be queued, running, succeeded or failed") }
                 states = [state]
             }
+            var kinds: [JobKind]?
+            if let text = query["kind"], !text.isEmpty {
+                guard let kind = JobKind(rawValue: String(text)) else {
+                    throw APIError.badRequest("kind must be one of \(JobKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                kinds = [kind]
+            }
             let limit = try FeedController.limit(from: query)
             let at = now()
-            let list = try await jobs.jobs(states: states, limit: limit).map { APIJob(job: $0, now: at) }
+            let list = try await jobs.jobs(states: states, kinds: kinds, limit: limit).map { APIJob(job: $0, now: at) }
             return try Response.json(APIList(items: list), context: context)
         }
         routes.on(.get, "/api/v1/jobs/{id}", access: .user, "One job: state, progress, ETA, failure reason") { _, context in
@@ -83,6 +97,15 @@ struct JobController {
     private func requireControl(of job: Job, by user: User) async throws {
         if user.role == .owner { return }
         if let postID = job.postID, let post = try await library.post(id: postID), post.createdBy == user.id { return }
+        switch job.kind {
+        case .generation:
+            if let id = job.subject.flatMap({ Int64($0) }), let generation = try await generations?.generation(id: id),
+               generation.userID == user.id { return }
+        case .uploadImport:
+            if let id = job.subject, UploadRecord.isValidID(id), let upload = try uploads?.record(id: id), upload.userID == user.id { return }
+        case .transcode:
+            break
+        }
         throw APIError.forbidden("only the owner or the uploader can change this job")
     }
 
