@@ -197,3 +197,43 @@ def test_sigkill_between_the_last_byte_and_the_import_then_restart(tmp_path):
     assert files_under(data / "publishing") == set()  # (empty when the folder is absent too)
     assert len(list((data / "sources").iterdir())) == 1
     assert files_under(data / "tmp") == set()
+
+
+def test_an_import_slower_than_the_completing_request_is_named_by_its_job_then_by_head(tmp_path):
+    # The completing PATCH waits 20 s for the import; the test-only hook makes it take 26 s, so
+    # the answer names only the import job, and HEAD names the post once the job has run.
+    data = tmp_path / "data"
+    clip = make_clip(tmp_path / "slow import.mp4", seconds=2)
+    content = clip.read_bytes()
+    server = RunningServer(data, env={"REELHOUSE_TEST_IMPORT_DELAY_SECONDS": "26"})
+    try:
+        key = server.key()
+        tus = {"api-key": key, "Tus-Resumable": "1.0.0"}
+        status, headers, body = http(server.base + "/api/v1/uploads", "POST", {**tus, "Upload-Length": str(len(content))})
+        assert status == 201, body
+        location = headers["Location"]
+        status, headers, body = http(server.base + location, "PATCH",
+                                     {**tus, "Content-Type": "application/offset+octet-stream", "Upload-Offset": "0"}, content)
+        assert status == 204, body
+        assert headers["Upload-Offset"] == str(len(content)) and "Upload-Post-Id" not in headers
+        import_job = int(headers["Upload-Job-Id"])
+        status, _, body = http(f"{server.base}/api/v1/jobs/{import_job}", headers={"api-key": key})
+        job = json.loads(body)
+        assert job["kind"] == "upload_import" and job["state"] == "running" and job["upload_id"] == location.rsplit("/", 1)[1]
+
+        status, headers, _ = http(server.base + location, "HEAD", tus)
+        assert status == 200 and headers["Upload-Offset"] == str(len(content)) and headers["Upload-Job-Id"] == str(import_job)
+
+        def post_named():
+            status, headers, _ = http(server.base + location, "HEAD", tus)
+            assert status == 200
+            return headers if "Upload-Post-Id" in headers else None
+        named = wait_for(post_named, timeout=60, what="HEAD to name the imported post")
+        assert int(named["Upload-Job-Id"]) != import_job
+        status, _, body = http(f"{server.base}/api/v1/jobs/{import_job}", headers={"api-key": key})
+        assert json.loads(body)["state"] == "succeeded"
+        status, _, body = http(f"{server.base}/api/v1/jobs/{named['Upload-Job-Id']}", headers={"api-key": key})
+        transcode = json.loads(body)
+        assert transcode["kind"] == "transcode" and transcode["post_id"] == int(named["Upload-Post-Id"])
+    finally:
+        server.stop()
