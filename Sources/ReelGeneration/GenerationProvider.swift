@@ -2,7 +2,7 @@ import Foundation
 
 /// A service that turns a text prompt into a short video, asynchronously: submit a job, poll
 /// its status, download the result. OpenAI's video API and our embedded ffmpeg renderer both
-/// fit this shape, and so does any future provider; the generation service never knows which
+/// fit this shape, and so does any future provider; the generation job never knows which
 /// one it talks to.
 public protocol GenerationProvider: Sendable {
     /// Stable identifier stored with each generation ("local", "openai").

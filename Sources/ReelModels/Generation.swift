@@ -1,6 +1,7 @@
 import Foundation
 
-/// Where a generated clip is in its life.
+/// Where a generated clip is in its life. Its work runs as a `generation` job (`JobKind`),
+/// which schedules its polls, retries and time limit.
 ///
 /// queued → running → ready (a private preview only its creator sees) → published (a post) |
 /// discarded. `failed` keeps the provider's reason (a moderation refusal reads as one). A
@@ -13,7 +14,7 @@ public enum GenerationState: String, Codable, Sendable, CaseIterable {
     case published
     case discarded
 
-    /// The service still has work to do on it.
+    /// Its job still has work to do on it.
     public var isActive: Bool { self == .queued || self == .running }
 }
 
@@ -36,10 +37,7 @@ public struct Generation: Sendable, Equatable, Identifiable {
     public var attempts: Int
     /// Polls of the current submission, for the back-off schedule.
     public var polls: Int
-    public var nextPollAt: Date
     public var submittedAt: Date?
-    public var leaseOwner: String?
-    public var leaseExpiresAt: Date?
     public var parentID: Int64?
     /// The post it became, once published.
     public var postID: Int64?
@@ -49,7 +47,7 @@ public struct Generation: Sendable, Equatable, Identifiable {
     public init(
         id: Int64, userID: Int64, provider: String, prompt: String, style: String, seconds: Int, width: Int, height: Int,
         state: GenerationState, progress: Double, providerJobID: String?, failureReason: String?, attempts: Int, polls: Int,
-        nextPollAt: Date, submittedAt: Date?, leaseOwner: String?, leaseExpiresAt: Date?, parentID: Int64?, postID: Int64?,
+        submittedAt: Date?, parentID: Int64?, postID: Int64?,
         createdAt: Date, updatedAt: Date
     ) {
         self.id = id
@@ -66,10 +64,7 @@ public struct Generation: Sendable, Equatable, Identifiable {
         self.failureReason = failureReason
         self.attempts = attempts
         self.polls = polls
-        self.nextPollAt = nextPollAt
         self.submittedAt = submittedAt
-        self.leaseOwner = leaseOwner
-        self.leaseExpiresAt = leaseExpiresAt
         self.parentID = parentID
         self.postID = postID
         self.createdAt = createdAt

@@ -92,9 +92,8 @@ extension SQLiteStore: GenerationStore {
             seconds: row["seconds"], width: row["width"], height: row["height"],
             state: try RowDecoding.enumValue(row["state"], GenerationState.self, what: "generation \(id) state"),
             progress: row["progress"], providerJobID: row["provider_job_id"], failureReason: row["failure_reason"],
-            attempts: row["attempts"], polls: row["polls"], nextPollAt: RowDecoding.date(row["next_poll_at"]),
-            submittedAt: (row["submitted_at"] as Double?).map(RowDecoding.date), leaseOwner: row["lease_owner"],
-            leaseExpiresAt: (row["lease_expires_at"] as Double?).map(RowDecoding.date), parentID: row["parent_id"],
+            attempts: row["attempts"], polls: row["polls"],
+            submittedAt: (row["submitted_at"] as Double?).map(RowDecoding.date), parentID: row["parent_id"],
             postID: row["post_id"], createdAt: RowDecoding.date(row["created_at"]), updatedAt: RowDecoding.date(row["updated_at"])
         )
     }

@@ -21,7 +21,7 @@ final class ManualClock: @unchecked Sendable {
 }
 
 @Suite("Generation jobs: submit, poll with back-off, download, fail, time limit — on the one job queue")
-struct GenerationServiceTests {
+struct GenerationJobTests {
     struct Harness {
         let store: SQLiteStore
         let worker: JobWorker
