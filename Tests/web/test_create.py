@@ -292,3 +292,24 @@ def test_tabs_work_from_the_keyboard_and_nothing_overflows(media_browser, create
         shot(page, f"tabs-{viewport['width']}")
     finally:
         context.close()
+
+
+def test_an_upload_whose_import_outlasts_the_last_request_is_still_followed_to_its_post(media_browser, tmp_path):
+    # The server waits 20 s for an upload's import before answering its last PATCH; the
+    # test-only hook makes the import take 26 s, so the answer names only the import job and
+    # the page must ask HEAD until the post is named, then follow its transcode as usual.
+    (tmp_path / "slow-import").mkdir()
+    server = CreateServer(tmp_path / "slow-import", env={"REELHOUSE_TEST_IMPORT_DELAY_SECONDS": "26"})
+    context = signed_in_context(media_browser, server.url)
+    try:
+        page = open_create(context, "upload")
+        heads: list[str] = []
+        page.on("request", lambda request: request.method == "HEAD" and "/api/v1/uploads/" in request.url and heads.append(request.url))
+        page.set_input_files("#file-input", str(make_upload_clip(tmp_path / "slow-import.mp4")))
+        page.wait_for_selector(".upload-row[data-state=published]", timeout=180_000)
+        post_id = int(page.locator(".upload-row .post-link").get_attribute("data-post-id"))
+        assert heads, "the page asked HEAD for the post after the last PATCH named only the import job"
+        assert context.request.get(f"/api/v1/videos/{post_id}").ok
+    finally:
+        context.close()
+        server.stop()

@@ -98,7 +98,31 @@ export class TusUpload {
     while (this.offset < this.file.size) {
       await this.#patch(server, signal);
     }
-    if (this.state === 'uploading') this.#finish(this.lastResponse);
+    if (this.state === 'uploading') this.#finish(await this.#awaitImport(this.lastResponse, signal));
+  }
+
+  /**
+   * The server records a complete upload's import as a job and normally answers the last
+   * chunk with the post it became. When the import takes longer the answer names only the
+   * import job: ask HEAD again (backing off to 2 s, for up to 5 minutes) until it names the
+   * post. A file the import refused is gone from the server; its job says why.
+   */
+  async #awaitImport(response, signal) {
+    const importJob = response?.header('Upload-Job-Id');
+    if (!importJob || response.header('Upload-Post-Id')) return response;
+    let delay = 250;
+    const deadline = Date.now() + 5 * 60 * 1000;
+    while (Date.now() < deadline) {
+      await wait(delay, signal);
+      delay = Math.min(2000, delay * 2);
+      const head = await tusRequest('HEAD', this.url, { signal, headers: { 'Cache-Control': 'no-store' } });
+      if (head.status === 404) {
+        const job = await fetch(`/api/v1/jobs/${encodeURIComponent(importJob)}`, { signal }).then((r) => (r.ok ? r.json() : null)).catch(() => null);
+        throw new TusHttpError(422, 'invalid_media', job?.last_error ?? 'The server could not publish this file.');
+      }
+      if (head.status >= 200 && head.status < 300 && head.header('Upload-Post-Id')) return head;
+    }
+    return response;
   }
 
   /** HEAD: where the server's copy ends. False when it is gone (404, 410) and we start over. */
