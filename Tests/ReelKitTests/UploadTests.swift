@@ -52,6 +52,30 @@ import Testing
         }
     }
 
+    @Test func anImportSlowerThanTheLastRequestIsAwaitedUntilThePostIsNamed() async throws {
+        let clip = try makeClip()
+        defer { try? FileManager.default.removeItem(at: clip) }
+        try await withLiveServer(videos: 0, synthetic: 0) { server in
+            // The last PATCH waits 0.2 s; each import waits 1 s first: the answer names only the
+            // import job, and the uploader asks HEAD until the post is named.
+            await server.stop()
+            await server.slowImports(wait: .milliseconds(200), delay: .seconds(1))
+            try await server.start()
+            let client = ReelClient(baseURL: server.baseURL, credentials: .apiKey(server.ownerKey))
+            let created = try await client.createUpload(length: Int64(try Data(contentsOf: clip).count), metadata: ["filename": "slow.mp4"])
+            let last = try await client.appendUpload(at: created.location, offset: 0, chunk: try Data(contentsOf: clip))
+            #expect(!last.isComplete && last.offset == last.length)
+            let importJob = try await client.job(id: try #require(last.jobID))
+            #expect(importJob.kind == "upload_import" && importJob.uploadId == created.location.split(separator: "/").last.map(String.init))
+
+            let done = try await ReelUploader(client: client).upload(file: clip, metadata: [:], location: created.location)
+            let postID = try #require(done.postID)
+            #expect(done.isComplete && done.jobID != importJob.id)
+            #expect(try await client.job(id: importJob.id).state == "succeeded")
+            #expect(try await server.store.post(id: postID) != nil)
+        }
+    }
+
     private func makeClip() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("reelkit-upload-\(UUID().uuidString).mp4")
         let process = Process()

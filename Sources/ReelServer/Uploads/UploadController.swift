@@ -13,8 +13,13 @@ public struct UploadDependencies: Sendable {
     /// `UploadImportJobHandler` (in this process or another) runs it.
     public var imports: UploadImports
     public var policy: UploadPolicy
+    /// How long the request that brings the last byte waits for the import job before it
+    /// answers with the job's id alone (ffprobe takes well under a second; a busy or absent
+    /// worker must not hold the request open for long).
+    public var importWait: Duration
 
-    public init(storage: any UploadStorage, imports: UploadImports, policy: UploadPolicy) {
+    public init(storage: any UploadStorage, imports: UploadImports, policy: UploadPolicy, importWait: Duration = .seconds(20)) {
+        self.importWait = importWait
         self.storage = storage
         self.imports = imports
         self.policy = policy
@@ -37,9 +42,6 @@ struct UploadController {
     let locks = UploadLocks()
     /// How long a PATCH waits for another one on the same upload before 423.
     var lockWait: Duration = .seconds(10)
-    /// How long the completing request waits for the import job (ffprobe takes well under a
-    /// second; a busy or absent worker must not hold the request open for long).
-    var importWait: Duration = .seconds(20)
     /// How often the waiting request looks at the import job.
     var importPollInterval: Duration = .milliseconds(50)
 
@@ -211,7 +213,7 @@ struct UploadController {
     /// import job's id, for the client to follow.
     private func awaitImport(of upload: UploadRecord, job: Job) async throws -> Response {
         let clock = ContinuousClock()
-        let deadline = clock.now + importWait
+        let deadline = clock.now + dependencies.importWait
         var current = job
         while !current.state.isTerminal, clock.now < deadline {
             try await Task.sleep(for: importPollInterval)

@@ -31,6 +31,10 @@ actor LiveServer {
     let ownerKey: String
     let videoIDs: [Int64]
     let postCount: Int
+    /// How long the last PATCH waits for the upload's import, and how long each import waits
+    /// first (test-only, to make an import outlast that wait).
+    var importWait: Duration = .seconds(20)
+    var importDelay: Duration?
     private var group: ServiceGroup?
     private var running: Task<Void, any Error>?
 
@@ -69,12 +73,14 @@ actor LiveServer {
         let policy = UploadPolicy()
         let importer = Importer(dataFolder: dataFolder, store: store, runner: FoundationProcessRunner(), limits: .default)
         let uploadStorage = LocalUploadStorage(root: dataFolder.uploadsRoot)
-        let uploads = UploadDependencies(storage: uploadStorage, imports: UploadImports(jobs: store, storage: uploadStorage), policy: policy)
+        let uploads = UploadDependencies(
+            storage: uploadStorage, imports: UploadImports(jobs: store, storage: uploadStorage), policy: policy, importWait: importWait
+        )
         let importWorker = JobWorker(
             store: store,
             handlers: [UploadImportJobHandler(
                 storage: uploadStorage, publisher: UploadPublisher(importer: importer, store: store, policy: policy),
-                logger: Logger(label: "reelkit-live-imports", factory: { _ in SwiftLogNoOpLogHandler() })
+                logger: Logger(label: "reelkit-live-imports", factory: { _ in SwiftLogNoOpLogHandler() }), delayForTests: importDelay
             )],
             configuration: JobWorkerConfiguration(pollInterval: 0.05),
             logger: Logger(label: "reelkit-live-worker", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -99,6 +105,12 @@ actor LiveServer {
 
     func setTokenWindow(_ seconds: Int) {
         tokenWindowSeconds = seconds
+    }
+
+    /// Takes effect at the next `start()`.
+    func slowImports(wait: Duration, delay: Duration) {
+        importWait = wait
+        importDelay = delay
     }
 
     func stop() async {
