@@ -43,13 +43,9 @@ struct ReelKitRouteContractTests {
         let uploadsRoot = server.root.appendingPathComponent("uploads")
         var dependencies = server.dependencies
         let policy = UploadPolicy()
+        let uploadStorage = LocalUploadStorage(root: uploadsRoot)
         dependencies.uploads = UploadDependencies(
-            storage: LocalUploadStorage(root: uploadsRoot),
-            publisher: UploadPublisher(
-                importer: Importer(dataFolder: DataFolder(root: server.root), store: server.store, runner: FoundationProcessRunner(), limits: .default),
-                store: server.store, policy: policy
-            ),
-            policy: policy
+            storage: uploadStorage, imports: UploadImports(jobs: server.store, storage: uploadStorage), policy: policy
         )
         let routes = buildRouter(configuration: server.configuration, dependencies: dependencies).1.routes
 
