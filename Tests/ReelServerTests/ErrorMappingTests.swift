@@ -70,12 +70,7 @@ struct ErrorMappingTests {
         let storage = LocalUploadStorage(root: uploads)
         var dependencies = server.dependencies
         dependencies.uploads = UploadDependencies(
-            storage: storage,
-            publisher: UploadPublisher(
-                importer: Importer(dataFolder: DataFolder(root: server.root), store: server.store, runner: FoundationProcessRunner(), limits: MediaLimits()),
-                store: server.store, policy: UploadPolicy()
-            ),
-            policy: UploadPolicy()
+            storage: storage, imports: UploadImports(jobs: server.store, storage: storage), policy: UploadPolicy()
         )
         let router = buildRouter(configuration: server.configuration, dependencies: dependencies).0
         try await Application(router: router).test(.router) { client in

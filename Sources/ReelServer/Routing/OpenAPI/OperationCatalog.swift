@@ -43,7 +43,8 @@ enum OperationCatalog {
         case "POST /api/videos/{folder}/rating":
             Doc(requestBody: Doc.jsonBody("RatingRequest"), responses: ["200": Doc.json(Schema.ref("ViewerState"), "the new state")], errors: [413])
         case "GET /api/v1/jobs":
-            Doc(parameters: [Doc.query("state", Schema.oneOf([""] + JobState.allCases.map(\.rawValue)), "only jobs in this state (empty: any)"), limit],
+            Doc(parameters: [Doc.query("state", Schema.oneOf([""] + JobState.allCases.map(\.rawValue)), "only jobs in this state (empty: any)"),
+                             Doc.query("kind", Schema.oneOf([""] + JobKind.allCases.map(\.rawValue)), "only jobs of this kind (empty: any)"), limit],
                 responses: ["200": Doc.json(Schema.ref("JobList"), "jobs, newest first", links: [
                     "GetFirstJob": Doc.link(OpenAPIDocument.operationID("GET", "/api/v1/jobs/{id}"), ["id": "$response.body#/items/0/id"]),
                 ])])

@@ -86,6 +86,7 @@ enum WireSchemas {
     static var job: JSONObject {
         Schema.object(
             ["id": Schema.id, "kind": Schema.oneOf(JobKind.allCases.map(\.rawValue)), "post_id": Schema.id,
+             "generation_id": Schema.id, "upload_id": Schema.string(description: "the tus upload an upload_import job imports"),
              "state": Schema.oneOf(JobState.allCases.map(\.rawValue)), "progress": Schema.number(minimum: 0, maximum: 1),
              "attempts": Schema.integer(minimum: 0), "max_attempts": Schema.integer(minimum: 0),
              "last_error": Schema.string(description: "why it failed, in words a person understands"),
