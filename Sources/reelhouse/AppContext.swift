@@ -14,7 +14,8 @@ struct AppContext {
     let runner: FoundationProcessRunner
     let logger: Logger
 
-    /// `creating` is for the commands that start a library (`serve`, `import`, `user add`);
+    /// `creating` is for the commands that start a library (`serve`, `import`, `user add`,
+    /// and `bench-seed`'s synthetic ones);
     /// every other command refuses a data folder that does not exist, so a mistyped `--data`
     /// is named instead of reported as a healthy empty library.
     init(dataPath: String, creating: Bool = false, logLevel: Logger.Level = .warning) throws {

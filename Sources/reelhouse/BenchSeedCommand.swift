@@ -15,7 +15,7 @@ struct BenchSeedCommand: AsyncParsableCommand {
     @Option(help: "Tags per post.") var tags = 3
 
     func run() async throws {
-        let context = try AppContext(dataPath: dataOptions.resolvedPath)
+        let context = try AppContext(dataPath: dataOptions.resolvedPath, creating: true)
         let started = Date()
         try context.store.insertSyntheticPosts(count: count, tagsPerPost: tags, now: Date())
         var user = try await context.store.user(name: "bench")

@@ -19,6 +19,13 @@ public struct MediaTokenSigner: Sendable {
     private let key: SymmetricKey
     public let window: Int64
     public let margin: Int64
+    /// Shared tokens (no user) are the same for every request in a window: computed once.
+    private let shared = SignatureMemo<SharedToken>()
+
+    private struct SharedToken: Hashable, Sendable {
+        let postID: Int64
+        let expiry: Int64
+    }
 
     public init(secret: Data, windowSeconds: Int, marginSeconds: Int) {
         self.key = SymmetricKey(data: SHA256.hash(data: Data("reelhouse media token".utf8) + secret))
@@ -38,6 +45,13 @@ public struct MediaTokenSigner: Sendable {
     }
 
     public func token(postID: Int64, userID: Int64?, expiry: Int64) -> String {
+        guard userID == nil else { return makeToken(postID: postID, userID: userID, expiry: expiry) }
+        return shared.value(for: SharedToken(postID: postID, expiry: expiry)) {
+            makeToken(postID: postID, userID: nil, expiry: expiry)
+        }
+    }
+
+    private func makeToken(postID: Int64, userID: Int64?, expiry: Int64) -> String {
         var payload = Data(count: 8)
         for index in 0..<8 { payload[index] = UInt8(truncatingIfNeeded: UInt64(bitPattern: expiry) >> (56 - 8 * UInt64(index))) }
         if let userID { payload.append(contentsOf: Data("u\(userID)".utf8)) }
@@ -80,20 +94,49 @@ public struct MediaTokenSigner: Sendable {
 /// is why these can be cached forever (`immutable`).
 public struct ImageURLSigner: Sendable {
     private let key: SymmetricKey
+    /// An image's signature never changes: computed once per image, not once per feed page.
+    private let memo = SignatureMemo<String>()
 
     public init(secret: Data) {
         self.key = SymmetricKey(data: SHA256.hash(data: Data("reelhouse image url".utf8) + secret))
     }
 
     public func signature(postID: Int64, contentHash: String) -> String {
+        memo.value(for: "\(postID)|\(contentHash)") { makeSignature(postID: postID, contentHash: contentHash) }
+    }
+
+    private func makeSignature(postID: Int64, contentHash: String) -> String {
         let message = "image|v1|\(postID)|\(contentHash)"
         return Base64URL.encode(Data(HMAC<SHA256>.authenticationCode(for: Data(message.utf8), using: key).prefix(12)))
     }
 
     public func verify(_ signature: String, postID: Int64, contentHash: String) -> Bool {
-        guard let given = Base64URL.decode(signature), let expected = Base64URL.decode(self.signature(postID: postID, contentHash: contentHash)) else {
+        guard let given = Base64URL.decode(signature), let expected = Base64URL.decode(makeSignature(postID: postID, contentHash: contentHash)) else {
             return false
         }
         return MediaTokenSigner.constantTimeEqual(given, expected)
+    }
+}
+
+/// Remembers signatures the feed would otherwise recompute for every page (an HMAC per URL was
+/// a tenth of a feed request's time in a profile). Bounded; when full it starts over, which
+/// keeps the hot set without bookkeeping per hit. Verification never reads it.
+final class SignatureMemo<Key: Hashable & Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [Key: String] = [:]
+    private let capacity: Int
+
+    init(capacity: Int = 16_384) {
+        self.capacity = capacity
+    }
+
+    func value(for key: Key, make: () -> String) -> String {
+        if let hit = lock.withLock({ entries[key] }) { return hit }
+        let value = make()
+        lock.withLock {
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[key] = value
+        }
+        return value
     }
 }
