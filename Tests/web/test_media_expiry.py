@@ -6,9 +6,6 @@ on a copy of the session's library, so the shared server is never restarted.
 The measured recovery times (first 403/410 → playing again; server back → playing again) are
 printed and appended to artifacts/media-recovery.txt; they are reported, never asserted."""
 import base64
-import functools
-import http.server
-import json
 import os
 import shutil
 import sqlite3
@@ -207,32 +204,8 @@ def assert_no_error_visible(page) -> None:
     assert state == {"failedItems": [], "feedState": None, "loginShown": False}, state
 
 
-# --- units, in Chromium ---------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def static_server():
-    class QuietHandler(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    handler = functools.partial(QuietHandler, directory=str(ROOT))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-
-
-def test_expiry_units_pass_in_chromium(browser, static_server):
-    page = browser.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(f"{static_server}/Tests/web/engine_unit/expiry.html")
-    page.wait_for_function("() => window.__results !== undefined", timeout=30000)
-    results = page.evaluate("() => window.__results")
-    page.close()
-    assert not errors, errors
-    assert results["failed"] == [], json.dumps(results["failed"], indent=2)
-    assert len(results["passed"]) >= 12, results
+# The engine-level units for this (media keys, refresh, recovery) run with the others in
+# test_engine_unit.py (engine_unit/expiry.html).
 
 
 # --- a real expiry --------------------------------------------------------------------------
