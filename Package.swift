@@ -160,9 +160,26 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // What tests share: temporary folders and databases, media makers (published posts without
+        // ffmpeg), and a live server on 127.0.0.1 that can stop, restart and rotate its secret.
+        .target(
+            name: "ReelTestSupport",
+            dependencies: [
+                "ReelServer", "ReelStoreSQLite", "ReelStore", "ReelPipeline", "ReelJobs", "ReelModels", "ReelMedia",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Tests/ReelTestSupport",
+            swiftSettings: swiftSettings
+        ),
+
         .testTarget(name: "ReelKitTests",
                     dependencies: [
                         "ReelKit", "ReelModels", "ReelHLS", "ReelMedia", "ReelServer", "ReelStoreSQLite", "ReelStore", "ReelPipeline", "ReelJobs",
+                        "ReelTestSupport",
                         .product(name: "Hummingbird", package: "hummingbird"),
                         .product(name: "Logging", package: "swift-log"),
                         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -174,10 +191,10 @@ let package = Package(
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "ReelImportTests", dependencies: ["ReelImport", "ReelModels"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
-        .testTarget(name: "ReelStoreSQLiteTests", dependencies: ["ReelStoreSQLite", "ReelStore", "ReelModels"],
+        .testTarget(name: "ReelStoreSQLiteTests", dependencies: ["ReelStoreSQLite", "ReelStore", "ReelModels", "ReelTestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelJobsTests", dependencies: [
-                        "ReelJobs", "ReelStoreSQLite", "ReelStore", "ReelModels",
+                        "ReelJobs", "ReelStoreSQLite", "ReelStore", "ReelModels", "ReelTestSupport",
                         .product(name: "Logging", package: "swift-log"),
                         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                     ],
@@ -201,6 +218,7 @@ let package = Package(
         .testTarget(name: "ReelServerTests",
                     dependencies: [
                         "ReelServer", "ReelStoreSQLite", "ReelStore", "ReelPipeline", "ReelModels", "ReelMedia", "ReelHLS", "ReelGeneration",
+                        "ReelTestSupport",
                         "ReelKit", "ReelJobs",
                         .product(name: "Logging", package: "swift-log"),
                         .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -3,6 +3,7 @@ import ReelJobs
 import ReelModels
 import ReelStore
 import ReelStoreSQLite
+import ReelTestSupport
 import Testing
 
 /// The queue's rules hold for every kind of job, not only transcodes: run again later

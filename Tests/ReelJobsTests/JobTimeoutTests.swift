@@ -3,6 +3,7 @@ import ReelJobs
 import ReelModels
 import ReelStore
 import ReelStoreSQLite
+import ReelTestSupport
 import Testing
 
 @Suite("JobWorker: a stuck attempt times out")

@@ -4,6 +4,7 @@ import ReelJobs
 import ReelModels
 import ReelStore
 import ReelStoreSQLite
+import ReelTestSupport
 import ServiceLifecycle
 import Testing
 

@@ -3,6 +3,7 @@ import ReelJobs
 import ReelModels
 import ReelStore
 import ReelStoreSQLite
+import ReelTestSupport
 import Testing
 
 @Suite("JobWorker running jobs from a SQLite queue")

@@ -4,20 +4,10 @@ import ReelJobs
 import ReelModels
 import ReelStore
 import ReelStoreSQLite
+import ReelTestSupport
 import Testing
 
-/// A database file in a fresh temp folder; `remove()` deletes the folder.
-struct TemporaryDatabase {
-    let folder: URL
-    let store: SQLiteStore
-
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("reeljobs-tests-\(UUID().uuidString)", isDirectory: true)
-        store = try SQLiteStore(path: folder.appendingPathComponent("reelhouse.sqlite").path)
-    }
-
-    func remove() { try? FileManager.default.removeItem(at: folder) }
-
+extension TemporaryDatabase {
     /// Inserts a post (and so its transcode job); returns the job.
     func enqueuePost(_ name: String, maxAttempts: Int = 3) async throws -> Job {
         let post = NewPost(

@@ -1,6 +1,7 @@
 import Foundation
 import ReelKit
 import ReelModels
+import ReelTestSupport
 import Testing
 
 /// ReelKit against the real server over real HTTP on 127.0.0.1. Serialized: one server at a

@@ -1,6 +1,7 @@
 import Foundation
 import ReelKit
 import ReelModels
+import ReelTestSupport
 import Testing
 
 // The README's "ReelKit for iOS developers" sample, compiled here so it stays true.

@@ -1,6 +1,7 @@
 import Foundation
 import ReelKit
 import ReelModels
+import ReelTestSupport
 import Testing
 
 /// Signed URLs go stale two ways: their time runs out (410), or the server's secret changes

@@ -1,6 +1,7 @@
 import Foundation
 import ReelKit
 import ReelModels
+import ReelTestSupport
 import ReelStoreSQLite
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import ReelModels
 import ReelStore
 import ReelStoreSQLite
+import ReelTestSupport
 import Testing
 
 /// Timings for bulk insert and feed pages on a large file-backed library. Off by default (they

@@ -2,6 +2,7 @@ import Foundation
 import ReelModels
 import ReelStore
 @testable import ReelStoreSQLite
+import ReelTestSupport
 import Testing
 
 @Suite("Schema v2 migration")

@@ -2,20 +2,7 @@ import Foundation
 import ReelModels
 import ReelStore
 import ReelStoreSQLite
-
-/// A folder under the system temp directory, removed by `remove()`.
-struct TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("reelstore-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    var databasePath: String { url.appendingPathComponent("db/reelhouse.sqlite").path }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
+import ReelTestSupport
 
 /// Every library behaviour is checked on both kinds of store the app can open.
 enum StoreLocation: String, CaseIterable, Sendable {

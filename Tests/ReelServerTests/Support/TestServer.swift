@@ -9,6 +9,7 @@ import ReelPipeline
 import ReelServer
 import ReelStore
 import ReelStoreSQLite
+import ReelTestSupport
 
 /// A server on a throw-away library: a real SQLite database (in memory), real files in a temp
 /// folder, real bcrypt (at the lowest cost, to keep tests fast).
@@ -69,35 +70,13 @@ struct TestServer {
         Application(router: router().0)
     }
 
-    /// A ready video post with small but well-formed HLS files on disk.
+    /// A ready video post with small but well-formed HLS files on disk (ReelTestSupport's maker).
     @discardableResult
     func publishVideo(name: String, tags: [String] = [], encrypted: Bool = true, kind: PostKind = .video) async throws -> Post {
-        let (post, _) = try await store.insertPost(
-            NewPost(kind: kind, folderName: name, metadata: PostMetadata(description: "about \(name)", uploader: "Up", username: "up", tags: tags),
-                    contentHash: UUID().uuidString, sourcePaths: ["sources/\(name).mp4"], dateAdded: Date()),
-            maxAttempts: 3, now: Date()
+        try await TestMedia.publishVideo(
+            name: name, store: store, mediaRoot: root.appendingPathComponent("media"), tags: tags, encrypted: encrypted, kind: kind,
+            posterHash: "0123456789abcdef"
         )
-        let folder = root.appendingPathComponent("media/\(post.id)")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("240p"), withIntermediateDirectories: true)
-        let master = "#EXTM3U\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-STREAM-INF:BANDWIDTH=400000,AVERAGE-BANDWIDTH=300000,RESOLUTION=240x426,CODECS=\"avc1.64001e,mp4a.40.2\",FRAME-RATE=30.000\n240p/index.m3u8\n"
-        var media = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-MAP:URI=\"init.mp4\"\n"
-        if encrypted { media += "#EXT-X-KEY:METHOD=AES-128,URI=\"../key\"\n" }
-        media += "#EXTINF:2.000000,\nseg_00000.m4s\n#EXT-X-ENDLIST\n"
-        try Data(master.utf8).write(to: folder.appendingPathComponent("master.m3u8"))
-        try Data(media.utf8).write(to: folder.appendingPathComponent("240p/index.m3u8"))
-        try Data(repeating: 1, count: 100).write(to: folder.appendingPathComponent("240p/init.mp4"))
-        try Data((0..<1000).map { UInt8($0 % 251) }).write(to: folder.appendingPathComponent("240p/seg_00000.m4s"))
-        try Data(repeating: 7, count: 50).write(to: folder.appendingPathComponent("poster.jpg"))
-        let published = PublishedMedia(
-            duration: 2, width: 240, height: 426, hasSourceAudio: true, encrypted: encrypted, masterPlaylist: "master.m3u8",
-            renditions: [Rendition(name: "240p", width: 240, height: 426, frameRate: 30, bandwidth: 400_000, averageBandwidth: 300_000,
-                                   codecs: "avc1.64001e,mp4a.40.2", playlist: "240p/index.m3u8", initSegment: "240p/init.mp4",
-                                   segments: ["240p/seg_00000.m4s"])],
-            poster: ImageFile(path: "poster.jpg", width: 240, height: 426, contentHash: "0123456789abcdef"),
-            thumbnail: nil, download: nil, images: []
-        )
-        try await store.publish(postID: post.id, media: published, key: encrypted ? Data(repeating: 9, count: 16) : nil)
-        return try await store.post(id: post.id)!
     }
 }
 

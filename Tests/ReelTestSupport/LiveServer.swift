@@ -18,29 +18,29 @@ import ServiceLifecycle
 /// The real `reelhouse` application (ReelServer's `buildApplication`) listening on
 /// 127.0.0.1, over a SQLite file and media files in a temp folder. It can be stopped and
 /// started again on the same port with the same library, as a server restart would.
-actor LiveServer {
-    let root: URL
-    let store: SQLiteStore
-    let port: Int
-    let baseURL: URL
+public actor LiveServer {
+    public nonisolated let root: URL
+    public nonisolated let store: SQLiteStore
+    public nonisolated let port: Int
+    public nonisolated let baseURL: URL
     /// The signing secret; `rotateSecret()` before a restart makes every URL and cursor stale.
-    private(set) var secret = Data("reelkit integration secret, long enough for hmac".utf8)
+    public private(set) var secret = Data("reelkit integration secret, long enough for hmac".utf8)
     /// Signed URLs live this long (a few seconds to watch a real expiry).
-    var tokenWindowSeconds = 3600
-    static let password = "correct horse battery"
-    let ownerKey: String
-    let videoIDs: [Int64]
-    let postCount: Int
+    public private(set) var tokenWindowSeconds = 3600
+    public static let password = "correct horse battery"
+    public nonisolated let ownerKey: String
+    public nonisolated let videoIDs: [Int64]
+    public nonisolated let postCount: Int
     /// How long the last PATCH waits for the upload's import, and how long each import waits
     /// first (test-only, to make an import outlast that wait).
-    var importWait: Duration = .seconds(20)
-    var importDelay: Duration?
+    public private(set) var importWait: Duration = .seconds(20)
+    public private(set) var importDelay: Duration?
     private var group: ServiceGroup?
     private var running: Task<Void, any Error>?
 
     /// `videos` posts with small but well-formed HLS files on disk, plus `synthetic` posts
     /// from the store's bulk generator (metadata only: their media files do not exist).
-    init(videos: Int, synthetic: Int) async throws {
+    public init(videos: Int, synthetic: Int) async throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("reelkit-live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         store = try SQLiteStore(path: root.appendingPathComponent("reelhouse.sqlite").path)
@@ -52,13 +52,18 @@ actor LiveServer {
         _ = try await store.createAPIKey(userID: owner.id, name: "reelkit", keyHash: Credentials.hash(key), prefix: Credentials.displayPrefix(key), now: Date())
         ownerKey = key
         var ids: [Int64] = []
-        for index in 0..<videos { ids.append(try await Self.publishVideo(name: "clip-\(index)", store: store, root: root)) }
+        for index in 0..<videos {
+            let post = try await TestMedia.publishVideo(
+                name: "clip-\(index)", store: store, mediaRoot: root.appendingPathComponent("media"), tags: ["live"], segments: 2, segmentBytes: 20_000
+            )
+            ids.append(post.id)
+        }
         videoIDs = ids
         try store.insertSyntheticPosts(count: synthetic, tagsPerPost: 2, now: Date())
         postCount = videos + synthetic
     }
 
-    func start() async throws {
+    public func start() async throws {
         guard running == nil else { return }
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
@@ -99,28 +104,28 @@ actor LiveServer {
         try await waitUntilAnswering()
     }
 
-    func rotateSecret() {
+    public func rotateSecret() {
         secret = Data("a rotated secret, also long enough for the hmac keys".utf8)
     }
 
-    func setTokenWindow(_ seconds: Int) {
+    public func setTokenWindow(_ seconds: Int) {
         tokenWindowSeconds = seconds
     }
 
     /// Takes effect at the next `start()`.
-    func slowImports(wait: Duration, delay: Duration) {
+    public func slowImports(wait: Duration, delay: Duration) {
         importWait = wait
         importDelay = delay
     }
 
-    func stop() async {
+    public func stop() async {
         await group?.triggerGracefulShutdown()
         _ = try? await running?.value
         group = nil
         running = nil
     }
 
-    func remove() {
+    public func remove() {
         try? FileManager.default.removeItem(at: root)
     }
 
@@ -138,7 +143,7 @@ actor LiveServer {
 
     /// Binds port 0 to learn a free port, then releases it for the server (which binds it
     /// again, and again after a restart, so clients keep one base URL).
-    static func freePort() async throws -> Int {
+    public static func freePort() async throws -> Int {
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: "127.0.0.1", port: 0).get()
@@ -146,41 +151,10 @@ actor LiveServer {
         try await channel.close()
         return port
     }
-
-    /// A ready post with a master playlist, one 240p rung (init + two segments) and a poster.
-    private static func publishVideo(name: String, store: SQLiteStore, root: URL) async throws -> Int64 {
-        let (post, _) = try await store.insertPost(
-            NewPost(kind: .video, folderName: name, metadata: PostMetadata(description: "about \(name)", uploader: "Up", username: "up", tags: ["live"]),
-                    contentHash: UUID().uuidString, sourcePaths: ["sources/\(name).mp4"], dateAdded: Date()),
-            maxAttempts: 3, now: Date()
-        )
-        let folder = root.appendingPathComponent("media/\(post.id)")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("240p"), withIntermediateDirectories: true)
-        let master = "#EXTM3U\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-STREAM-INF:BANDWIDTH=400000,AVERAGE-BANDWIDTH=300000,RESOLUTION=240x426,CODECS=\"avc1.64001e,mp4a.40.2\",FRAME-RATE=30.000\n240p/index.m3u8\n"
-        let media = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-MAP:URI=\"init.mp4\"\n#EXT-X-KEY:METHOD=AES-128,URI=\"../key\"\n#EXTINF:2.000000,\nseg_00000.m4s\n#EXTINF:2.000000,\nseg_00001.m4s\n#EXT-X-ENDLIST\n"
-        try Data(master.utf8).write(to: folder.appendingPathComponent("master.m3u8"))
-        try Data(media.utf8).write(to: folder.appendingPathComponent("240p/index.m3u8"))
-        try Data(repeating: 1, count: 100).write(to: folder.appendingPathComponent("240p/init.mp4"))
-        for segment in 0..<2 {
-            try Data((0..<20_000).map { UInt8(($0 + segment) % 251) }).write(to: folder.appendingPathComponent("240p/seg_0000\(segment).m4s"))
-        }
-        let posterHash = String(UInt64(post.id) &* 0x9E37_79B9_7F4A_7C15, radix: 16)
-        try Data(repeating: UInt8(post.id % 200), count: 300).write(to: folder.appendingPathComponent("poster.jpg"))
-        let published = PublishedMedia(
-            duration: 4, width: 240, height: 426, hasSourceAudio: true, encrypted: true, masterPlaylist: "master.m3u8",
-            renditions: [Rendition(name: "240p", width: 240, height: 426, frameRate: 30, bandwidth: 400_000, averageBandwidth: 300_000,
-                                   codecs: "avc1.64001e,mp4a.40.2", playlist: "240p/index.m3u8", initSegment: "240p/init.mp4",
-                                   segments: ["240p/seg_00000.m4s", "240p/seg_00001.m4s"])],
-            poster: ImageFile(path: "poster.jpg", width: 240, height: 426, contentHash: posterHash),
-            thumbnail: nil, download: nil, images: []
-        )
-        try await store.publish(postID: post.id, media: published, key: Data(repeating: 9, count: 16))
-        return post.id
-    }
 }
 
 /// Runs `body` against a started server and always stops and deletes it afterwards.
-func withLiveServer(
+public func withLiveServer(
     videos: Int, synthetic: Int, tokenWindowSeconds: Int = 3600, isolation: isolated (any Actor)? = #isolation,
     _ body: (LiveServer) async throws -> Void
 ) async throws {
