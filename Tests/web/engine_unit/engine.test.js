@@ -9,15 +9,8 @@ import { stallRemedy } from '../../../Web/js/player/stall.js';
 import { Prefetcher } from '../../../Web/js/player/prefetch.js';
 import { MediaPipe } from '../../../Web/js/player/media-pipe.js';
 import { LinkArbiter } from '../../../Web/js/player/arbiter.js';
+import { test, assert, equal, run } from './harness.js';
 
-const tests = [];
-const test = (name, body) => tests.push({ name, body });
-function assert(condition, message) { if (!condition) throw new Error(message); }
-function equal(actual, expected, message = '') {
-  const a = JSON.stringify(actual);
-  const e = JSON.stringify(expected);
-  if (a !== e) throw new Error(`${message} expected ${e}, got ${a}`);
-}
 const hex = (bytes) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
 const unhex = (text) => Uint8Array.from(text.match(/../g), (pair) => parseInt(pair, 16));
 const fixture = async (name) => (await fetch(`./fixtures/${name}`)).text();
@@ -497,9 +490,4 @@ test('stall remedy: nudge a stuck decoder further each try, jump a small hole, r
   equal(remedy([], 0), { kind: 'refetch' });
 });
 
-const results = { passed: [], failed: [] };
-for (const { name, body } of tests) {
-  try { await body(); results.passed.push(name); } catch (error) { results.failed.push(`${name}: ${error.message}`); }
-}
-document.getElementById('out').textContent = JSON.stringify(results, null, 2);
-window.__results = results;
+await run();

@@ -8,15 +8,8 @@ import { ThroughputEstimator } from '../../../Web/js/player/abr.js';
 import { createRecovery } from '../../../Web/js/player/recovery.js';
 import { createMediaRefresher, RefreshRefused } from '../../../Web/js/feed/media-refresh.js';
 import { createFeedSource } from '../../../Web/js/feed/feed-source.js';
+import { test, assert, equal, run } from './harness.js';
 
-const tests = [];
-const test = (name, body) => tests.push({ name, body });
-function assert(condition, message) { if (!condition) throw new Error(message); }
-function equal(actual, expected, message = '') {
-  const a = JSON.stringify(actual);
-  const e = JSON.stringify(expected);
-  if (a !== e) throw new Error(`${message} expected ${e}, got ${a}`);
-}
 const origin = 'http://127.0.0.1:8080';
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 /** Runs `body` with `fetch` answering `status` (or throwing for 0), then restores it. */
@@ -267,9 +260,4 @@ test('after a restart, pages of already shown posts are skipped, not taken for a
   equal(shown.slice(30, 40), [30, 29, 28, 27, 26, 25, 24, 23, 22, 21].filter((id) => id !== 21), 'new cycle (not the item on screen twice):');
 });
 
-const results = { passed: [], failed: [] };
-for (const { name, body } of tests) {
-  try { await body(); results.passed.push(name); } catch (error) { results.failed.push(`${name}: ${error.message}`); }
-}
-document.getElementById('out').textContent = JSON.stringify(results, null, 2);
-window.__results = results;
+await run();
