@@ -20,10 +20,11 @@ struct AppContext {
     /// is named instead of reported as a healthy empty library.
     init(dataPath: String, creating: Bool = false, logLevel: Logger.Level = .warning) throws {
         dataFolder = DataFolder(root: URL(fileURLWithPath: dataPath))
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: dataFolder.root.path, isDirectory: &isDirectory)
         if !creating {
-            guard exists, isDirectory.boolValue, FileManager.default.fileExists(atPath: dataFolder.databasePath) else {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: dataFolder.root.path, isDirectory: &isDirectory), isDirectory.boolValue,
+                  FileManager.default.fileExists(atPath: dataFolder.databasePath)
+            else {
                 throw CLIError("no Reelhouse library at \(dataFolder.root.path): check --data or REELHOUSE_DATA (serve, import and user add create one)")
             }
         }
@@ -60,14 +61,12 @@ struct AppContext {
         concurrency: Int?, configuration: PipelineConfiguration = PipelineConfiguration(), light: [any JobHandler],
         wrap: (any JobHandler) -> any JobHandler = { $0 }
     ) -> [JobWorker] {
-        var heavy = Self.workerConfiguration()
-        if let concurrency { heavy.concurrency = max(1, concurrency) }
         var lightConfiguration = Self.workerConfiguration()
         lightConfiguration.concurrency = 2
         // A waiting upload request or a generation preview is a person waiting: look often.
         lightConfiguration.pollInterval = 0.1
         return [
-            JobWorker(store: store, handlers: [wrap(transcodeHandler(configuration: configuration))], configuration: heavy, logger: logger),
+            worker(concurrency: concurrency, configuration: configuration, wrap: wrap),
             JobWorker(store: store, handlers: light, configuration: lightConfiguration, logger: logger),
         ]
     }
