@@ -11,17 +11,7 @@ import Testing
 @Suite("Route table")
 struct RouteTableTests {
     /// Fills a route template with harmless values.
-    static func sample(_ path: String) -> String {
-        path.split(separator: "/", omittingEmptySubsequences: false).map { part -> String in
-            switch part {
-            case "{id}": "1"
-            case "{folder}": "some-folder"
-            case "{token}", "{sig}": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
-            case "{hash}": "0123456789abcdef"
-            default: part.hasPrefix("{") ? "x" : String(part)
-            }
-        }.joined(separator: "/")
-    }
+    static func sample(_ path: String) -> String { samplePath(path, folder: "some-folder") }
 
     @Test func everyRouteButThePublicOnesAnswers401WithoutCredentials() async throws {
         let server = try await TestServer()
