@@ -33,35 +33,47 @@ enum RowDecoding {
     }
 
     /// A post from its `posts` row plus its tags and flags (fetched separately, in order).
-    static func post(_ row: Row, tags: [String], flags: [String]) throws -> Post {
-        let id: Int64 = row["id"]
+    static func post(_ row: Row, columns: PostColumns, tags: [String], flags: [String]) throws -> Post {
+        let id: Int64 = row[columns.id]
         let metadata = PostMetadata(
-            description: row["description"], uploader: row["uploader"], username: row["username"],
-            shortcode: row["shortcode"], datePosted: row["date_posted"], sourceURL: row["source_url"],
+            description: row[columns.description], uploader: row[columns.uploader], username: row[columns.username],
+            shortcode: row[columns.shortcode], datePosted: row[columns.datePosted], sourceURL: row[columns.sourceURL],
             tags: tags
         )
         var media: PublishedMedia?
-        if let json: String = row["media_json"] {
+        if let json: String = row[columns.mediaJSON] {
             do {
-                media = try MediaDecodeCache.shared.media(for: json)
+                media = try MediaDecodeCache.shared.media(for: json, postID: id)
             } catch {
                 throw StoreError.corrupt("post \(id) media_json: \(error)")
             }
         }
         return Post(
             id: id,
-            folderName: row["folder_name"],
-            kind: try enumValue(row["kind"], PostKind.self, what: "post \(id) kind"),
-            status: try enumValue(row["status"], PostStatus.self, what: "post \(id) status"),
+            folderName: row[columns.folderName],
+            kind: try enumValue(row[columns.kind], PostKind.self, what: "post \(id) kind"),
+            status: try enumValue(row[columns.status], PostStatus.self, what: "post \(id) status"),
             metadata: metadata,
             flags: flags,
-            dateAdded: date(row["date_added"]),
-            contentHash: row["content_hash"],
+            dateAdded: date(row[columns.dateAdded]),
+            contentHash: row[columns.contentHash],
             media: media,
-            failureReason: row["failure_reason"],
-            filter: try enumValue(row["filter"], VideoFilter.self, what: "post \(id) filter"),
-            createdBy: row["created_by"],
-            preparation: try enumValue(row["preparation"], SourcePreparation.self, what: "post \(id) preparation")
+            failureReason: row[columns.failureReason],
+            filter: try enumValue(row[columns.filter], VideoFilter.self, what: "post \(id) filter"),
+            createdBy: row[columns.createdBy],
+            preparation: try enumValue(row[columns.preparation], SourcePreparation.self, what: "post \(id) preparation")
+        )
+    }
+
+    /// The viewer's state from a feed query's `viewer_…` columns; `ViewerState.none` when the
+    /// query selected none, or all are NULL (no state row).
+    static func viewerState(_ row: Row, columns: PostColumns.ViewerColumns?) -> ViewerState {
+        guard let columns else { return .none }
+        return ViewerState(
+            isFavorited: (row[columns.favoritedAt] as Double?) != nil,
+            rating: (row[columns.rating] as Int?) ?? 0,
+            position: row[columns.position],
+            seenAt: (row[columns.seenAt] as Double?).map(date)
         )
     }
 

@@ -192,14 +192,13 @@ extension RowDecoding {
         )
     }
 
-    /// The viewer columns a feed or state query selects, prefixed so they never collide with
-    /// `posts` columns; all NULL (no state row) is `ViewerState.none`.
-    static func viewerState(_ row: Row, prefix: String = "viewer_") -> ViewerState {
+    /// A `post_user_state` row's viewer columns (feed queries use `viewerState(_:columns:)`).
+    static func viewerState(_ row: Row) -> ViewerState {
         ViewerState(
-            isFavorited: (row[prefix + "favorited_at"] as Double?) != nil,
-            rating: (row[prefix + "rating"] as Int?) ?? 0,
-            position: row[prefix + "position"],
-            seenAt: (row[prefix + "seen_at"] as Double?).map(date)
+            isFavorited: (row["favorited_at"] as Double?) != nil,
+            rating: (row["rating"] as Int?) ?? 0,
+            position: row["position"],
+            seenAt: (row["seen_at"] as Double?).map(date)
         )
     }
 }

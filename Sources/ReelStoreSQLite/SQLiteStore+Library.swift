@@ -196,15 +196,16 @@ extension SQLiteStore {
     /// Posts with their tag and flag refs (ids and names), read in one query each for the
     /// whole batch; the viewer's state comes from the row when the query selected it.
     static func decodeItems(_ db: Database, rows: [Row]) throws -> [FeedItem] {
-        let ids = rows.map { $0["id"] as Int64 }
+        guard let first = rows.first else { return [] }
+        let columns = try PostColumns(first)
+        let ids = rows.map { $0[columns.id] as Int64 }
         let tags = try Vocabulary.tags.refs(db, postIDs: ids)
         let flags = try Vocabulary.flags.refs(db, postIDs: ids)
-        return try rows.map { row in
-            let id: Int64 = row["id"]
+        return try zip(ids, rows).map { id, row in
             let postTags = tags[id] ?? []
             let postFlags = flags[id] ?? []
-            let post = try RowDecoding.post(row, tags: postTags.map(\.name), flags: postFlags.map(\.name))
-            return FeedItem(post: post, viewer: RowDecoding.viewerState(row), tagRefs: postTags, flagRefs: postFlags)
+            let post = try RowDecoding.post(row, columns: columns, tags: postTags.map(\.name), flags: postFlags.map(\.name))
+            return FeedItem(post: post, viewer: RowDecoding.viewerState(row, columns: columns.viewer), tagRefs: postTags, flagRefs: postFlags)
         }
     }
 }

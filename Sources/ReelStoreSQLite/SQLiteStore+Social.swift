@@ -44,7 +44,7 @@ extension SQLiteStore {
                     arguments: [userID] + StatementArguments(chunk)
                 )
                 for row in rows {
-                    result[row["post_id"]] = RowDecoding.viewerState(row, prefix: "")
+                    result[row["post_id"]] = RowDecoding.viewerState(row)
                 }
             }
             return result

@@ -10,6 +10,8 @@ struct FeedController {
     let presenter: VideoPresenter
     let cursors: FeedCursorCodec
     let now: @Sendable () -> Date
+    /// Encoded items shared by every viewer in a token window (the feed's largest cost was encoding).
+    let encodedItems = EncodedItemCache()
     var orderByRandomBaseline: (@Sendable (Int64, Int) async throws -> [FeedItem])?
 
     static let defaultLimit = 10
@@ -28,11 +30,12 @@ struct FeedController {
                 position = .start(seed: UInt64.random(in: 1...UInt64.max))
             }
             let (items, next) = try await feed.feedPage(userID: user.id, filter: filter, position: position, limit: limit)
-            let page = APIFeedPage(
-                items: try await present(items),
-                nextCursor: try next.map { try cursors.encode($0, filter: filter) }
+            let body = try FeedPageBody(presenter: presenter, cache: encodedItems).encode(
+                try await VideoPresenter.withRefs(items, social: social),
+                nextCursor: try next.map { try cursors.encode($0, filter: filter) },
+                now: now()
             )
-            return try Response.json(page, context: context)
+            return Response.json(body: body)
         }
         // Seed 000 asks for a batch of random videos and decodes a bare array.
         routes.on(.get, "/api/feed/random", access: .user, "Seed-000 compatibility: a random batch of videos as a JSON array") { _, context in

@@ -103,10 +103,15 @@ extension Response {
     /// A JSON response with our encoder (snake_case, ISO dates).
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, context: AppRequestContext, headers: HTTPFields = [:]) throws -> Response {
         let data = try context.responseEncoder.encode(value)
+        return json(body: ByteBuffer(bytes: data), status: status, headers: headers)
+    }
+
+    /// A JSON response whose body is already encoded (the feed writes its pages itself).
+    static func json(body: ByteBuffer, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
         if fields[.cacheControl] == nil { fields[.cacheControl] = "no-store" }
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: fields, body: .init(byteBuffer: body))
     }
 }
 

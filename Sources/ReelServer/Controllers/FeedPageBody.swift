@@ -1,0 +1,53 @@
+import Foundation
+import NIOCore
+import ReelModels
+import ReelStore
+
+/// Writes a feed page's JSON (`APIFeedPage`: `{"items":[…],"next_cursor":"…"}`) from cached
+/// item parts: each item is its post's encoded shared part (see `EncodedItemCache`) followed by
+/// this viewer's fields. Decodes to exactly the `APIFeedPage` that encoding the presented
+/// items would give (`FeedPageBodyTests`).
+struct FeedPageBody {
+    let presenter: VideoPresenter
+    let cache: EncodedItemCache
+
+    /// `items` must have their refs loaded (`VideoPresenter.withRefs`).
+    func encode(_ items: [FeedItem], nextCursor: String?, now: Date) throws -> ByteBuffer {
+        let expiry = presenter.tokens.expiry(now: now)
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(2048 * max(1, items.count))
+        buffer.writeStaticString("{\"items\":[")
+        for (index, item) in items.enumerated() {
+            if index > 0 { buffer.writeStaticString(",") }
+            let open = try cache.openObject(for: item, expiry: expiry) {
+                Array(try Self.encoder.encode(APIVideo.SharedPart(presenter.present(item, now: now))))
+            }
+            buffer.writeBytes(open)
+            buffer.writeString(APIVideo.viewerMembers(
+                isFavorited: item.viewer.isFavorited, rating: item.viewer.rating, position: item.viewer.position
+            ))
+            buffer.writeStaticString("}")
+        }
+        buffer.writeStaticString("]")
+        if let nextCursor {
+            buffer.writeStaticString(",\"next_cursor\":")
+            buffer.writeBytes(try Self.jsonString(nextCursor))
+        }
+        buffer.writeStaticString("}")
+        return buffer
+    }
+
+    /// The responses' encoder settings (`AppRequestContext.responseEncoder`); only used on a miss.
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// A JSON string literal; cursors are base64url, so the quick path is the usual one.
+    static func jsonString(_ text: String) throws -> [UInt8] {
+        let plain = text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+        guard plain else { return Array(try encoder.encode(text)) }
+        return [UInt8(ascii: "\"")] + Array(text.utf8) + [UInt8(ascii: "\"")]
+    }
+}

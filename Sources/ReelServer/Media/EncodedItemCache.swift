@@ -1,0 +1,53 @@
+import Foundation
+import ReelModels
+import ReelStore
+
+/// Each post's encoded `APIVideo.SharedPart` (everything but the viewer's fields), reused while
+/// the post and its token window stay the same.
+///
+/// Profiling the feed showed encoding a page as its largest cost, and all of it but three fields
+/// per item is the same for every viewer during a token window. An entry remembers exactly what
+/// it was made from (the post as read, its tag and flag refs, the URLs' expiry) and is used only
+/// when the item now being served is equal to that, so an edited, re-published or re-tagged
+/// post, or a new token window, simply misses: nothing ever needs invalidating. Bounded; when
+/// full it starts over, which keeps the hot set (the posts being paged right now) without any
+/// bookkeeping per hit.
+final class EncodedItemCache: @unchecked Sendable {
+    private struct Source: Equatable {
+        let post: Post
+        let tags: [TagCount]?
+        let flags: [TagCount]?
+        let expiry: Int64
+    }
+
+    private struct Entry {
+        let source: Source
+        /// The encoded shared part without its closing brace.
+        let open: [UInt8]
+    }
+
+    let capacity: Int
+    private let lock = NSLock()
+    private var entries: [Int64: Entry] = [:]
+
+    init(capacity: Int = 4096) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// The item's shared part, encoded and without its closing `}`, from memory when it was
+    /// made from an equal item in the same token window, else from `encode`.
+    func openObject(for item: FeedItem, expiry: Int64, encode: () throws -> [UInt8]) rethrows -> [UInt8] {
+        let source = Source(post: item.post, tags: item.tagRefs, flags: item.flagRefs, expiry: expiry)
+        if let hit = lock.withLock({ entries[item.post.id] }), hit.source == source { return hit.open }
+        var bytes = try encode()
+        if bytes.last == UInt8(ascii: "}") { bytes.removeLast() }
+        let entry = Entry(source: source, open: bytes)
+        lock.withLock {
+            if entries.count >= capacity, entries[item.post.id] == nil { entries.removeAll(keepingCapacity: true) }
+            entries[item.post.id] = entry
+        }
+        return bytes
+    }
+
+    var count: Int { lock.withLock { entries.count } }
+}

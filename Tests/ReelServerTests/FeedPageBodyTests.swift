@@ -1,0 +1,94 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import ReelModels
+import ReelStore
+import Testing
+@testable import ReelServer
+
+/// The feed writes its pages from cached encoded items (`FeedPageBody`, `EncodedItemCache`);
+/// every item must still be exactly what presenting the post the ordinary way gives.
+@Suite("Feed page body")
+struct FeedPageBodyTests {
+    @Test func feedItemsEqualThePostPresentedAloneForEachViewer() async throws {
+        let server = try await TestServer()
+        var posts: [Post] = []
+        for index in 0..<4 { posts.append(try await server.publishVideo(name: "clip-\(index)", tags: ["t\(index)", "shared"])) }
+        try await server.store.setFavorite(userID: server.member.id, postID: posts[0].id, favorited: true, now: Date())
+        try await server.store.setRating(userID: server.member.id, postID: posts[1].id, rating: 4, now: Date())
+        try await server.store.setPosition(userID: server.member.id, postID: posts[2].id, seconds: 7.25, now: Date())
+        try await server.store.addFlag(postID: posts[3].id, flag: "loud")
+        try await server.application().test(.router) { client in
+            for key in [server.memberKey, server.ownerKey, server.memberKey] {
+                let response = try await client.send(.get, "/api/v1/feed?limit=10", key: key)
+                #expect(response.headers[.contentType] == "application/json; charset=utf-8")
+                let page = try decode(APIFeedPage.self, response.body)
+                #expect(page.items.count == 4)
+                for item in page.items {
+                    let alone = try decode(APIVideo.self, try await client.send(.get, "/api/v1/videos/\(item.id)", key: key).body)
+                    #expect(item == alone)
+                }
+            }
+            let member = try decode(APIFeedPage.self, try await client.send(.get, "/api/v1/feed?limit=10", key: server.memberKey).body)
+            let byID = Dictionary(uniqueKeysWithValues: member.items.map { ($0.id, $0) })
+            #expect(byID[posts[0].id]?.isFavorited == true)
+            #expect(byID[posts[1].id]?.rating == 4)
+            #expect(byID[posts[2].id]?.position == 7.25)
+            #expect(byID[posts[3].id]?.flags.map(\.name) == ["loud"])
+            let owner = try decode(APIFeedPage.self, try await client.send(.get, "/api/v1/feed?limit=10", key: server.ownerKey).body)
+            #expect(owner.items.allSatisfy { !$0.isFavorited && $0.rating == 0 && $0.position == nil })
+        }
+    }
+
+    @Test func anEditedPostIsNeverServedFromItsOldEncoding() async throws {
+        let server = try await TestServer()
+        let post = try await server.publishVideo(name: "before", tags: ["old"])
+        try await server.application().test(.router) { client in
+            let first = try decode(APIFeedPage.self, try await client.send(.get, "/api/v1/feed", key: server.memberKey).body)
+            #expect(first.items.first?.tags.map(\.name) == ["old"])
+            try await server.store.addTags(postID: post.id, tags: ["new"])
+            var metadata = post.metadata
+            metadata.description = "edited"
+            try await server.store.updateMetadata(postID: post.id, metadata: metadata)
+            let second = try decode(APIFeedPage.self, try await client.send(.get, "/api/v1/feed", key: server.memberKey).body)
+            #expect(second.items.first?.tags.map(\.name) == ["old", "new"])
+            #expect(second.items.first?.description == "edited")
+        }
+    }
+
+    @Test func aNewTokenWindowGivesNewURLs() async throws {
+        let server = try await TestServer()
+        let post = try await server.publishVideo(name: "windowed")
+        let secret = Data("a secret long enough for the test".utf8)
+        let presenter = VideoPresenter(
+            tokens: MediaTokenSigner(secret: secret, windowSeconds: 60, marginSeconds: 0),
+            images: ImageURLSigner(secret: secret)
+        )
+        let body = FeedPageBody(presenter: presenter, cache: EncodedItemCache())
+        let item = FeedItem(post: post, viewer: .none, tagRefs: [], flagRefs: [])
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let decoder = JSONDecoder()
+        let early = try decoder.decode(APIFeedPage.self, from: Data(buffer: try body.encode([item], nextCursor: "a.b", now: start)))
+        let same = try decoder.decode(APIFeedPage.self, from: Data(buffer: try body.encode([item], nextCursor: nil, now: start + 1)))
+        let later = try decoder.decode(APIFeedPage.self, from: Data(buffer: try body.encode([item], nextCursor: nil, now: start + 61)))
+        #expect(early.nextCursor == "a.b" && same.nextCursor == nil)
+        #expect(early.items == same.items)
+        #expect(early.items[0] == presenter.present(item, now: start))
+        #expect(later.items[0].media.master != early.items[0].media.master)
+        #expect(later.items[0] == presenter.present(item, now: start + 61))
+    }
+
+    @Test func viewerMembersAreValidJSONForAnyPosition() throws {
+        for position in [nil, 0, 12.5, 1e-5, 3600.0, 1e16, Double.nan] as [Double?] {
+            let text = "{\"x\":1" + APIVideo.viewerMembers(isFavorited: true, rating: 3, position: position) + "}"
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            #expect(object["is_favorited"] as? Bool == true)
+            #expect(object["rating"] as? Int == 3)
+            if let position, position.isFinite {
+                #expect((object["position"] as? NSNumber)?.doubleValue == position)
+            } else {
+                #expect(object["position"] == nil)
+            }
+        }
+    }
+}
