@@ -5,6 +5,7 @@ import ReelGenerationOpenAI
 import ReelMedia
 import ReelPipeline
 import ReelServer
+import ReelStorage
 
 /// Builds the generation providers from the configuration and the environment: the local
 /// text-card renderer always, OpenAI's video API only when `OPENAI_API_KEY` is set (the key is
@@ -26,7 +27,7 @@ enum GenerationSetup {
         let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: limits)
         return GenerationDependencies(
             store: context.store, providers: providers, defaultProvider: configuration.generationProvider, files: files,
-            publisher: GenerationPublisher(importer: importer, files: files)
+            publish: GenerationPublisher(importer: importer, files: files).publish
         )
     }
 

@@ -7,6 +7,7 @@ import ReelJobs
 import ReelModels
 import ReelPipeline
 import ReelServer
+import ReelStorage
 import ReelStore
 import ReelStoreSQLite
 import ServiceLifecycle

@@ -2,6 +2,7 @@ import Foundation
 import ReelMedia
 import ReelPipeline
 import ReelServer
+import ReelStorage
 
 /// The tus upload endpoint's parts: files under `<data>/uploads`, the size policy from the
 /// configuration, and the import path every clip takes.

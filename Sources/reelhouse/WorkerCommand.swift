@@ -4,6 +4,7 @@ import Logging
 import ReelJobs
 import ReelPipeline
 import ReelServer
+import ReelStorage
 import ReelStoreSQLite
 import ServiceLifecycle
 import UnixSignals
