@@ -92,14 +92,22 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The seam between the server and the media pipeline: the storage protocols (published
+        // media, resumable uploads), the values they carry, the upload-import job contract and
+        // the pipeline's error, so the server uses them without linking ffmpeg runners or the importer.
+        .target(
+            name: "ReelStorage",
+            dependencies: ["ReelModels", "ReelStore", .product(name: "NIOPosix", package: "swift-nio")],
+            swiftSettings: swiftSettings
+        ),
+
         // Runs the media pipeline for real: processes (ffprobe/ffmpeg), media storage,
         // import orchestration, the transcode job handler and atomic publish.
         .target(
             name: "ReelPipeline",
             dependencies: [
-                "ReelModels", "ReelMedia", "ReelHLS", "ReelImport", "ReelStore", "ReelJobs", "ReelGeneration",
+                "ReelModels", "ReelMedia", "ReelHLS", "ReelImport", "ReelStorage", "ReelStore", "ReelJobs", "ReelGeneration",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -110,7 +118,7 @@ let package = Package(
         .target(
             name: "ReelServer",
             dependencies: [
-                "ReelModels", "ReelHLS", "ReelStore", "ReelJobs", "ReelPipeline", "ReelGeneration",
+                "ReelModels", "ReelHLS", "ReelStorage", "ReelStore", "ReelJobs", "ReelGeneration",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -127,11 +135,10 @@ let package = Package(
         .executableTarget(
             name: "reelhouse",
             dependencies: [
-                "ReelModels", "ReelMedia", "ReelStore", "ReelStoreSQLite", "ReelJobs", "ReelPipeline", "ReelServer",
+                "ReelModels", "ReelMedia", "ReelStorage", "ReelStore", "ReelStoreSQLite", "ReelJobs", "ReelPipeline", "ReelServer",
                 "ReelGeneration", "ReelGenerationOpenAI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -165,7 +172,7 @@ let package = Package(
         .target(
             name: "ReelTestSupport",
             dependencies: [
-                "ReelServer", "ReelStoreSQLite", "ReelStore", "ReelPipeline", "ReelJobs", "ReelModels", "ReelMedia",
+                "ReelServer", "ReelStoreSQLite", "ReelStorage", "ReelStore", "ReelPipeline", "ReelJobs", "ReelModels", "ReelMedia",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -177,15 +184,7 @@ let package = Package(
         ),
 
         .testTarget(name: "ReelKitTests",
-                    dependencies: [
-                        "ReelKit", "ReelModels", "ReelHLS", "ReelMedia", "ReelServer", "ReelStoreSQLite", "ReelStore", "ReelPipeline", "ReelJobs",
-                        "ReelTestSupport",
-                        .product(name: "Hummingbird", package: "hummingbird"),
-                        .product(name: "Logging", package: "swift-log"),
-                        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                        .product(name: "NIOCore", package: "swift-nio"),
-                        .product(name: "NIOPosix", package: "swift-nio"),
-                    ],
+                    dependencies: ["ReelKit", "ReelModels", "ReelHLS", "ReelStoreSQLite", "ReelTestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelHLS", "ReelModels"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
@@ -201,13 +200,13 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelPipelineTests",
                     dependencies: [
-                        "ReelPipeline", "ReelJobs", "ReelStoreSQLite", "ReelStore", "ReelMedia", "ReelModels",
+                        "ReelPipeline", "ReelStorage", "ReelJobs", "ReelStoreSQLite", "ReelStore", "ReelModels",
                         .product(name: "Logging", package: "swift-log"),
                     ],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelGenerationTests",
                     dependencies: [
-                        "ReelGeneration", "ReelGenerationOpenAI", "ReelPipeline", "ReelMedia", "ReelModels", "ReelStore", "ReelStoreSQLite", "ReelJobs",
+                        "ReelGeneration", "ReelGenerationOpenAI", "ReelPipeline", "ReelStorage", "ReelMedia", "ReelModels", "ReelStore", "ReelStoreSQLite", "ReelJobs",
                         .product(name: "AsyncHTTPClient", package: "async-http-client"),
                         .product(name: "Hummingbird", package: "hummingbird"),
                         .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -217,7 +216,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelServerTests",
                     dependencies: [
-                        "ReelServer", "ReelStoreSQLite", "ReelStore", "ReelPipeline", "ReelModels", "ReelMedia", "ReelHLS", "ReelGeneration",
+                        "ReelServer", "ReelStoreSQLite", "ReelStorage", "ReelStore", "ReelPipeline", "ReelModels", "ReelMedia", "ReelGeneration",
                         "ReelTestSupport",
                         "ReelKit", "ReelJobs",
                         .product(name: "Logging", package: "swift-log"),

@@ -61,10 +61,26 @@ public enum ConfigurationLoader {
         guard configuration.generationsPerMinute >= 1, configuration.generationsPerDay >= 1 else {
             throw ConfigurationError("generationsPerMinute and generationsPerDay must be at least 1")
         }
+        guard configuration.generationMaxAttempts >= 1, configuration.generationTimeLimitSeconds >= 1 else {
+            throw ConfigurationError("generationMaxAttempts and generationTimeLimitSeconds must be at least 1")
+        }
+        let positive: [(String, Double?)] = [
+            ("maxDuration", configuration.maxDuration), ("maxImagePixels", configuration.maxImagePixels.map(Double.init)),
+            ("leaseSeconds", configuration.leaseSeconds), ("jobTimeoutSeconds", configuration.jobTimeoutSeconds),
+            ("lightWorkerConcurrency", Double(configuration.lightWorkerConcurrency)),
+        ]
+        if let (key, _) = positive.first(where: { ($0.1 ?? 1) <= 0 }) { throw ConfigurationError("\(key) must be positive") }
+        if let preset = configuration.preset, !x264Presets.contains(preset) {
+            throw ConfigurationError("preset must be one of \(x264Presets.joined(separator: ", "))")
+        }
     }
+
+    /// Checked at startup: an unknown one would only fail each transcode, attempt after attempt.
+    static let x264Presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
 
     static let booleans = Set(ConfigurationSetting.all.filter { $0.kind == .boolean }.map(\.key))
     static let integers = Set(ConfigurationSetting.all.filter { $0.kind == .integer }.map(\.key))
+    static let numbers = Set(ConfigurationSetting.all.filter { $0.kind == .number }.map(\.key))
 
     /// Converts a string from the environment or a flag to the setting's type.
     static func typed(_ text: String, key: String, name: String) throws -> Any {
@@ -77,6 +93,10 @@ public enum ConfigurationLoader {
         }
         if integers.contains(key) {
             guard let value = Int(text) else { throw ConfigurationError("\(name) must be an integer") }
+            return value
+        }
+        if numbers.contains(key) {
+            guard let value = Double(text), value.isFinite else { throw ConfigurationError("\(name) must be a number") }
             return value
         }
         return text

@@ -10,7 +10,8 @@ import Foundation
 /// package in every client build; this table is the part of it we need.
 public struct ConfigurationSetting: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
-        case boolean, integer, text
+        /// `number` takes a fraction (`2.5` seconds); `integer` does not.
+        case boolean, integer, number, text
     }
 
     /// The `ServerConfiguration` property and config-file key.
@@ -87,18 +88,46 @@ extension ConfigurationSetting {
               "An incomplete upload is deleted this long after it began."),
         .init("webRoot", .text, env: "REELHOUSE_WEB_ROOT", example: "/srv/reelhouse/Web",
               "Folder of the web client (default: Web/ beside the binary or here)."),
+        .init("maxDuration", .number, env: "REELHOUSE_MAX_DURATION", example: "2.5", "Longest accepted video, in seconds."),
+        .init("maxImagePixels", .integer, env: "REELHOUSE_MAX_IMAGE_PIXELS", example: "2000000", "Largest accepted image, in pixels."),
+        .init("encryption", .boolean, env: "REELHOUSE_ENCRYPT", example: "false",
+              "Encrypt each video's segments with its own AES-128 key (REELHOUSE_ENCRYPT=0 publishes them clear)."),
+        .init("preset", .text, env: "REELHOUSE_PRESET", example: "ultrafast", "x264 preset of transcodes."),
+        .init("leaseSeconds", .number, env: "REELHOUSE_LEASE_SECONDS", example: "2.5",
+              "A worker's claim on a job lapses after this long without a heartbeat (another worker takes the job)."),
+        .init("jobTimeoutSeconds", .number, env: "REELHOUSE_JOB_TIMEOUT_SECONDS", example: "120",
+              "An attempt still running after this long is stopped and its job failed for good."),
+        .init("lightWorkerConcurrency", .integer, env: "REELHOUSE_LIGHT_WORKER_CONCURRENCY", example: "4",
+              "Upload imports and generation steps run at once, beside the transcodes."),
+        .init("generationMaxAttempts", .integer, env: "REELHOUSE_GENERATION_MAX_ATTEMPTS", example: "5",
+              "Attempts of a generation's job (submissions and polls that fail)."),
+        .init("generationTimeLimitSeconds", .integer, env: "REELHOUSE_GENERATION_TIME_LIMIT_SECONDS", example: "600",
+              "A generation that has not finished this long after it began fails."),
     ]
 
     public static func named(_ key: String) -> ConfigurationSetting? { all.first { $0.key == key } }
 
     /// The settings part of `serve --help`: every flag with its variable and default.
     public static func helpText(defaults: ServerConfiguration = ServerConfiguration()) -> String {
-        let values = (try? JSONSerialization.jsonObject(with: JSONEncoder().encode(defaults)) as? [String: Any]) ?? [:]
+        let values = Self.values(of: defaults)
         return all.map { setting in
             let value = setting.kind == .boolean ? "" : " <value>"
-            let fallback = values[setting.key].map { " (default \($0))" } ?? ""
+            let fallback = setting.defaultText(in: values).map { " (default \($0))" } ?? ""
             return "\(setting.flag)\(value)  \(setting.help)\(fallback)\n    env \(setting.environment), config key \"\(setting.key)\""
         }.joined(separator: "\n")
+    }
+
+    /// The configuration as config-file keys and values, for `defaultText(in:)`.
+    public static func values(of configuration: ServerConfiguration) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: JSONEncoder().encode(configuration)) as? [String: Any]) ?? [:]
+    }
+
+    /// This setting's value as help shows it; nil when it has none (it is worked out at run time).
+    public func defaultText(in values: [String: Any]) -> String? {
+        guard let value = values[key] else { return nil }
+        // Foundation on Linux hands booleans back as numbers, which would print as 1 or 0.
+        if kind == .boolean, let flag = value as? Bool { return String(flag) }
+        return "\(value)"
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ReelStore
 
 /// Everything an operator can set. Layered by `ConfigurationLoader`: these defaults, then a
 /// JSON config file, then `REELHOUSE_*` environment variables, then command-line flags.
@@ -57,6 +58,20 @@ public struct ServerConfiguration: Codable, Sendable, Equatable {
     public var uploadExpirySeconds = 86_400
     /// Directory of the web client; nil serves none.
     public var webRoot: String?
+    /// What import and uploads accept and how videos are published. Nil keeps the pipeline's
+    /// own default (`MediaLimits`, `TranscodeOptions`), which this module does not link.
+    public var maxDuration: Double?
+    public var maxImagePixels: Int?
+    public var encryption = true
+    public var preset: String?
+    /// The job queue: every worker's lease and attempt timeout (nil: the queue's defaults; tests
+    /// shorten both), the slots of the light worker (upload imports and generation steps, which
+    /// must not wait behind a transcode), and the bounds of each new generation's job.
+    public var leaseSeconds: Double?
+    public var jobTimeoutSeconds: Double?
+    public var lightWorkerConcurrency = 2
+    public var generationMaxAttempts = GenerationJobLimits().maxAttempts
+    public var generationTimeLimitSeconds = Int(GenerationJobLimits().timeLimit)
 
     public init() {}
 }

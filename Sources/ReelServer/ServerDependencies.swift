@@ -1,5 +1,5 @@
 import Foundation
-import ReelPipeline
+import ReelStorage
 import ReelStore
 
 /// The boundaries the server talks to, each a protocol with the embedded implementation as

@@ -3,6 +3,7 @@ import Logging
 import ReelJobs
 import ReelMedia
 import ReelPipeline
+import ReelServer
 import ReelStore
 import ReelStoreSQLite
 
@@ -53,46 +54,41 @@ struct AppContext {
     }
 
     /// The workers of the one job queue: transcodes (heavy: every core through ffmpeg, so
-    /// `concurrency` of them, default 1 on small machines) and the light kinds — upload
+    /// `workerConcurrency` of them, default 1 on small machines) and the light kinds — upload
     /// imports and generation steps, each a second or less of work — on a worker of their own,
     /// so a person's upload or prompt never waits behind someone's long transcode. Both share
     /// the queue's leases, retries, backoff, deadlines and timeouts.
     func workers(
-        concurrency: Int?, configuration: PipelineConfiguration = PipelineConfiguration(), light: [any JobHandler],
-        wrap: (any JobHandler) -> any JobHandler = { $0 }
+        settings: ServerConfiguration, light: [any JobHandler], wrap: (any JobHandler) -> any JobHandler = { $0 }
     ) -> [JobWorker] {
-        var lightConfiguration = Self.workerConfiguration()
-        lightConfiguration.concurrency = 2
-        // A waiting upload request or a generation preview is a person waiting: look often.
-        lightConfiguration.pollInterval = 0.1
-        return [
-            worker(concurrency: concurrency, configuration: configuration, wrap: wrap),
-            JobWorker(store: store, handlers: light, configuration: lightConfiguration, logger: logger),
+        [
+            worker(settings: settings, wrap: wrap),
+            JobWorker(store: store, handlers: light, configuration: settings.lightWorker, logger: logger),
         ]
     }
 
     /// Transcodes only (`import` waiting for its own jobs, the demo).
-    func worker(
-        concurrency: Int?, configuration: PipelineConfiguration = PipelineConfiguration(),
-        wrap: (any JobHandler) -> any JobHandler = { $0 }
-    ) -> JobWorker {
-        var heavy = Self.workerConfiguration()
-        if let concurrency { heavy.concurrency = max(1, concurrency) }
-        return JobWorker(store: store, handlers: [wrap(transcodeHandler(configuration: configuration))], configuration: heavy, logger: logger)
+    func worker(settings: ServerConfiguration, wrap: (any JobHandler) -> any JobHandler = { $0 }) -> JobWorker {
+        let handler = wrap(transcodeHandler(configuration: settings.pipeline))
+        return JobWorker(store: store, handlers: [handler], configuration: settings.transcodeWorker, logger: logger)
     }
 
-    private static func workerConfiguration() -> JobWorkerConfiguration {
-        var workerConfiguration = JobWorkerConfiguration()
-        // Tests shorten leases to see a killed worker's job reclaimed within seconds.
-        let env = ProcessInfo.processInfo.environment
-        if let lease = env["REELHOUSE_LEASE_SECONDS"].flatMap(Double.init), lease > 0 {
-            workerConfiguration.leaseDuration = lease
-            workerConfiguration.heartbeatInterval = max(0.2, lease / 4)
+    /// The settings of a command that runs jobs: defaults < config file (`explicitFile`, else
+    /// `<data>/config.json` when it exists) < `REELHOUSE_*` environment < `flags` (config keys).
+    func settings(command: String, explicitFile: String? = nil, flags: [String: String]) throws -> ServerConfiguration {
+        let explicit = explicitFile.map { URL(fileURLWithPath: $0) }
+        let file = explicit ?? dataFolder.root.appendingPathComponent("config.json")
+        var data: Data?
+        if FileManager.default.fileExists(atPath: file.path) {
+            data = try Data(contentsOf: file)
+        } else if explicit != nil {
+            throw CLIError("\(command): config file \(file.path) does not exist")
         }
-        if let timeout = env["REELHOUSE_JOB_TIMEOUT_SECONDS"].flatMap(Double.init), timeout > 0 {
-            workerConfiguration.attemptTimeout = timeout
+        do {
+            return try ConfigurationLoader.load(file: data, environment: ProcessInfo.processInfo.environment, overrides: flags)
+        } catch {
+            throw CLIError("\(command): \(error)")
         }
-        return workerConfiguration
     }
 
     var sweeper: Sweeper {

@@ -2,15 +2,15 @@ import AsyncHTTPClient
 import Foundation
 import ReelGeneration
 import ReelGenerationOpenAI
-import ReelMedia
 import ReelPipeline
 import ReelServer
+import ReelStorage
 
 /// Builds the generation providers from the configuration and the environment: the local
 /// text-card renderer always, OpenAI's video API only when `OPENAI_API_KEY` is set (the key is
 /// read here and handed to the provider; it is never logged or written anywhere).
 enum GenerationSetup {
-    static func dependencies(context: AppContext, configuration: ServerConfiguration, limits: MediaLimits) throws -> GenerationDependencies {
+    static func dependencies(context: AppContext, configuration: ServerConfiguration) throws -> GenerationDependencies {
         let files = GenerationFiles(root: context.dataFolder.generationsRoot)
         try files.prepare()
         var providers: [any GenerationProvider] = [
@@ -23,10 +23,10 @@ enum GenerationSetup {
         } else if configuration.generationProvider == "openai" {
             throw CLIError("serve: generationProvider is openai but OPENAI_API_KEY is not set")
         }
-        let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: limits)
+        let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: configuration.mediaLimits)
         return GenerationDependencies(
             store: context.store, providers: providers, defaultProvider: configuration.generationProvider, files: files,
-            publisher: GenerationPublisher(importer: importer, files: files)
+            publish: GenerationPublisher(importer: importer, files: files).publish, jobLimits: configuration.generationJobLimits
         )
     }
 

@@ -4,6 +4,7 @@ import ReelJobs
 import ReelMedia
 import ReelModels
 import ReelPipeline
+import ReelServer
 import ReelStore
 import ReelStoreSQLite
 
@@ -31,7 +32,7 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Only queue the work; do not wait for transcoding.")
     var noWait = false
 
-    @Option(name: .long, help: "Transcode jobs to run at once while waiting (default: 1 on ≤ 2 cores).")
+    @Option(name: .long, help: "Transcode jobs to run at once while waiting (env REELHOUSE_WORKER_CONCURRENCY; default: 1 on ≤ 2 cores).")
     var concurrency: Int?
 
     func run() async throws {
@@ -49,7 +50,8 @@ struct ImportCommand: AsyncParsableCommand {
         let context = try AppContext(dataPath: dataOptions.resolvedPath, creating: true)
         let progress = ProgressReporter(quiet: false)
         try await context.sweeper.sweep()
-        let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: media.limits)
+        let settings = try context.settings(command: "import", flags: media.flags(workerConcurrency: concurrency))
+        let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: settings.mediaLimits)
         guard let look = VideoFilter(rawValue: filter) else {
             throw CLIError("import: --filter must be one of \(VideoFilter.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -65,7 +67,7 @@ struct ImportCommand: AsyncParsableCommand {
         report.rejected += missing.map { ImportReport.Skipped(path: $0.path, reason: "does not exist") }
         if !noWait, !jobIDs.isEmpty {
             progress.name(report.imported)
-            let worker = context.worker(concurrency: concurrency, configuration: media.pipeline)
+            let worker = context.worker(settings: settings)
             let finished = try await JobWaiter(store: context.store, jobIDs: jobIDs).wait(running: worker) { jobs in
                 progress.transcoding(jobs)
             }
@@ -103,33 +105,37 @@ struct ImportCommand: AsyncParsableCommand {
     }
 }
 
-/// Media limits and pipeline settings shared by commands that validate or transcode.
+/// The media settings `import` and `worker` take as flags of their own (`serve` takes every
+/// setting of the table the same way): the table's spelling and help, read through
+/// `ConfigurationLoader` with the config file and `REELHOUSE_*` below them.
 struct MediaOptions: ParsableArguments {
-    @Option(name: .long, help: "Longest accepted video, in seconds (env REELHOUSE_MAX_DURATION, default 600).")
+    @Option(name: .long, help: help("maxDuration"))
     var maxDuration: Double?
 
-    @Option(name: .long, help: "Largest accepted image, in pixels (env REELHOUSE_MAX_IMAGE_PIXELS, default 40000000).")
+    @Option(name: .long, help: help("maxImagePixels"))
     var maxImagePixels: Int?
 
-    @Flag(name: .long, help: "Publish segments unencrypted (env REELHOUSE_ENCRYPT=0). Default: AES-128 per video.")
-    var noEncryption = false
+    @Flag(inversion: .prefixedNo, help: help("encryption"))
+    var encryption: Bool?
 
-    @Option(name: .long, help: "x264 preset (env REELHOUSE_PRESET, default veryfast).")
+    @Option(name: .long, help: help("preset"))
     var preset: String?
 
-    var limits: MediaLimits {
-        var limits = MediaLimits.default
-        let env = ProcessInfo.processInfo.environment
-        if let value = maxDuration ?? env["REELHOUSE_MAX_DURATION"].flatMap(Double.init) { limits.maxDuration = value }
-        if let value = maxImagePixels ?? env["REELHOUSE_MAX_IMAGE_PIXELS"].flatMap(Int.init) { limits.maxImagePixels = value }
-        return limits
+    /// The flags given, with the command's own `--concurrency`, as config keys and text (what
+    /// `ConfigurationFlags.parse` makes of `serve`'s flags).
+    func flags(workerConcurrency: Int?) -> [String: String] {
+        var flags: [String: String] = [:]
+        flags["workerConcurrency"] = workerConcurrency.map { String($0) }
+        flags["maxDuration"] = maxDuration.map { String($0) }
+        flags["maxImagePixels"] = maxImagePixels.map { String($0) }
+        flags["encryption"] = encryption.map { String($0) }
+        flags["preset"] = preset
+        return flags
     }
 
-    var pipeline: PipelineConfiguration {
-        let env = ProcessInfo.processInfo.environment
-        var configuration = PipelineConfiguration()
-        configuration.encryptSegments = !(noEncryption || env["REELHOUSE_ENCRYPT"] == "0")
-        if let preset = preset ?? env["REELHOUSE_PRESET"] { configuration.transcode.preset = preset }
-        return configuration
+    private static func help(_ key: String) -> ArgumentHelp {
+        guard let setting = ConfigurationSetting.named(key) else { preconditionFailure("\(key) is not in ConfigurationSetting.all") }
+        let fallback = setting.defaultText(in: ConfigurationSetting.values(of: .documentedDefaults)).map { ", default \($0)" } ?? ""
+        return ArgumentHelp("\(setting.help) (env \(setting.environment)\(fallback))")
     }
 }

@@ -7,6 +7,7 @@ import ReelJobs
 import ReelModels
 import ReelPipeline
 import ReelServer
+import ReelStorage
 import ReelStore
 import ReelStoreSQLite
 import ServiceLifecycle
@@ -19,12 +20,11 @@ struct ServeCommand: AsyncParsableCommand {
         Settings are layered: defaults < config file (--config, or <data>/config.json) < environment < flags.
         Also REELHOUSE_DATA (--data) and REELHOUSE_SECRET (hex or base64, shared by every API node).
 
-        \(ConfigurationSetting.helpText())
+        \(ConfigurationSetting.helpText(defaults: .documentedDefaults))
         """
     )
 
     @OptionGroup var dataOptions: DataOptions
-    @OptionGroup var media: MediaOptions
 
     @Option(name: .long, help: "A JSON config file (default: <data>/config.json when it exists).")
     var config: String?
@@ -47,7 +47,7 @@ struct ServeCommand: AsyncParsableCommand {
         try await context.sweeper.sweep()
 
         if demo, try await context.store.countPosts(status: nil) == 0 {
-            try await DemoSetup(context: context, media: media).run()
+            try await DemoSetup(context: context, settings: configuration).run()
         }
         if try await context.store.countUsers() == 0 {
             let password = Credentials.newSessionToken().prefix(16)
@@ -58,19 +58,17 @@ struct ServeCommand: AsyncParsableCommand {
 
         let metrics = MetricsRegistry()
         var services: [any Service] = []
-        var pipeline = media.pipeline
-        pipeline.keepOriginalUploads = configuration.keepOriginalUploads
-        let uploads = try UploadSetup.dependencies(context: context, configuration: configuration, limits: media.limits)
+        let uploads = try UploadSetup.dependencies(context: context, configuration: configuration)
         services.append(UploadExpiry(storage: uploads.storage, logger: context.logger))
         // Complete uploads whose import was never recorded (the server died on their last byte).
         try await uploads.imports.recoverPending(now: Date())
-        let generations = try GenerationSetup.dependencies(context: context, configuration: configuration, limits: media.limits)
+        let generations = try GenerationSetup.dependencies(context: context, configuration: configuration)
         if configuration.worker {
             let light: [any JobHandler] = [
-                UploadSetup.importHandler(context: context, configuration: configuration, limits: media.limits),
+                UploadSetup.importHandler(context: context, configuration: configuration),
                 GenerationSetup.jobHandler(generations, context: context),
             ]
-            services += context.workers(concurrency: configuration.workerConcurrency, configuration: pipeline, light: light) {
+            services += context.workers(settings: configuration, light: light) {
                 MeasuredJobHandler($0, metrics: metrics)
             } as [any Service]
         }
@@ -101,26 +99,13 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     private func loadConfiguration(_ context: AppContext) throws -> ServerConfiguration {
-        let explicit = config.map { URL(fileURLWithPath: $0) }
-        let file = explicit ?? context.dataFolder.root.appendingPathComponent("config.json")
-        var data: Data?
-        if FileManager.default.fileExists(atPath: file.path) {
-            data = try Data(contentsOf: file)
-        } else if explicit != nil {
-            throw CLIError("serve: config file \(file.path) does not exist")
-        }
-        let overrides: [String: String]
+        let flags: [String: String]
         do {
-            overrides = try ConfigurationFlags.parse(settingFlags)
+            flags = try ConfigurationFlags.parse(settingFlags)
         } catch {
             throw CLIError("serve: \(error)")
         }
-        var configuration: ServerConfiguration
-        do {
-            configuration = try ConfigurationLoader.load(file: data, environment: ProcessInfo.processInfo.environment, overrides: overrides)
-        } catch {
-            throw CLIError("serve: \(error)")
-        }
+        var configuration = try context.settings(command: "serve", explicitFile: config, flags: flags)
         if configuration.webRoot == nil { configuration.webRoot = Self.defaultWebRoot() }
         return configuration
     }
@@ -175,17 +160,17 @@ enum ServerSecret {
 /// `make run` on an empty library: render the demo clips and import them, waiting.
 struct DemoSetup {
     let context: AppContext
-    let media: MediaOptions
+    let settings: ServerConfiguration
 
     func run() async throws {
         let folder = context.dataFolder.root.appendingPathComponent("demo-source")
         print("The library is empty: generating a demo library in \(folder.path)…")
         try await DemoLibrary.generate(into: folder, runner: context.runner)
-        let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: media.limits)
+        let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: settings.mediaLimits)
         let progress = ProgressReporter(quiet: false)
         let (report, jobIDs) = try await importer.run([folder], options: ImportOptions(tags: ["demo"])) { progress.handle($0) }
         progress.name(report.imported)
-        _ = try await JobWaiter(store: context.store, jobIDs: jobIDs).wait(running: context.worker(concurrency: nil, configuration: media.pipeline)) {
+        _ = try await JobWaiter(store: context.store, jobIDs: jobIDs).wait(running: context.worker(settings: settings)) {
             progress.transcoding($0)
         }
         progress.finish()

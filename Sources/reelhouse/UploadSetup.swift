@@ -1,12 +1,12 @@
 import Foundation
-import ReelMedia
 import ReelPipeline
 import ReelServer
+import ReelStorage
 
 /// The tus upload endpoint's parts: files under `<data>/uploads`, the size policy from the
 /// configuration, and the import path every clip takes.
 enum UploadSetup {
-    static func dependencies(context: AppContext, configuration: ServerConfiguration, limits: MediaLimits) throws -> UploadDependencies {
+    static func dependencies(context: AppContext, configuration: ServerConfiguration) throws -> UploadDependencies {
         let storage = LocalUploadStorage(root: context.dataFolder.uploadsRoot)
         do {
             try storage.prepare()
@@ -21,12 +21,12 @@ enum UploadSetup {
     }
 
     /// The `upload_import` job handler, for whichever process runs the light worker.
-    static func importHandler(context: AppContext, configuration: ServerConfiguration, limits: MediaLimits) -> UploadImportJobHandler {
+    static func importHandler(context: AppContext, configuration: ServerConfiguration) -> UploadImportJobHandler {
         let policy = UploadPolicy(
             maxBytes: Int64(configuration.uploadMaxBytes), compressAboveBytes: Int64(configuration.uploadCompressAboveBytes),
             expirySeconds: TimeInterval(configuration.uploadExpirySeconds)
         )
-        let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: limits)
+        let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: configuration.mediaLimits)
         // Test-only (documented in Tests/e2e/test_crash_safety.py): delays each import attempt so
         // a test can kill the server between the last byte and the import.
         let delay = ProcessInfo.processInfo.environment["REELHOUSE_TEST_IMPORT_DELAY_SECONDS"].flatMap(Double.init)

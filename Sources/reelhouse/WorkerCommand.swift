@@ -4,6 +4,7 @@ import Logging
 import ReelJobs
 import ReelPipeline
 import ReelServer
+import ReelStorage
 import ReelStoreSQLite
 import ServiceLifecycle
 import UnixSignals
@@ -22,22 +23,16 @@ struct WorkerCommand: AsyncParsableCommand {
     func run() async throws {
         let context = try AppContext(dataPath: dataOptions.resolvedPath, logLevel: .info)
         try await context.sweeper.sweep()
-        let env = ProcessInfo.processInfo.environment["REELHOUSE_WORKER_CONCURRENCY"].flatMap(Int.init)
         // The same settings `serve` reads (config file and environment) for what jobs need.
-        let file = context.dataFolder.root.appendingPathComponent("config.json")
-        let configuration = try ConfigurationLoader.load(
-            file: try? Data(contentsOf: file), environment: ProcessInfo.processInfo.environment, overrides: [:]
-        )
-        let uploads = try UploadSetup.dependencies(context: context, configuration: configuration, limits: media.limits)
+        let configuration = try context.settings(command: "worker", flags: media.flags(workerConcurrency: concurrency))
+        let uploads = try UploadSetup.dependencies(context: context, configuration: configuration)
         try await uploads.imports.recoverPending(now: Date())
-        let generations = try GenerationSetup.dependencies(context: context, configuration: configuration, limits: media.limits)
+        let generations = try GenerationSetup.dependencies(context: context, configuration: configuration)
         let light: [any JobHandler] = [
-            UploadSetup.importHandler(context: context, configuration: configuration, limits: media.limits),
+            UploadSetup.importHandler(context: context, configuration: configuration),
             GenerationSetup.jobHandler(generations, context: context),
         ]
-        var pipeline = media.pipeline
-        pipeline.keepOriginalUploads = configuration.keepOriginalUploads
-        let workers = context.workers(concurrency: concurrency ?? env, configuration: pipeline, light: light)
+        let workers = context.workers(settings: configuration, light: light)
         let group = ServiceGroup(
             services: workers, gracefulShutdownSignals: [.sigterm, .sigint], logger: context.logger
         )

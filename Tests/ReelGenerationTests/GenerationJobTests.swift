@@ -8,6 +8,7 @@ import ReelGeneration
 import ReelGenerationOpenAI
 import ReelModels
 import ReelPipeline
+import ReelStorage
 import ReelStore
 import ReelStoreSQLite
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import ReelStorage
 import Testing
 @testable import ReelPipeline
 

@@ -1,5 +1,6 @@
 import Foundation
 import ReelJobs
+import ReelStorage
 import Testing
 @testable import ReelPipeline
 

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ReelModels
+import ReelStorage
 import Testing
 @testable import ReelPipeline
 

@@ -7,6 +7,7 @@ import ReelGeneration
 import ReelMedia
 import ReelModels
 import ReelPipeline
+import ReelStorage
 import ReelStore
 import Testing
 @testable import ReelServer

@@ -8,6 +8,7 @@ import ReelJobs
 import ReelModels
 import ReelPipeline
 import ReelServer
+import ReelStorage
 import ReelStore
 import ReelStoreSQLite
 import Testing

@@ -3,6 +3,7 @@ import ReelKit
 import ReelMedia
 import ReelModels
 import ReelPipeline
+import ReelStorage
 import Testing
 @testable import ReelServer
 

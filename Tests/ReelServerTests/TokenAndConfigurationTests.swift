@@ -64,6 +64,21 @@ struct ConfigurationTests {
         #expect(throws: ConfigurationError.self) { try ConfigurationLoader.load(file: Data(#"{"prot": 1}"#.utf8), environment: [:], overrides: [:]) }
         #expect(throws: ConfigurationError.self) { try ConfigurationLoader.load(file: nil, environment: ["REELHOUSE_PORT": "eighty"], overrides: [:]) }
         #expect(throws: ConfigurationError.self) { try ConfigurationLoader.load(file: nil, environment: ["REELHOUSE_METRICS": "maybe"], overrides: [:]) }
+        #expect(throws: ConfigurationError.self) { try ConfigurationLoader.load(file: nil, environment: ["REELHOUSE_LEASE_SECONDS": "soon"], overrides: [:]) }
+        #expect(throws: ConfigurationError.self) { try ConfigurationLoader.load(file: nil, environment: ["REELHOUSE_JOB_TIMEOUT_SECONDS": "0"], overrides: [:]) }
+        #expect(throws: ConfigurationError.self) { try ConfigurationLoader.load(file: nil, environment: ["REELHOUSE_PRESET": "bogus"], overrides: [:]) }
+    }
+
+    /// The media and job settings kept the variable names and flags tests and scripts use.
+    @Test func mediaAndJobSettingsKeepTheirOldSpellings() throws {
+        let environment = ["REELHOUSE_ENCRYPT": "0", "REELHOUSE_PRESET": "ultrafast", "REELHOUSE_LEASE_SECONDS": "2", "REELHOUSE_MAX_DURATION": "5"]
+        let fromEnvironment = try ConfigurationLoader.load(file: nil, environment: environment, overrides: [:])
+        #expect(!fromEnvironment.encryption && fromEnvironment.preset == "ultrafast")
+        #expect(fromEnvironment.leaseSeconds == 2 && fromEnvironment.maxDuration == 5)
+        let flags = try ConfigurationFlags.parse(["--no-encryption", "--preset", "ultrafast", "--max-duration", "2.5", "--max-image-pixels", "2000000"])
+        let fromFlags = try ConfigurationLoader.load(file: nil, environment: [:], overrides: flags)
+        #expect(!fromFlags.encryption && fromFlags.preset == "ultrafast")
+        #expect(fromFlags.maxDuration == 2.5 && fromFlags.maxImagePixels == 2_000_000)
     }
 }
 

@@ -11,6 +11,7 @@ import ReelMedia
 import ReelModels
 import ReelPipeline
 import ReelServer
+import ReelStorage
 import ReelStore
 import ReelStoreSQLite
 import ServiceLifecycle

@@ -3,6 +3,7 @@ import Logging
 import ReelGeneration
 import ReelJobs
 import ReelModels
+import ReelStorage
 import ReelStore
 
 /// The `generation` job: each attempt is one provider call (`GenerationStep`) — submit, or one

@@ -1,5 +1,6 @@
 import Foundation
 import ReelModels
+import ReelStorage
 
 /// Turns a ready generation into a post through the same import → transcode → publish path
 /// as any clip: the preview file is staged with a yt-dlp-style sidecar (prompt as title, the
@@ -14,9 +15,7 @@ public struct GenerationPublisher: Sendable {
         self.files = files
     }
 
-    public typealias Published = ImportedPost
-
-    public func publish(_ generation: Generation, description: String?, tags: [String], username: String) async throws -> Published {
+    public func publish(_ generation: Generation, description: String?, tags: [String], username: String) async throws -> ImportedPost {
         let source = files.result(generation.id)
         guard FileManager.default.fileExists(atPath: source.path) else {
             throw PipelineError.storage("the generated clip \(generation.id) is no longer on disk")

@@ -2,6 +2,7 @@ import Foundation
 import ReelImport
 import ReelMedia
 import ReelModels
+import ReelStorage
 import ReelStore
 
 public struct ImportOptions: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import ReelModels
+import ReelStorage
 
 /// One file, with a yt-dlp-style sidecar, imported through the same scan → validate → keep →
 /// queue path as a folder of clips: how generations and uploads become posts. The file is
@@ -50,16 +51,5 @@ public struct StagedImport: Sendable {
             throw PipelineError.rejected(reason)
         }
         return ImportedPost(postID: imported.id, jobIDs: jobIDs)
-    }
-}
-
-/// The post a generation or an upload became, and the jobs that make its media.
-public struct ImportedPost: Codable, Sendable, Equatable {
-    public var postID: Int64
-    public var jobIDs: [Int64]
-
-    public init(postID: Int64, jobIDs: [Int64]) {
-        self.postID = postID
-        self.jobIDs = jobIDs
     }
 }

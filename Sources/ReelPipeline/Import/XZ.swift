@@ -1,4 +1,5 @@
 import Foundation
+import ReelStorage
 
 /// instaloader writes its metadata as `.json.xz`. Foundation has no LZMA, so the system's `xz`
 /// decompresses it; this runs synchronously because sidecar loading is synchronous.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ReelModels
+import ReelStorage
 import ReelStore
 
 /// Removes what interrupted work left behind: work folders of jobs that are no longer running

@@ -1,4 +1,5 @@
 import Foundation
+import ReelStorage
 
 /// The live `ProcessRunner`, on Foundation's `Process`.
 ///

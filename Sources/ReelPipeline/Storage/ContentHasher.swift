@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ReelStorage
 
 /// SHA-256 of file contents, read in bounded chunks so a 4 GB clip costs 1 MB of memory.
 public enum ContentHasher {

@@ -1,4 +1,5 @@
 import Foundation
+import ReelStorage
 
 /// The one folder that holds an installation's state (`--data`, `REELHOUSE_DATA`, `./data`):
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import ReelStorage
 
 /// Keeps the mezzanine of every post under `sources/`, named by content hash, so a transcode
 /// job (on this machine or, later, another worker) never depends on the user's import folder

@@ -2,6 +2,7 @@ import Foundation
 import ReelHLS
 import ReelMedia
 import ReelModels
+import ReelStorage
 
 /// Turns ffmpeg's per-rung output into what we publish: each segment encrypted in place
 /// (AES-128 full-segment, RFC 8216 §5.2 — ffmpeg cannot encrypt fMP4 itself), media playlists

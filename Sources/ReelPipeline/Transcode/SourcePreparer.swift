@@ -2,6 +2,7 @@ import Foundation
 import ReelJobs
 import ReelMedia
 import ReelModels
+import ReelStorage
 import ReelStore
 
 /// The compression pass of the upload size policy: re-encodes a large upload to H.264 ≤ 1080p30

@@ -3,6 +3,7 @@ import Logging
 import ReelJobs
 import ReelMedia
 import ReelModels
+import ReelStorage
 import ReelStore
 
 public struct PipelineConfiguration: Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import ReelJobs
 import ReelMedia
 import ReelModels
+import ReelStorage
 
 /// Produces a video post's outputs in a staging folder: one ffmpeg run (decode once, the whole
 /// ladder plus poster and thumbnail), a remux of the ≤ 720p rung into a download MP4, then

@@ -1,4 +1,5 @@
 import Foundation
+import ReelStorage
 
 /// Uploads as two files each under `uploads/`: `<id>.bin` (bytes so far) and `<id>.json`
 /// (the record). The offset is the size of the `.bin` file, so a crash mid-PATCH never leaves

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ReelStorage
 import ServiceLifecycle
 
 /// Deletes incomplete uploads past their `Upload-Expires` (and their records), every

@@ -1,5 +1,6 @@
 import Foundation
 import ReelModels
+import ReelStorage
 import ReelStore
 
 /// A complete upload becomes a post through the import path: staged under its (sanitized)
@@ -38,40 +39,6 @@ public struct UploadPublisher: Sendable {
             options: options
         )
         return imported
-    }
-}
-
-/// The upload size policy (seed 004), configurable.
-public struct UploadPolicy: Sendable, Equatable {
-    /// Larger uploads are refused when they are created (413).
-    public var maxBytes: Int64
-    /// Larger videos are compressed to H.264 ≤ 1080p30 before their ladder; smaller ones are
-    /// kept as they are.
-    public var compressAboveBytes: Int64
-    /// An incomplete upload is deleted this long after it was created.
-    public var expirySeconds: TimeInterval
-
-    public init(maxBytes: Int64 = 50_000_000, compressAboveBytes: Int64 = 10_000_000, expirySeconds: TimeInterval = 86_400) {
-        self.maxBytes = maxBytes
-        self.compressAboveBytes = compressAboveBytes
-        self.expirySeconds = expirySeconds
-    }
-}
-
-/// How the `Upload-Metadata` values an uploader sends turn into import options.
-public enum UploadMetadata {
-    /// Comma-separated tags; blanks dropped.
-    public static func tags(_ text: String?) -> [String] {
-        (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    }
-
-    /// A look by name; missing means none. An unknown name is refused when the upload is created.
-    public static func filter(_ text: String?) throws -> VideoFilter {
-        guard let text, !text.isEmpty else { return .none }
-        guard let filter = VideoFilter(rawValue: text) else {
-            throw PipelineError.rejected("unknown filter \"\(text)\"; use one of \(VideoFilter.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        return filter
     }
 }
 

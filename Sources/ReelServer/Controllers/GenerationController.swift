@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import ReelGeneration
 import ReelModels
-import ReelPipeline
+import ReelStorage
 import ReelStore
 
 /// What the generation routes need; absent, the routes answer 404 like any unknown path.
@@ -11,21 +11,27 @@ public struct GenerationDependencies: Sendable {
     public var providers: [any GenerationProvider]
     public var defaultProvider: String
     public var files: GenerationFiles
-    public var publisher: GenerationPublisher
+    /// Makes a ready generation a post (import → transcode, like any clip). The media pipeline
+    /// supplies it, so the server does not link ffmpeg runners or the importer.
+    public var publish: Publish
     /// Bounds of each generation's job (attempts, time limit), set when it is created.
     public var jobLimits: GenerationJobLimits
 
     public init(
         store: any GenerationStore, providers: [any GenerationProvider], defaultProvider: String, files: GenerationFiles,
-        publisher: GenerationPublisher, jobLimits: GenerationJobLimits = GenerationJobLimits()
+        publish: @escaping Publish, jobLimits: GenerationJobLimits = GenerationJobLimits()
     ) {
         self.jobLimits = jobLimits
         self.store = store
         self.providers = providers
         self.defaultProvider = defaultProvider
         self.files = files
-        self.publisher = publisher
+        self.publish = publish
     }
+
+    public typealias Publish = @Sendable (
+        _ generation: Generation, _ description: String?, _ tags: [String], _ username: String
+    ) async throws -> ImportedPost
 }
 
 /// Prompt → private preview → publish, discard or regenerate (seed 004's creation flow).
@@ -79,7 +85,7 @@ struct GenerationController {
             if !tags.isEmpty { _ = try VideoController.validNames(tags, what: "tag") }
             if let description = body.description, description.count > 2000 { throw APIError.badRequest("the description is longer than 2000 characters") }
             // A refused file is a 422 and a storage fault a logged 500, through `ErrorMapping`.
-            let published = try await dependencies.publisher.publish(generation, description: body.description, tags: tags, username: user.name)
+            let published = try await dependencies.publish(generation, body.description, tags, user.name)
             var next = generation
             next.state = .published
             next.postID = published.postID

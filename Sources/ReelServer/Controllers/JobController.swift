@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import ReelModels
-import ReelPipeline
+import ReelStorage
 import ReelStore
 
 /// Jobs of every kind (transcode, generation, upload_import) a person can follow: list, one

@@ -3,7 +3,7 @@ import Hummingbird
 import Logging
 import ReelGeneration
 import ReelHLS
-import ReelPipeline
+import ReelStorage
 import ReelStore
 
 /// The one table from every error a handler can throw — ours, the store's, the pipeline's,

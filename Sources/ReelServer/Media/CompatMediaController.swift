@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import ReelModels
-import ReelPipeline
+import ReelStorage
 import ReelStore
 
 /// Seed 000's HLS routes, so its iOS client plays unmodified:

@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import ReelModels
-import ReelPipeline
+import ReelStorage
 import ReelStore
 
 /// Signed media delivery:

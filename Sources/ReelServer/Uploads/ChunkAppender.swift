@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
-import ReelPipeline
+import ReelStorage
 
 /// Copies one request body into an upload as it arrives, never past the declared length. With a
 /// checksum, the chunk only counts if its digest matches; otherwise — and whenever the body

@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import ReelModels
-import ReelPipeline
+import ReelStorage
 import ReelStore
 
 /// What the upload routes need; absent, they answer 404 like any unknown path.

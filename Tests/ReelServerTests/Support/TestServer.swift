@@ -7,6 +7,7 @@ import ReelMedia
 import ReelModels
 import ReelPipeline
 import ReelServer
+import ReelStorage
 import ReelStore
 import ReelStoreSQLite
 import ReelTestSupport
@@ -40,7 +41,7 @@ struct TestServer {
         generations = GenerationDependencies(
             store: store, providers: [LocalCardProvider(runner: runner, workRoot: root.appendingPathComponent("generations/work"))],
             defaultProvider: "local", files: files,
-            publisher: GenerationPublisher(importer: Importer(dataFolder: DataFolder(root: root), store: store, runner: runner, limits: MediaLimits()), files: files)
+            publish: GenerationPublisher(importer: Importer(dataFolder: DataFolder(root: root), store: store, runner: runner, limits: MediaLimits()), files: files).publish
         )
         let hash = try await BcryptPasswordHasher(cost: 4).hash(Self.password)
         owner = try await store.createUser(name: "owner", role: .owner, passwordHash: hash, now: Date())

@@ -1,5 +1,7 @@
-/// The one error type of the pipeline module. Messages are for people: they end up in the
-/// import report, in `reelhouse jobs`, and in the API's job status.
+/// The one error type of the media pipeline and of the storages it publishes to. It is
+/// declared here, next to the storage protocols, so the server can map it to HTTP without
+/// linking the pipeline. Messages are for people: they end up in the import report, in
+/// `reelhouse jobs`, and in the API's job status.
 public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
     /// ffmpeg, ffprobe or xz is not installed.
     case toolMissing(String)

@@ -1,16 +1,5 @@
 import Foundation
-
-/// Where published media lives. The embedded implementation is a local folder; an
-/// S3-compatible bucket can sit behind the same protocol (publish = upload then flip the row).
-public protocol MediaStorage: Sendable {
-    /// Makes a fully staged post folder visible under `postKey`, all at once: readers see either
-    /// nothing or every file. Replaces leftovers of an earlier, unfinished publish.
-    func publish(stagedDirectory: URL, postKey: String) async throws
-    func remove(postKey: String) async throws
-    func postKeys() async throws -> [String]
-    /// A local file for serving with zero copies, when the storage is local.
-    func localFile(postKey: String, relativePath: String) -> URL?
-}
+import ReelStorage
 
 /// `MediaStorage` on the local disk: one directory per post under `media/`, published by a
 /// single `rename(2)` from `tmp/` (same file system, so it is atomic).
