@@ -10,7 +10,7 @@ import UnixSignals
 
 struct WorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "worker", abstract: "Run queued jobs (transcodes, upload imports, generations) until stopped (SIGINT/SIGTERM stop it gracefully)."
+        commandName: "worker", abstract: "Run queued jobs (transcodes, upload imports, generations, upkeep) until stopped (SIGINT/SIGTERM stop it gracefully)."
     )
 
     @OptionGroup var dataOptions: DataOptions
@@ -21,7 +21,6 @@ struct WorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try AppContext(dataPath: dataOptions.resolvedPath, logLevel: .info)
-        try await context.sweeper.sweep()
         let env = ProcessInfo.processInfo.environment["REELHOUSE_WORKER_CONCURRENCY"].flatMap(Int.init)
         // The same settings `serve` reads (config file and environment) for what jobs need.
         let file = context.dataFolder.root.appendingPathComponent("config.json")
@@ -31,10 +30,9 @@ struct WorkerCommand: AsyncParsableCommand {
         let uploads = try UploadSetup.dependencies(context: context, configuration: configuration, limits: media.limits)
         try await uploads.imports.recoverPending(now: Date())
         let generations = try GenerationSetup.dependencies(context: context, configuration: configuration, limits: media.limits)
-        let light: [any JobHandler] = [
-            UploadSetup.importHandler(context: context, configuration: configuration, limits: media.limits),
-            GenerationSetup.jobHandler(generations, context: context),
-        ]
+        let light = try await LightJobs.handlers(
+            context: context, configuration: configuration, limits: media.limits, uploads: uploads, generations: generations
+        )
         var pipeline = media.pipeline
         pipeline.keepOriginalUploads = configuration.keepOriginalUploads
         let workers = context.workers(concurrency: concurrency ?? env, configuration: pipeline, light: light)
