@@ -104,11 +104,13 @@ struct JobExecution {
             await write(logger) { try await store.succeed(jobID: job.id, workerID: workerID, now: worker.now()) }
             return
         case .handlerFinished(.success(.runAgain(let seconds))):
-            let now = worker.now()
-            let runAfter = now.addingTimeInterval(max(0, seconds))
-            logger.debug("job runs again later", metadata: ["run_after": "\(runAfter)"])
-            await write(logger) {
+            await requeue(after: seconds, logger) { runAfter, now in
                 try await store.reschedule(jobID: job.id, workerID: workerID, runAfter: runAfter, progress: progress, now: now)
+            }
+            return
+        case .handlerFinished(.success(.recur(let seconds))):
+            await requeue(after: seconds, logger) { runAfter, now in
+                try await store.recur(jobID: job.id, workerID: workerID, runAfter: runAfter, now: now)
             }
             return
         case .handlerFinished(.failure(let failure)):
@@ -139,6 +141,14 @@ struct JobExecution {
         await write(logger) {
             try await store.fail(jobID: job.id, workerID: workerID, error: message, retryAt: retryAt, now: now)
         }
+    }
+
+    /// Queues the job again, claimable `seconds` from now, through `body(runAfter, now)`.
+    private func requeue(after seconds: TimeInterval, _ logger: Logger, _ body: (Date, Date) async throws -> Void) async {
+        let now = worker.now()
+        let runAfter = now.addingTimeInterval(max(0, seconds))
+        logger.debug("job runs again later", metadata: ["run_after": "\(runAfter)"])
+        await write(logger) { try await body(runAfter, now) }
     }
 
     /// Retries a store write a few times: a busy database must not turn a finished job into a

@@ -22,6 +22,10 @@ public enum JobOutcome: Sendable, Equatable {
     /// queued again, claimable after this many seconds, and the attempt does not count
     /// against `maxAttempts`. The job's deadline still applies.
     case runAgain(after: TimeInterval)
+    /// This round of recurring work is done (a sweep): the job is queued for its next round
+    /// after this many seconds with its attempts reset, so only failures in a row (retried
+    /// with backoff) can end it, not a few scattered over months.
+    case recur(after: TimeInterval)
 }
 
 /// What a handler may tell its worker about the attempt it is running.

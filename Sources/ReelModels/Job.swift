@@ -2,7 +2,8 @@ import Foundation
 
 /// Every kind of background work runs on the one queue (`JobStore`), with the same leases,
 /// retries, backoff, deadlines, cancel and retry. A job names what it works on by `postID`
-/// (transcode) or by `subject` (the generation id, the upload id).
+/// (transcode) or by `subject` (the generation id, the upload id, or a fixed name for the
+/// recurring upkeep kinds, so there is exactly one of each).
 public enum JobKind: String, Codable, Sendable, CaseIterable {
     /// Turn a queued post's source into published media.
     case transcode
@@ -12,6 +13,25 @@ public enum JobKind: String, Codable, Sendable, CaseIterable {
     /// A complete tus upload becomes a post (validate, keep, queue its transcode); `subject` is
     /// the upload id. Recorded when the last byte arrives, so a crash cannot lose it.
     case uploadImport = "upload_import"
+    /// Removes leftovers of interrupted work (work folders, unpublished media, stale stages);
+    /// recurring, one job under a fixed subject.
+    case sweep
+    /// Deletes incomplete uploads past their `Upload-Expires`; recurring, one job under a
+    /// fixed subject.
+    case uploadExpiry = "upload_expiry"
+
+    /// The server's own upkeep rather than someone's work: listings of jobs leave these out
+    /// unless asked for by kind, so a person's view of their uploads and generations is not
+    /// cluttered by jobs that never end.
+    public var isMaintenance: Bool {
+        switch self {
+        case .sweep, .uploadExpiry: true
+        case .transcode, .generation, .uploadImport: false
+        }
+    }
+
+    /// The kinds that are someone's work: what a job listing shows by default.
+    public static var work: [JobKind] { allCases.filter { !$0.isMaintenance } }
 }
 
 /// queued → running (leased, heartbeating) → succeeded | failed. `failed` is terminal.

@@ -26,6 +26,18 @@ public struct UploadImports: Sendable {
         try await jobs.job(kind: .uploadImport, subject: uploadID)
     }
 
+    /// Whether an upload past its `Upload-Expires` may be deleted. Not while it is complete and
+    /// its import is still to come (queued or running, or not recorded yet, which the start-up
+    /// scan does), however long no worker ran: deleting it would fail that import with "the
+    /// upload is gone". An incomplete upload, a failed import's bytes and an imported upload's
+    /// record all go.
+    public func mayExpire(_ upload: UploadRecord, now: Date) async throws -> Bool {
+        guard upload.expiresAt <= now else { return false }
+        guard upload.outcome == nil, (try? storage.offset(id: upload.id)) == upload.length else { return true }
+        guard let job = try await job(uploadID: upload.id) else { return false }
+        return job.state.isTerminal
+    }
+
     /// At start-up: queues the import of every complete upload that has not become a post, in
     /// case the server died between the last byte and recording its job. Returns how many
     /// uploads were waiting.

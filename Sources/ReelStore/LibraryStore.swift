@@ -90,6 +90,10 @@ public protocol JobStore: Sendable {
     /// rendering): back to `queued`, claimable from `runAfter`, without counting the attempt.
     /// `progress` nil keeps the stored one. A no-op unless `workerID` holds the lease.
     func reschedule(jobID: Int64, workerID: String, runAfter: Date, progress: Double?, now: Date) async throws
+    /// A round of recurring work went well: back to `queued`, claimable from `runAfter`, with
+    /// no attempts used and no last error, as if newly recorded. A no-op unless `workerID`
+    /// holds the lease.
+    func recur(jobID: Int64, workerID: String, runAfter: Date, now: Date) async throws
     /// Puts a running job back to `queued`, claimable at once, without counting the attempt
     /// (a graceful shutdown is not the job's fault). A no-op unless `workerID` holds the lease.
     func release(jobID: Int64, workerID: String, reason: String, now: Date) async throws
@@ -106,6 +110,12 @@ extension JobStore {
     /// Jobs of every kind.
     public func jobs(states: [JobState]?, limit: Int) async throws -> [Job] {
         try await jobs(states: states, kinds: nil, limit: limit)
+    }
+
+    /// For stores that cannot reset attempts: the next round as a run-again, which refunds
+    /// this attempt only.
+    public func recur(jobID: Int64, workerID: String, runAfter: Date, now: Date) async throws {
+        try await reschedule(jobID: jobID, workerID: workerID, runAfter: runAfter, progress: nil, now: now)
     }
 
     /// For stores that cannot refund an attempt: a retry that is due at once.

@@ -180,6 +180,21 @@ extension SQLiteStore {
         }
     }
 
+    /// The round went well and the work recurs: queued from `runAfter` with attempts and last
+    /// error cleared, so earlier rounds' failures do not add up to a final one.
+    public func recur(jobID: Int64, workerID: String, runAfter: Date, now: Date) async throws {
+        try await write { db in
+            try db.execute(
+                sql: """
+                    UPDATE jobs SET state = 'queued', attempts = 0, last_error = NULL, run_after = ?, progress = 0,
+                                    lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
+                    WHERE id = ? AND state = 'running' AND lease_owner = ?
+                    """,
+                arguments: [RowDecoding.seconds(runAfter), RowDecoding.seconds(now), jobID, workerID]
+            )
+        }
+    }
+
     /// Puts a job back in the queue, claimable at once, without counting the attempt: the worker
     /// is shutting down and the job did nothing wrong. A no-op unless `workerID` holds the lease.
     public func release(jobID: Int64, workerID: String, reason: String, now: Date) async throws {

@@ -55,7 +55,7 @@ struct AppContext {
 
     /// The workers of the one job queue: transcodes (heavy: every core through ffmpeg, so
     /// `workerConcurrency` of them, default 1 on small machines) and the light kinds — upload
-    /// imports and generation steps, each a second or less of work — on a worker of their own,
+    /// imports, generation steps and the upkeep jobs, each seconds at most — on a worker of their own,
     /// so a person's upload or prompt never waits behind someone's long transcode. Both share
     /// the queue's leases, retries, backoff, deadlines and timeouts.
     func workers(

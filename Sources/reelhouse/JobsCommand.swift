@@ -5,7 +5,9 @@ import ReelStore
 import ReelStoreSQLite
 
 struct JobsCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "jobs", abstract: "List jobs of every kind (transcode, generation, upload_import) and their state.")
+    static let configuration = CommandConfiguration(
+        commandName: "jobs", abstract: "List jobs (transcode, generation, upload_import; with --all also sweep, upload_expiry) and their state."
+    )
 
     @OptionGroup var dataOptions: DataOptions
 
@@ -15,9 +17,12 @@ struct JobsCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Show at most this many jobs, newest first.")
     var limit = 100
 
+    @Flag(name: .long, help: "Also the server's own recurring upkeep jobs (sweep, upload_expiry).")
+    var all = false
+
     func run() async throws {
         let context = try AppContext(dataPath: dataOptions.resolvedPath)
-        let jobs = try await context.store.jobs(states: nil, limit: limit)
+        let jobs = try await context.store.jobs(states: nil, kinds: all ? nil : JobKind.work, limit: limit)
         if json {
             let encoder = JSONEncoder()
             encoder.keyEncodingStrategy = .convertToSnakeCase

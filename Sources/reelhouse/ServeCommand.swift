@@ -44,7 +44,6 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration = try loadConfiguration(context)
         let secret = try ServerSecret.load(dataFolder: context.dataFolder)
         let passwords = BcryptPasswordHasher(cost: bcryptCost)
-        try await context.sweeper.sweep()
 
         if demo, try await context.store.countPosts(status: nil) == 0 {
             try await DemoSetup(context: context, settings: configuration).run()
@@ -59,15 +58,13 @@ struct ServeCommand: AsyncParsableCommand {
         let metrics = MetricsRegistry()
         var services: [any Service] = []
         let uploads = try UploadSetup.dependencies(context: context, configuration: configuration)
-        services.append(UploadExpiry(storage: uploads.storage, logger: context.logger))
         // Complete uploads whose import was never recorded (the server died on their last byte).
         try await uploads.imports.recoverPending(now: Date())
         let generations = try GenerationSetup.dependencies(context: context, configuration: configuration)
         if configuration.worker {
-            let light: [any JobHandler] = [
-                UploadSetup.importHandler(context: context, configuration: configuration),
-                GenerationSetup.jobHandler(generations, context: context),
-            ]
+            let light = try await LightJobs.handlers(
+                context: context, configuration: configuration, uploads: uploads, generations: generations
+            )
             services += context.workers(settings: configuration, light: light) {
                 MeasuredJobHandler($0, metrics: metrics)
             } as [any Service]

@@ -11,7 +11,7 @@ import UnixSignals
 
 struct WorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "worker", abstract: "Run queued jobs (transcodes, upload imports, generations) until stopped (SIGINT/SIGTERM stop it gracefully)."
+        commandName: "worker", abstract: "Run queued jobs (transcodes, upload imports, generations, upkeep) until stopped (SIGINT/SIGTERM stop it gracefully)."
     )
 
     @OptionGroup var dataOptions: DataOptions
@@ -22,16 +22,14 @@ struct WorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try AppContext(dataPath: dataOptions.resolvedPath, logLevel: .info)
-        try await context.sweeper.sweep()
         // The same settings `serve` reads (config file and environment) for what jobs need.
         let configuration = try context.settings(command: "worker", flags: media.flags(workerConcurrency: concurrency))
         let uploads = try UploadSetup.dependencies(context: context, configuration: configuration)
         try await uploads.imports.recoverPending(now: Date())
         let generations = try GenerationSetup.dependencies(context: context, configuration: configuration)
-        let light: [any JobHandler] = [
-            UploadSetup.importHandler(context: context, configuration: configuration),
-            GenerationSetup.jobHandler(generations, context: context),
-        ]
+        let light = try await LightJobs.handlers(
+            context: context, configuration: configuration, uploads: uploads, generations: generations
+        )
         let workers = context.workers(settings: configuration, light: light)
         let group = ServiceGroup(
             services: workers, gracefulShutdownSignals: [.sigterm, .sigint], logger: context.logger

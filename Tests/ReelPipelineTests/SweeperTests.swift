@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ReelJobs
 import ReelModels
 import ReelStore
 import ReelStoreSQLite
@@ -38,6 +39,14 @@ struct SweeperTests {
         #expect(try await sweeper.sweep(now: now) == 3)
         #expect(!fm.fileExists(atPath: orphanJob.path) && !fm.fileExists(atPath: oldStage.path) && !fm.fileExists(atPath: oldRender.path))
         #expect(fm.fileExists(atPath: freshStage.path) && fm.fileExists(atPath: freshRender.path))
+
+        // As the recurring `sweep` job: one round sweeps, then asks for the next in an hour.
+        try make(orphanJob, age: 10)
+        let job = sweeper.recurringJob()
+        #expect(job.kind == .sweep)
+        let recorded = try await job.schedule(on: store, now: now)
+        #expect(try await job.run(recorded, context: JobContext(workerID: "test", attempt: 1)) == .recur(after: 3600))
+        #expect(!fm.fileExists(atPath: orphanJob.path))
     }
 
     @Test("media folders of ready posts and of posts still queued stay; a never-published or unknown post's folder goes")

@@ -5,7 +5,7 @@ import ReelStorage
 import Testing
 @testable import ReelPipeline
 
-@Suite("Upload storage, names and expiry")
+@Suite("Upload storage and names")
 struct UploadStorageTests {
     private func temporaryStorage() -> (LocalUploadStorage, URL) {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("reel-uploads-\(UUID().uuidString)")
@@ -52,27 +52,6 @@ struct UploadStorageTests {
         storage.remove(id: upload.id)
         #expect(try storage.record(id: upload.id) == nil)
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).isEmpty)
-    }
-
-    @Test("the expiry sweep removes expired uploads and strays, and keeps live ones")
-    func expiry() throws {
-        let (storage, root) = temporaryStorage()
-        defer { try? FileManager.default.removeItem(at: root) }
-        let now = Date()
-        let live = record(expires: now.addingTimeInterval(60))
-        let expired = record(expires: now.addingTimeInterval(-1))
-        try storage.create(live)
-        try storage.create(expired)
-        let stray = root.appendingPathComponent("\(UploadRecord.makeID()).bin")
-        _ = FileManager.default.createFile(atPath: stray.path, contents: Data("x".utf8))
-        try FileManager.default.setAttributes([.modificationDate: now.addingTimeInterval(-7200)], ofItemAtPath: stray.path)
-        _ = FileManager.default.createFile(atPath: root.appendingPathComponent("notes.txt").path, contents: Data())
-
-        let sweep = UploadExpiry(storage: storage, logger: Logger(label: "test"), now: { now })
-        #expect(sweep.sweep() == 2)
-        let left = Set(try FileManager.default.contentsOfDirectory(atPath: root.path))
-        #expect(left == ["\(live.id).bin", "\(live.id).json", "notes.txt"])
-        #expect(sweep.sweep() == 0)
     }
 
     @Test("staged names keep safe characters and a recognised extension")

@@ -245,3 +245,26 @@ def test_memory_stays_flat_while_a_50_mb_upload_streams(server, tmp_path):
     # Random bytes are not a video: refused at completion, stored nowhere.
     assert status == 422 and reply["error"]["code"] == "invalid_media"
     assert growth_mb < 40, "the body looks buffered in memory"
+
+
+def test_upkeep_runs_as_one_recurring_job_of_each_kind_shown_to_the_owner_by_kind(server):
+    owner = {"api-key": server.api_key}
+
+    def upkeep(kind: str) -> dict | None:
+        status, _, body = http(f"{server.base}/api/v1/jobs?kind={kind}", headers=owner)
+        assert status == 200, body
+        [job] = json.loads(body)["items"]
+        return job if job["state"] == "queued" and job.get("started_at") else None
+
+    for kind in ("sweep", "upload_expiry"):
+        # Due at start-up, run once, then queued for its next round with no attempt used.
+        deadline = time.monotonic() + 30
+        while (job := upkeep(kind)) is None and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert job is not None, f"the {kind} job never ran its first round"
+        assert job["attempts"] == 0 and job.get("last_error") is None, job
+    status, _, body = http(f"{server.base}/api/v1/jobs?limit=50", headers=owner)
+    assert status == 200 and not {item["kind"] for item in json.loads(body)["items"]} & {"sweep", "upload_expiry"}
+    onlooker = server.add_user("onlooker")
+    status, _, body = http(f"{server.base}/api/v1/jobs?kind=sweep", headers={"api-key": onlooker})
+    assert status == 403 and error_code(body) == "forbidden"

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ReelJobs
 import ReelModels
 import ReelStorage
 import ReelStore
@@ -23,15 +24,24 @@ public struct Sweeper: Sendable {
         self.logger = logger
     }
 
+    /// The `sweep` job: a sweep every `interval` (an hour: stages count as leftovers after an
+    /// hour, so sweeping more often finds little more), for the light worker to run.
+    public func recurringJob(every interval: TimeInterval = 3600) -> RecurringJob {
+        RecurringJob(kind: .sweep, every: interval) { try await sweep() }
+    }
+
     @discardableResult
     public func sweep(now: Date = Date()) async throws -> Int {
         var removed = 0
+        // Folders are listed before the jobs are read: a job claimed meanwhile (it runs next to
+        // other workers) made its folder after the listing, so it is never taken for a leftover.
+        let fileManager = FileManager.default
+        let workFolders = (try? fileManager.contentsOfDirectory(atPath: dataFolder.tempRoot.path)) ?? []
+        let mediaKeys = try await storage.postKeys()
         let running = try await jobs.jobs(states: [.running, .queued], limit: 100_000)
         let busyJobs = Set(running.filter { $0.state == .running && ($0.leaseExpiresAt ?? .distantPast) > now }.map(\.id))
         let busyPosts = Set(running.compactMap(\.postID))
 
-        let fileManager = FileManager.default
-        let workFolders = (try? fileManager.contentsOfDirectory(atPath: dataFolder.tempRoot.path)) ?? []
         for name in workFolders where name.hasPrefix("job-") {
             guard let id = Int64(name.dropFirst(4)), !busyJobs.contains(id) else { continue }
             try? fileManager.removeItem(at: dataFolder.tempRoot.appendingPathComponent(name))
@@ -40,7 +50,7 @@ public struct Sweeper: Sendable {
         // One query for the whole library, not one per media folder: a start-up sweep of a
         // 100k-post library would otherwise issue 100k queries before the server listens.
         let ready = try await library.postIDs(status: .ready)
-        for key in try await storage.postKeys() {
+        for key in mediaKeys {
             guard let id = Int64(key), !busyPosts.contains(id), !ready.contains(id) else { continue }
             try await storage.remove(postKey: key)
             removed += 1

@@ -10,7 +10,8 @@ import ReelStore
 /// job with its ETA, a server-sent events stream of its state and percent until it ends,
 /// cancel and retry. Anyone signed in may watch; only the owner role or the person whose work
 /// it is (who uploaded the post or the upload, who asked for the generation) may cancel or
-/// retry it.
+/// retry it. The server's own upkeep (`sweep`, `upload_expiry`) is the owner's alone and is
+/// listed only when asked for by kind, so it never clutters a person's view of their work.
 struct JobController {
     let jobs: any JobStore
     let library: any LibraryStore
@@ -34,11 +35,12 @@ struct JobController {
                 guard let state = JobState(rawValue: String(text)) else { throw APIError.badRequest("state must be queued, running, succeeded or failed") }
                 states = [state]
             }
-            var kinds: [JobKind]?
+            var kinds = JobKind.work
             if let text = query["kind"], !text.isEmpty {
                 guard let kind = JobKind(rawValue: String(text)) else {
                     throw APIError.badRequest("kind must be one of \(JobKind.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
+                if kind.isMaintenance { _ = try context.requireOwner() }
                 kinds = [kind]
             }
             let limit = try FeedController.limit(from: query)
@@ -91,6 +93,8 @@ struct JobController {
     private func job(_ context: AppRequestContext) async throws -> Job {
         guard let text = context.parameters.get("id"), let id = Int64(text) else { throw APIError.badRequest("the job id must be an integer") }
         guard let job = try await jobs.job(id: id) else { throw APIError.notFound("job \(id)") }
+        // Upkeep jobs are the owner's business; to anyone else they do not exist.
+        if job.kind.isMaintenance, try context.requireUser().role != .owner { throw APIError.notFound("job \(id)") }
         return job
     }
 
@@ -103,7 +107,7 @@ struct JobController {
                generation.userID == user.id { return }
         case .uploadImport:
             if let id = job.subject, UploadRecord.isValidID(id), let upload = try uploads?.record(id: id), upload.userID == user.id { return }
-        case .transcode:
+        case .transcode, .sweep, .uploadExpiry:
             break
         }
         throw APIError.forbidden("only the owner or the uploader can change this job")

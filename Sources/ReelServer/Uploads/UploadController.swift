@@ -145,13 +145,14 @@ struct UploadController {
     }
 
     /// The caller's upload named in the path; 404 for a malformed id, someone else's upload or
-    /// none at all, 410 for one that expired but is not swept yet.
+    /// none at all, 410 for one that expired but is not swept yet (unless it is complete and
+    /// its import is still to come: expiry waits for that, see `UploadImports.mayExpire`).
     private func owned(_ context: AppRequestContext) async throws -> UploadRecord {
         let user = try context.requireUser()
         guard let id = context.parameters.get("id"), UploadRecord.isValidID(id),
               let record = try storage.record(id: id), record.userID == user.id
         else { throw APIError.notFound("the upload") }
-        if record.outcome == nil, record.expiresAt <= now() {
+        if record.outcome == nil, try await dependencies.imports.mayExpire(record, now: now()) {
             storage.remove(id: id)
             throw APIError.gone("the upload expired; start it again")
         }

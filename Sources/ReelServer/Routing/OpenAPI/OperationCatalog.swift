@@ -44,10 +44,10 @@ enum OperationCatalog {
             Doc(requestBody: Doc.jsonBody("RatingRequest"), responses: ["200": Doc.json(Schema.ref("ViewerState"), "the new state")], errors: [413])
         case "GET /api/v1/jobs":
             Doc(parameters: [Doc.query("state", Schema.oneOf([""] + JobState.allCases.map(\.rawValue)), "only jobs in this state (empty: any)"),
-                             Doc.query("kind", Schema.oneOf([""] + JobKind.allCases.map(\.rawValue)), "only jobs of this kind (empty: any)"), limit],
+                             Doc.query("kind", Schema.oneOf([""] + JobKind.allCases.map(\.rawValue)), jobKindDescription), limit],
                 responses: ["200": Doc.json(Schema.ref("JobList"), "jobs, newest first", links: [
                     "GetFirstJob": Doc.link(OpenAPIDocument.operationID("GET", "/api/v1/jobs/{id}"), ["id": "$response.body#/items/0/id"]),
-                ])])
+                ])], errors: [403])
         case "GET /api/v1/jobs/{id}": Doc(responses: ["200": Doc.json(Schema.ref("Job"), "the job", links: jobLinks)])
         case "GET /api/v1/jobs/{id}/events":
             Doc(responses: ["200": [
@@ -85,6 +85,13 @@ enum OperationCatalog {
 
     static var pageLinks: [String: JSONObject] {
         ["GetFirstVideo": Doc.link(OpenAPIDocument.operationID("GET", "/api/v1/videos/{id}"), ["id": "$response.body#/items/0/id"])]
+    }
+
+    /// The `kind` filter: people's work by default; the upkeep kinds only when named, by the owner.
+    static var jobKindDescription: String {
+        let upkeep = JobKind.allCases.filter(\.isMaintenance).map(\.rawValue).joined(separator: ", ")
+        return "only jobs of this kind (empty: every kind of someone's work; the server's upkeep, \(upkeep), "
+            + "is listed only when named, and only for the owner: 403 for anyone else)"
     }
 
     static var jobLinks: [String: JSONObject] {

@@ -1,0 +1,26 @@
+import Foundation
+import ReelJobs
+import ReelPipeline
+import ReelServer
+
+/// What the light worker runs, in `serve` and `worker` alike: upload imports, generation steps
+/// and the server's upkeep (the `sweep` and `upload_expiry` jobs, each a recurring job on the
+/// one queue instead of a loop of its own).
+enum LightJobs {
+    /// Records the upkeep jobs first, so they exist once whichever process starts first, and a
+    /// failed one runs again after a restart.
+    static func handlers(
+        context: AppContext, configuration: ServerConfiguration,
+        uploads: UploadDependencies, generations: GenerationDependencies
+    ) async throws -> [any JobHandler] {
+        let upkeep = [
+            context.sweeper.recurringJob(),
+            UploadExpiry(imports: uploads.imports, storage: uploads.storage, logger: context.logger).recurringJob(),
+        ]
+        for job in upkeep { try await job.schedule(on: context.store, now: Date()) }
+        return [
+            UploadSetup.importHandler(context: context, configuration: configuration),
+            GenerationSetup.jobHandler(generations, context: context),
+        ] + upkeep
+    }
+}
