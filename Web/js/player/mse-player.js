@@ -1,10 +1,11 @@
 // One <video> fed through Media Source Extensions: playlists parsed, AES-128 segments decrypted
 // with WebCrypto, appended ahead of the playhead, rung chosen by measured throughput. Loops
 // without downloading again (everything a short clip needs stays buffered), evicts behind the
-// playhead only for long videos. Unloading stops the item's fetches and listeners but keeps
-// the MediaSource and SourceBuffer (media-pipe.js), which the next item resets and reuses;
-// destroy() releases them. Only the pipe touches them, always with the item's abort signal, so
-// an unloaded item's late continuation cannot write into the next item's buffer.
+// playhead only for long videos (buffer-policy.js). Unloading stops the item's fetches and
+// listeners but keeps the MediaSource and SourceBuffer (media-pipe.js), which the next item
+// resets and reuses; destroy() releases them. Only the pipe touches them, always with the
+// item's abort signal, so an unloaded item's late continuation cannot write into the next
+// item's buffer.
 // A stall while playing is detected and remedied (stall.js, stall-recovery.js): a hole is
 // jumped, a stuck decoder nudged, and a segment download that hangs is dropped and asked again a
 // rung lower. A failed download that fresh URLs or a wait can fix is recovered from (rebase.js).
@@ -13,14 +14,11 @@ import { parseMaster, parseMedia } from './playlist.js';
 import { importKey, decryptSegment, ivForSequence } from './decrypt.js';
 import { chooseVariant, shortEdgeOf } from './abr.js';
 import { MediaPipe } from './media-pipe.js';
+import { BUFFER_GOAL, bufferedAhead, isBuffered, holds, staleSegment, evictionCut } from './buffer-policy.js';
 import { StallRecovery, watchedRequest, steppedDown, rungFor } from './stall-recovery.js';
 import { recoverItem } from './rebase.js';
 
 export { mediaSourceClass } from './media-pipe.js';
-
-const BUFFER_GOAL = 10;   // seconds fetched ahead of the playhead
-const MAX_BUFFERED = 90;  // beyond this much in total, evict what is behind
-const KEEP_BEHIND = 10;
 
 const text = (data) => new TextDecoder().decode(data);
 const absolute = (url) => new URL(url, location.href).href;
@@ -163,7 +161,7 @@ export class MsePlayer {
     const session = this.session;
     if (!session || session.aborted || session.failed) return true;
     if (!session.media) return false;
-    return session.next >= session.media.segments.length || this.bufferedAhead() >= seconds;
+    return session.next >= session.media.segments.length || bufferedAhead(this.video.buffered, this.video.currentTime) >= seconds;
   }
 
   /** Downloads (and decrypts) one segment of the current rung. */
@@ -192,30 +190,13 @@ export class MsePlayer {
     }
   }
 
-  /** Whether the buffer already covers `segment` (its edges aside, which audio and video round). */
-  holds(segment) {
-    const { buffered } = this.video;
-    for (let index = 0; index < buffered.length; index += 1) {
-      if (buffered.start(index) <= segment.start + 0.1 && segment.start + segment.duration - 0.1 <= buffered.end(index)) return true;
-    }
-    return false;
-  }
-
-  bufferedAhead() {
-    const { buffered, currentTime } = this.video;
-    for (let index = 0; index < buffered.length; index += 1) {
-      if (buffered.start(index) <= currentTime + 0.25 && currentTime < buffered.end(index)) return buffered.end(index) - currentTime;
-    }
-    return 0;
-  }
-
   /** Fetches ahead until the end, switching rungs as throughput allows. */
   async pump(session) {
     try {
       while (!session.aborted) {
         const segments = session.media.segments;
         if (session.next >= segments.length) {
-          const stale = this.staleSegment(session);
+          const stale = this.video.paused ? -1 : staleSegment(session.media, session.rungs, session.variantIndex, this.video.currentTime);
           if (stale >= 0) {
             // An append reopens an ended source; it is ended again on the next turn.
             if (await this.refill(session, stale, session.variantIndex)) session.ended = false;
@@ -225,7 +206,7 @@ export class MsePlayer {
           await this.sleep(session, 1000);
           continue;
         }
-        const ahead = this.bufferedAhead();
+        const ahead = bufferedAhead(this.video.buffered, this.video.currentTime);
         if (ahead > BUFFER_GOAL) { await this.sleep(session, 500); continue; }
         // A paused player (a neighbour off screen) keeps its rung: its buffer is not draining, and
         // switching would download another init section and segment for nothing. The video on
@@ -238,7 +219,7 @@ export class MsePlayer {
         const index = session.next;
         target = rungFor(session, index, target);
         // After a refetch into a hole, the segments after it may be buffered still.
-        if (this.holds(segments[index])) { session.next = index + 1; continue; }
+        if (holds(this.video.buffered, segments[index])) { session.next = index + 1; continue; }
         if (!await this.refill(session, index, target)) continue;
         if (session.next === index) session.next = index + 1; // unless a seek moved it meanwhile
         await this.evict(session, false);
@@ -268,38 +249,17 @@ export class MsePlayer {
     }
   }
 
-  /**
-   * A short video keeps every segment buffered and loops over them, so segments fetched while
-   * the rung was still climbing would come round at their low rung on every loop. Once all are
-   * buffered, the first such segment the playhead has passed is fetched again at the current
-   * rung (appending over it replaces it); -1 when there is none, or the video is not playing.
-   */
-  staleSegment(session) {
-    if (this.video.paused || session.media.duration > MAX_BUFFERED) return -1;
-    const time = this.video.currentTime;
-    return session.media.segments.findIndex((segment, index) =>
-      (session.rungs[index] ?? session.variantIndex) < session.variantIndex && time > segment.start + segment.duration + 0.25);
-  }
-
   /** Long videos only: drop what is well behind the playhead once the total is large. */
   async evict(session, force) {
-    const { buffered, currentTime } = this.video;
-    if (buffered.length === 0) return;
-    const total = buffered.end(buffered.length - 1) - buffered.start(0);
-    const cut = currentTime - KEEP_BEHIND;
-    if ((!force && total < MAX_BUFFERED) || cut <= buffered.start(0)) return;
-    await this.pipe.remove(0, cut, session.controller.signal);
+    const cut = evictionCut(this.video.buffered, this.video.currentTime, force);
+    if (cut !== null) await this.pipe.remove(0, cut, session.controller.signal);
   }
 
   /** A seek into what is not buffered (after eviction) refetches from there. */
   seeked(session) {
     if (session.aborted || !session.media) return;
     const target = this.video.currentTime;
-    const { buffered } = this.video;
-    for (let index = 0; index < buffered.length; index += 1) {
-      if (buffered.start(index) <= target + 0.1 && target < buffered.end(index)) return;
-    }
-    this.refetchFrom(session, target);
+    if (!isBuffered(this.video.buffered, target)) this.refetchFrom(session, target);
   }
 
   /** Makes the pump fetch from the segment holding `time` on. */
