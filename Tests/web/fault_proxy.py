@@ -14,6 +14,11 @@ import time
 from dataclasses import dataclass, field
 
 
+def without_connection_headers(lines: list[str]) -> list[str]:
+    """Header lines without Connection and Keep-Alive: each answer here closes its connection."""
+    return [line for line in lines if not line.lower().startswith(("connection:", "keep-alive:"))]
+
+
 @dataclass
 class Rule:
     pattern: re.Pattern
@@ -133,7 +138,7 @@ class FaultProxy:
     async def forward(self, method: str, target: str, headers: list[str], body: bytes) -> tuple[int, bytes]:
         """The upstream's whole answer, re-headed to close the connection after it."""
         upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", self.upstream_port)
-        kept = [line for line in headers if not line.lower().startswith(("connection:", "keep-alive:"))]
+        kept = without_connection_headers(headers)
         head = "".join(f"{line}\r\n" for line in [f"{method} {target} HTTP/1.1", *kept, "Connection: close"]) + "\r\n"
         upstream_writer.write(head.encode("latin-1") + body)
         await upstream_writer.drain()
@@ -142,6 +147,5 @@ class FaultProxy:
         head_end = response.index(b"\r\n\r\n")
         status_line, *response_headers = response[:head_end].decode("latin-1").split("\r\n")
         status = int(status_line.split(" ")[1])
-        response_headers = [line for line in response_headers if not line.lower().startswith(("connection:", "keep-alive:"))]
-        new_head = "\r\n".join([status_line, *response_headers, "Connection: close"]) + "\r\n\r\n"
+        new_head = "\r\n".join([status_line, *without_connection_headers(response_headers), "Connection: close"]) + "\r\n\r\n"
         return status, new_head.encode("latin-1") + response[head_end + 4:]

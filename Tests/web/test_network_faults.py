@@ -25,11 +25,32 @@ def proxied(browser, proxy):
     context.close()
 
 
+# Installed by harness(), for the scripts that play an item (here and in test_stall_holes.py):
+# `attach(id)` puts a fresh player on a new muted <video> for the item with that id, and
+# `playUntil(video, until)` waits until it has played to `until` s, failed, or 20 s passed.
+PLAYBACK_HELPERS = """() => {
+  window.__playback = {
+    attach(id) {
+      const { engine, videos } = window.__engine;
+      const video = document.createElement('video');
+      video.muted = true; video.playsInline = true;
+      document.body.append(video);
+      return { item: videos.find((v) => v.id === id), video, player: engine.attach(video) };
+    },
+    async playUntil(video, until) {
+      const deadline = Date.now() + 20000;
+      while (video.currentTime < until && !video.error && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    },
+  };
+}"""
+
+
 def harness(context, min_duration: float = 0) -> tuple:
     """A page with the engine loaded and one video item (encrypted, at least `min_duration` s)."""
     page = context.new_page()
     page.goto("/manifest.webmanifest")
     assert page.evaluate(ENGINE_HARNESS) >= 2
+    page.evaluate(PLAYBACK_HELPERS)
     item = page.evaluate("""(min) => window.__engine.videos.find((v) => v.media.encrypted && v.duration >= min)""", min_duration)
     assert item, f"no encrypted video of {min_duration} s or more in the library"
     return page, item
@@ -42,20 +63,15 @@ def media(item_id: int, rest: str) -> str:
 
 # Loads `id`'s item into a fresh player, plays it until `until` seconds (or 20 s pass).
 PLAY = """async ({ id, until }) => {
-  const { engine, videos } = window.__engine;
-  const item = videos.find((v) => v.id === id);
-  const video = document.createElement('video');
-  video.muted = true; video.playsInline = true;
-  document.body.append(video);
-  const player = engine.attach(video);
+  const { engine } = window.__engine;
+  const { item, video, player } = window.__playback.attach(id);
   const started = performance.now();
   const outcome = await player.load(item).then(() => 'loaded', (error) =>
     ({ code: error.code, status: error.status ?? null, name: error.name, message: error.message }));
   if (outcome !== 'loaded') return { outcome, stats: engine.stats() };
   const loadMs = Math.round(performance.now() - started);
   await video.play();
-  const deadline = Date.now() + 20000;
-  while (video.currentTime < until && !video.error && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await window.__playback.playUntil(video, until);
   return { outcome, loadMs, reached: video.currentTime, error: video.error?.message ?? null,
            stats: engine.stats(), recoveries: player.stallRecoveries };
 }"""

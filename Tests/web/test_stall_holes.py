@@ -2,20 +2,15 @@
 SourceBuffer before playing: a small one (0.3 s) is jumped over, as hls.js's gap controller
 does; one as long as a segment means the segment is missing, and it is fetched again rather
 than skipped. Either way playback goes on. Recovery times are printed, never asserted."""
-from test_network_faults import harness
+from test_network_faults import harness  # also installs window.__playback
 
 # Loads the item, waits until its first two segments are buffered, removes [from, to), plays
 # until `until` (or 20 s pass) and says what happened.
 PLAY_OVER_HOLE = """async ({ id, from, to, until }) => {
-  const { engine, videos } = window.__engine;
-  const item = videos.find((v) => v.id === id);
-  const video = document.createElement('video');
-  video.muted = true; video.playsInline = true;
-  document.body.append(video);
-  const player = engine.attach(video);
+  const { item, video, player } = window.__playback.attach(id);
   await player.load(item);
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-  let deadline = Date.now() + 10000;
+  const deadline = Date.now() + 10000;
   const bufferedEnd = () => (video.buffered.length ? video.buffered.end(video.buffered.length - 1) : 0);
   while (bufferedEnd() < 3.9 && Date.now() < deadline) await sleep(20);
   await player.pipe.remove(from, to, player.session.controller.signal);
@@ -26,8 +21,7 @@ PLAY_OVER_HOLE = """async ({ id, from, to, until }) => {
   let passedThrough = false; // the playhead was seen inside the hole's second half
   video.addEventListener('timeupdate', () => { if (video.currentTime > (from + to) / 2 && video.currentTime < to) passedThrough = true; });
   await video.play();
-  deadline = Date.now() + 20000;
-  while (video.currentTime < until && !video.error && Date.now() < deadline) await sleep(50);
+  await window.__playback.playUntil(video, until);
   video.pause();
   return { hole, reached: video.currentTime, error: video.error?.message ?? null, stats: player.stats,
            recoveries: player.stallRecoveries, refetched: segmentRequests() - requestsBefore, passedThrough };

@@ -1,28 +1,24 @@
 // One <video> fed through Media Source Extensions: playlists parsed, AES-128 segments decrypted
 // with WebCrypto, appended ahead of the playhead, rung chosen by measured throughput. Loops
 // without downloading again (everything a short clip needs stays buffered), evicts behind the
-// playhead only for long videos. Unloading stops the item's fetches and listeners but keeps
-// the MediaSource and SourceBuffer (media-pipe.js), which the next item resets and reuses;
-// destroy() releases them. Only the pipe touches them, always with the item's abort signal, so
-// an unloaded item's late continuation cannot write into the next item's buffer.
-// A stall while playing is detected and remedied (stall.js): a hole is jumped, a stuck decoder
-// nudged, and a segment download that hangs is dropped and asked again a rung lower.
+// playhead only for long videos (buffer-policy.js). Unloading stops the item's fetches and
+// listeners but keeps the MediaSource and SourceBuffer (media-pipe.js), which the next item
+// resets and reuses; destroy() releases them. Only the pipe touches them, always with the
+// item's abort signal, so an unloaded item's late continuation cannot write into the next
+// item's buffer.
+// A stall while playing is detected and remedied (stall.js, stall-recovery.js): a hole is
+// jumped, a stuck decoder nudged, and a segment download that hangs is dropped and asked again a
+// rung lower. A failed download that fresh URLs or a wait can fix is recovered from (rebase.js).
 import { playerError, abortedError } from './errors.js';
 import { parseMaster, parseMedia } from './playlist.js';
 import { importKey, decryptSegment, ivForSequence } from './decrypt.js';
 import { chooseVariant, shortEdgeOf } from './abr.js';
 import { MediaPipe } from './media-pipe.js';
-import { StallWatch, stallRemedy, rangesOf } from './stall.js';
+import { BUFFER_GOAL, bufferedAhead, isBuffered, holds, staleSegment, evictionCut } from './buffer-policy.js';
+import { StallRecovery, watchedRequest, steppedDown, rungFor } from './stall-recovery.js';
+import { recoverItem } from './rebase.js';
 
 export { mediaSourceClass } from './media-pipe.js';
-
-const BUFFER_GOAL = 10;   // seconds fetched ahead of the playhead
-const MAX_BUFFERED = 90;  // beyond this much in total, evict what is behind
-const KEEP_BEHIND = 10;
-// A download the playhead is stuck waiting for is given up on once it has run this long.
-const REQUEST_PATIENCE_MS = 1000;
-// After such a give-up, the rung stays at most one lower for this many segments.
-const STEP_DOWN_SEGMENTS = 2;
 
 const text = (data) => new TextDecoder().decode(data);
 const absolute = (url) => new URL(url, location.href).href;
@@ -47,14 +43,17 @@ export class MsePlayer {
     this.itemId = null;
     this.pipe = new MediaPipe(video);
     this.failedLoads = 0;
-    this.stalls = 0;            // stalls seen while playing
-    this.stallRecoveries = [];  // ms from each stall's start until the playhead moved again
+    this.stallRecovery = new StallRecovery(video);
   }
 
   /** How often this player built a MediaSource, reused its SourceBuffer, failed an item, stalled. */
   get stats() {
-    return { ...this.pipe.stats, failedLoads: this.failedLoads, stalls: this.stalls, stallsRecovered: this.stallRecoveries.length };
+    const { stalls, recoveries } = this.stallRecovery;
+    return { ...this.pipe.stats, failedLoads: this.failedLoads, stalls, stallsRecovered: recoveries.length };
   }
+
+  /** ms from each stall's start until the playhead moved again (the tests print them). */
+  get stallRecoveries() { return this.stallRecovery.recoveries; }
 
   on(name, handler) { (this.handlers[name] ??= []).push(handler); }
   emit(name, value) { for (const handler of this.handlers[name] ?? []) handler(value); }
@@ -76,7 +75,7 @@ export class MsePlayer {
         if (session.aborted) throw abortedError();
         // Expired URLs or a server away: open again from the start with what recovery got.
         session.media = null;
-        if (await this.recover(session, error)) continue;
+        if (await recoverItem(this, session, error)) continue;
         if (session.aborted) throw abortedError(); // unloaded while it waited to recover
         this.giveUp(session);
         throw normalise(error);
@@ -92,56 +91,12 @@ export class MsePlayer {
     this.pipe.destroy();
   }
 
-  /**
-   * Whether `error` was recovered from (recovery.js), so the failed step can run again: after
-   * fresh URLs, `session.media` is re-read from them (rebase) so the next request uses them.
-   */
-  async recover(session, error) {
-    let cause = error;
-    while (this.recovery && !session.aborted && cause?.code !== 'aborted') {
-      const signal = session.controller.signal;
-      const how = await this.recovery.attempt(session.item, cause, { stale: session.itemMedia, signal });
-      if (!how || session.aborted) return false;
-      if (how === 'retry' || !session.media) return true;
-      try {
-        await this.rebase(session);
-        return true;
-      } catch (next) {
-        cause = next;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * The item holds fresh URLs: read the master and the current rung's playlist again under
-   * them (from the store when they are there: it keys by post + file, so no download), so the
-   * segments and key still to come are requested with the new token. The buffer, the rung and
-   * the position stay as they are.
-   */
-  async rebase(session) {
-    const signal = session.controller.signal;
-    const fresh = session.item.media;
-    const masterUrl = absolute(fresh.master);
-    const variants = parseMaster(text(await this.loader.get(masterUrl, { signal, keep: true, player: this })), masterUrl);
-    const variant = variants[Math.max(0, session.variantIndex)];
-    const media = parseMedia(text(await this.loader.get(variant.uri, { signal, keep: true, player: this })), variant.uri);
-    if (media.segments.length !== session.media.segments.length) {
-      throw playerError('decode', 'the refreshed playlist lists other segments');
-    }
-    session.variants = variants;
-    session.media = media;
-    session.itemMedia = fresh; // only now: a rebase cut short is tried again with these URLs
-    session.keys.clear(); // keys are cached by URL; the new key URL reads the same key
-  }
-
   async open(session) {
     const { item } = session;
     const signal = session.controller.signal;
     session.itemMedia = item.media; // the URLs this attempt uses (recovery.js compares them)
     session.media = null;
-    const masterUrl = absolute(item.media.master);
-    session.variants = parseMaster(text(await this.loader.get(masterUrl, { signal, keep: true, player: this })), masterUrl);
+    session.variants = await this.readMaster(item.media.master, signal);
     let start = chooseVariant(session.variants, {
       throughputBps: this.estimator.bitsPerSecond, maxShortEdge: shortEdgeOf(this.video),
     });
@@ -161,9 +116,9 @@ export class MsePlayer {
     this.listen(session, this.video, 'error', () => {
       if (!session.aborted) this.fail(session, playerError('decode', this.video.error?.message || 'the browser could not decode this video'));
     });
-    session.watch = new StallWatch(this.video, {
-      onStall: (stall) => this.recoverStall(session, stall),
-      onRecovered: (ms) => this.stallRecoveries.push(Math.round(ms)),
+    session.watch = this.stallRecovery.watch(session, {
+      isCurrent: () => session === this.session,
+      refetchFrom: (time) => this.refetchFrom(session, time),
     });
     this.pump(session);
   }
@@ -175,7 +130,7 @@ export class MsePlayer {
    */
   async switchTo(session, index, signal = session.controller.signal) {
     const variant = session.variants[index];
-    const media = parseMedia(text(await this.loader.get(variant.uri, { signal, keep: true, player: this })), variant.uri);
+    const media = await this.readMedia(variant.uri, signal);
     if (media.segments.length !== (session.media?.segments.length ?? media.segments.length)) {
       throw playerError('decode', 'rungs with different segment counts cannot be switched');
     }
@@ -187,6 +142,17 @@ export class MsePlayer {
     this.emit('level', { index, width: variant.width, height: variant.height, bandwidth: variant.bandwidth });
   }
 
+  /** The master playlist at `url`, kept in the store (a rebase reads it again from there). */
+  async readMaster(url, signal) {
+    const masterUrl = absolute(url);
+    return parseMaster(text(await this.loader.get(masterUrl, { signal, keep: true, player: this })), masterUrl);
+  }
+
+  /** The media playlist at `uri` (absolute), kept in the store like the master. */
+  async readMedia(uri, signal) {
+    return parseMedia(text(await this.loader.get(uri, { signal, keep: true, player: this })), uri);
+  }
+
   /**
    * Whether the video on screen can spare the network: it has `seconds` buffered ahead, or
    * every segment, or nothing left to protect (no item, failed, unloaded).
@@ -195,30 +161,7 @@ export class MsePlayer {
     const session = this.session;
     if (!session || session.aborted || session.failed) return true;
     if (!session.media) return false;
-    return session.next >= session.media.segments.length || this.bufferedAhead() >= seconds;
-  }
-
-  /**
-   * Runs `work(signal)` (downloads of the pump for rung `rung`) as the session's current request,
-   * which the stall remedy may give up on: then this rejects with an 'aborted' error marked
-   * `stalled` while the item itself goes on. The item's own abort cancels it too.
-   */
-  async request(session, rung, work) {
-    const request = { controller: new AbortController(), startedAt: performance.now(), stalled: false, rung };
-    const itemSignal = session.controller.signal;
-    const cancel = () => request.controller.abort();
-    itemSignal.addEventListener('abort', cancel, { once: true });
-    if (itemSignal.aborted) cancel();
-    session.request = request;
-    try {
-      return await work(request.controller.signal);
-    } catch (error) {
-      if (request.stalled && !itemSignal.aborted) throw Object.assign(abortedError(), { stalled: request });
-      throw error;
-    } finally {
-      itemSignal.removeEventListener('abort', cancel);
-      if (session.request === request) session.request = null;
-    }
+    return session.next >= session.media.segments.length || bufferedAhead(this.video.buffered, this.video.currentTime) >= seconds;
   }
 
   /** Downloads (and decrypts) one segment of the current rung. */
@@ -247,30 +190,13 @@ export class MsePlayer {
     }
   }
 
-  /** Whether the buffer already covers `segment` (its edges aside, which audio and video round). */
-  holds(segment) {
-    const { buffered } = this.video;
-    for (let index = 0; index < buffered.length; index += 1) {
-      if (buffered.start(index) <= segment.start + 0.1 && segment.start + segment.duration - 0.1 <= buffered.end(index)) return true;
-    }
-    return false;
-  }
-
-  bufferedAhead() {
-    const { buffered, currentTime } = this.video;
-    for (let index = 0; index < buffered.length; index += 1) {
-      if (buffered.start(index) <= currentTime + 0.25 && currentTime < buffered.end(index)) return buffered.end(index) - currentTime;
-    }
-    return 0;
-  }
-
   /** Fetches ahead until the end, switching rungs as throughput allows. */
   async pump(session) {
     try {
       while (!session.aborted) {
         const segments = session.media.segments;
         if (session.next >= segments.length) {
-          const stale = this.staleSegment(session);
+          const stale = this.video.paused ? -1 : staleSegment(session.media, session.rungs, session.variantIndex, this.video.currentTime);
           if (stale >= 0) {
             // An append reopens an ended source; it is ended again on the next turn.
             if (await this.refill(session, stale, session.variantIndex)) session.ended = false;
@@ -280,7 +206,7 @@ export class MsePlayer {
           await this.sleep(session, 1000);
           continue;
         }
-        const ahead = this.bufferedAhead();
+        const ahead = bufferedAhead(this.video.buffered, this.video.currentTime);
         if (ahead > BUFFER_GOAL) { await this.sleep(session, 500); continue; }
         // A paused player (a neighbour off screen) keeps its rung: its buffer is not draining, and
         // switching would download another init section and segment for nothing. The video on
@@ -290,10 +216,10 @@ export class MsePlayer {
           throughputBps: this.estimator.bitsPerSecond, maxShortEdge: shortEdgeOf(this.video),
           bufferAhead: ahead, current: session.variantIndex, segmentSeconds: session.media.targetDuration || 2,
         });
-        if (session.ceiling && session.next < session.ceiling.until) target = Math.min(target, session.ceiling.index);
         const index = session.next;
+        target = rungFor(session, index, target);
         // After a refetch into a hole, the segments after it may be buffered still.
-        if (this.holds(segments[index])) { session.next = index + 1; continue; }
+        if (holds(this.video.buffered, segments[index])) { session.next = index + 1; continue; }
         if (!await this.refill(session, index, target)) continue;
         if (session.next === index) session.next = index + 1; // unless a seek moved it meanwhile
         await this.evict(session, false);
@@ -301,7 +227,7 @@ export class MsePlayer {
     } catch (error) {
       if (session.aborted || error?.code === 'aborted') return;
       // Resumes at the same segment (session.next moved on only after an append).
-      if (await this.recover(session, error)) { this.pump(session); return; }
+      if (await recoverItem(this, session, error)) { this.pump(session); return; }
       this.fail(session, normalise(error));
     }
   }
@@ -312,50 +238,28 @@ export class MsePlayer {
    */
   async refill(session, index, target) {
     try {
-      if (target !== session.variantIndex) await this.request(session, target, (signal) => this.switchTo(session, target, signal));
-      const data = await this.request(session, session.variantIndex, (signal) => this.downloadSegment(session, index, signal));
+      if (target !== session.variantIndex) await watchedRequest(session, target, (signal) => this.switchTo(session, target, signal));
+      const data = await watchedRequest(session, session.variantIndex, (signal) => this.downloadSegment(session, index, signal));
       await this.append(session, data);
       session.rungs[index] = session.variantIndex;
       return true;
     } catch (error) {
-      if (!error?.stalled || session.aborted) throw error;
-      session.ceiling = { index: Math.max(0, error.stalled.rung - 1), until: index + STEP_DOWN_SEGMENTS };
+      if (!steppedDown(session, error, index)) throw error;
       return false;
     }
   }
 
-  /**
-   * A short video keeps every segment buffered and loops over them, so segments fetched while
-   * the rung was still climbing would come round at their low rung on every loop. Once all are
-   * buffered, the first such segment the playhead has passed is fetched again at the current
-   * rung (appending over it replaces it); -1 when there is none, or the video is not playing.
-   */
-  staleSegment(session) {
-    if (this.video.paused || session.media.duration > MAX_BUFFERED) return -1;
-    const time = this.video.currentTime;
-    return session.media.segments.findIndex((segment, index) =>
-      (session.rungs[index] ?? session.variantIndex) < session.variantIndex && time > segment.start + segment.duration + 0.25);
-  }
-
   /** Long videos only: drop what is well behind the playhead once the total is large. */
   async evict(session, force) {
-    const { buffered, currentTime } = this.video;
-    if (buffered.length === 0) return;
-    const total = buffered.end(buffered.length - 1) - buffered.start(0);
-    const cut = currentTime - KEEP_BEHIND;
-    if ((!force && total < MAX_BUFFERED) || cut <= buffered.start(0)) return;
-    await this.pipe.remove(0, cut, session.controller.signal);
+    const cut = evictionCut(this.video.buffered, this.video.currentTime, force);
+    if (cut !== null) await this.pipe.remove(0, cut, session.controller.signal);
   }
 
   /** A seek into what is not buffered (after eviction) refetches from there. */
   seeked(session) {
     if (session.aborted || !session.media) return;
     const target = this.video.currentTime;
-    const { buffered } = this.video;
-    for (let index = 0; index < buffered.length; index += 1) {
-      if (buffered.start(index) <= target + 0.1 && target < buffered.end(index)) return;
-    }
-    this.refetchFrom(session, target);
+    if (!isBuffered(this.video.buffered, target)) this.refetchFrom(session, target);
   }
 
   /** Makes the pump fetch from the segment holding `time` on. */
@@ -381,30 +285,6 @@ export class MsePlayer {
       this.listen(session, this.video, 'error', () => { clearTimeout(timer); reject(playerError('decode', 'the browser could not decode this video')); }, { once: true });
       session.controller.signal.addEventListener('abort', () => { clearTimeout(timer); reject(abortedError()); }, { once: true });
     });
-  }
-
-  /**
-   * The playhead has not moved for a while though the video plays (StallWatch). Buffered data
-   * ahead: nudge or jump over the hole. Nothing ahead: give up on a download that has run too
-   * long (the pump asks again a rung lower), or, with none under way, refetch from the playhead.
-   */
-  recoverStall(session, { nudges, first }) {
-    if (session !== this.session || session.aborted || session.failed || !session.media) return;
-    if (first) this.stalls += 1;
-    const remedy = stallRemedy(rangesOf(this.video.buffered), this.video.currentTime, { nudges });
-    if (remedy.kind !== 'refetch') {
-      this.video.currentTime = Math.min(remedy.to, session.media.duration);
-      session.watch.nudged();
-      return;
-    }
-    const request = session.request;
-    if (request) {
-      if (performance.now() - request.startedAt < REQUEST_PATIENCE_MS) return;
-      request.stalled = true;
-      request.controller.abort();
-      return;
-    }
-    this.refetchFrom(session, this.video.currentTime);
   }
 
   sleep(session, ms) {
