@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ReelJobs
 import ReelModels
+import ReelStorage
 import ReelStoreSQLite
 import Testing
 @testable import ReelPipeline

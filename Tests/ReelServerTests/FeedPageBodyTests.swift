@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import ReelModels
 import ReelStore
+import ReelStoreSQLite
 import Testing
 @testable import ReelServer
 
@@ -12,8 +13,9 @@ import Testing
 struct FeedPageBodyTests {
     @Test func feedItemsEqualThePostPresentedAloneForEachViewer() async throws {
         let server = try await TestServer()
-        var posts: [Post] = []
-        for index in 0..<4 { posts.append(try await server.publishVideo(name: "clip-\(index)", tags: ["t\(index)", "shared"])) }
+        var published: [Post] = []
+        for index in 0..<4 { published.append(try await server.publishVideo(name: "clip-\(index)", tags: ["t\(index)", "shared"])) }
+        let posts = published
         try await server.store.setFavorite(userID: server.member.id, postID: posts[0].id, favorited: true, now: Date())
         try await server.store.setRating(userID: server.member.id, postID: posts[1].id, rating: 4, now: Date())
         try await server.store.setPosition(userID: server.member.id, postID: posts[2].id, seconds: 7.25, now: Date())
@@ -46,10 +48,10 @@ struct FeedPageBodyTests {
         try await server.application().test(.router) { client in
             let first = try decode(APIFeedPage.self, try await client.send(.get, "/api/v1/feed", key: server.memberKey).body)
             #expect(first.items.first?.tags.map(\.name) == ["old"])
-            try await server.store.addTags(postID: post.id, tags: ["new"])
             var metadata = post.metadata
             metadata.description = "edited"
             try await server.store.updateMetadata(postID: post.id, metadata: metadata)
+            try await server.store.addTags(postID: post.id, tags: ["new"])
             let second = try decode(APIFeedPage.self, try await client.send(.get, "/api/v1/feed", key: server.memberKey).body)
             #expect(second.items.first?.tags.map(\.name) == ["old", "new"])
             #expect(second.items.first?.description == "edited")
@@ -68,9 +70,9 @@ struct FeedPageBodyTests {
         let item = FeedItem(post: post, viewer: .none, tagRefs: [], flagRefs: [])
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         let decoder = JSONDecoder()
-        let early = try decoder.decode(APIFeedPage.self, from: Data(buffer: try body.encode([item], nextCursor: "a.b", now: start)))
-        let same = try decoder.decode(APIFeedPage.self, from: Data(buffer: try body.encode([item], nextCursor: nil, now: start + 1)))
-        let later = try decoder.decode(APIFeedPage.self, from: Data(buffer: try body.encode([item], nextCursor: nil, now: start + 61)))
+        let early = try decoder.decode(APIFeedPage.self, from: Data(try body.encode([item], nextCursor: "a.b", now: start).readableBytesView))
+        let same = try decoder.decode(APIFeedPage.self, from: Data(try body.encode([item], nextCursor: nil, now: start + 1).readableBytesView))
+        let later = try decoder.decode(APIFeedPage.self, from: Data(try body.encode([item], nextCursor: nil, now: start + 61).readableBytesView))
         #expect(early.nextCursor == "a.b" && same.nextCursor == nil)
         #expect(early.items == same.items)
         #expect(early.items[0] == presenter.present(item, now: start))
