@@ -61,7 +61,8 @@ let package = Package(
         // The embedded SQLite implementation of ReelStore (GRDB, WAL, versioned migrations).
         .target(
             name: "ReelStoreSQLite",
-            dependencies: ["ReelStore", "ReelModels", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["ReelStore", "ReelModels", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: swiftSettings
         ),
 

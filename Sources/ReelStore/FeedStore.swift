@@ -45,12 +45,17 @@ public struct FeedItem: Sendable, Equatable {
     /// page (nil: the presenter loads them). `count` is not meaningful here.
     public var tagRefs: [TagCount]?
     public var flagRefs: [TagCount]?
+    /// The store's version of the post with its refs, when it keeps one: a number that changes
+    /// whenever anything above but `viewer` changes, so a cache of what is made from them can
+    /// check an entry with one comparison. Nil: compare the values themselves.
+    public var revision: Int64?
 
-    public init(post: Post, viewer: ViewerState, tagRefs: [TagCount]? = nil, flagRefs: [TagCount]? = nil) {
+    public init(post: Post, viewer: ViewerState, tagRefs: [TagCount]? = nil, flagRefs: [TagCount]? = nil, revision: Int64? = nil) {
         self.post = post
         self.viewer = viewer
         self.tagRefs = tagRefs
         self.flagRefs = flagRefs
+        self.revision = revision
     }
 }
 

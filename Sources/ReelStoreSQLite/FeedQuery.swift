@@ -38,13 +38,22 @@ enum FeedDriver: Sendable, Equatable {
 }
 
 enum FeedQuery {
-    /// The selected columns: all of `posts`, the epoch's key, and the viewer's state.
+    /// The selected columns, in `Column` order: the post's id and revision, the epoch's key and
+    /// the viewer's state. The rest of each post comes from `FeedPostCache`.
     static func select(order: FeedShuffle.EpochOrder) -> String {
         """
-        SELECT p.*, p.\(FeedShuffleColumns.name(order.column)) AS feed_key,
+        SELECT p.id, p.revision, p.\(FeedShuffleColumns.name(order.column)) AS feed_key,
                s.favorited_at AS viewer_favorited_at, s.rating AS viewer_rating,
                s.position AS viewer_position, s.seen_at AS viewer_seen_at
         """
+    }
+
+    /// Where `select`'s columns are in a page's rows.
+    enum Column {
+        static let id = 0
+        static let revision = 1
+        static let feedKey = 2
+        static let viewer = PostColumns.ViewerColumns(favoritedAt: 3, rating: 4, position: 5, seenAt: 6)
     }
 
     /// FROM … WHERE … for ready posts matching `filter`, starting from `driver`'s rows, with the

@@ -21,6 +21,7 @@ extension SQLiteStore {
         guard (0...1).contains(position.phase), (position.lastKey == nil) == (position.lastID == nil) else {
             throw StoreError.invalid("malformed feed position")
         }
+        let posts = feedPosts
         return try await read { db in
             let resolved = try ResolvedFeedFilter.resolve(db, filter)
             if resolved.matchesNothing { return ([], nil) }
@@ -28,7 +29,7 @@ extension SQLiteStore {
             let driver = try FeedQuery.chooseDriver(db, userID: userID, filter: resolved, threshold: threshold)
             var position = position
             while true {
-                let page = try Self.walk(db, userID: userID, filter: resolved, driver: driver, from: position, limit: limit)
+                let page = try Self.walk(db, posts: posts, userID: userID, filter: resolved, driver: driver, from: position, limit: limit)
                 if !page.items.isEmpty { return page }
                 if position.isEpochStart { return ([], nil) }
                 position = position.nextEpoch
@@ -66,7 +67,7 @@ extension SQLiteStore {
 
     /// Up to `limit` items of `from`'s epoch after `from`, and where the walk continues.
     private static func walk(
-        _ db: Database, userID: Int64, filter: ResolvedFeedFilter, driver: FeedDriver, from position: FeedPosition, limit: Int
+        _ db: Database, posts: FeedPostCache, userID: Int64, filter: ResolvedFeedFilter, driver: FeedDriver, from position: FeedPosition, limit: Int
     ) throws -> (items: [FeedItem], next: FeedPosition?) {
         let order = FeedShuffle.order(seed: position.seed, epoch: position.epoch)
         var rows: [(phase: Int, row: Row)] = []
@@ -86,10 +87,10 @@ extension SQLiteStore {
             }
         }
         let page = rows.prefix(limit)
-        let items = try decodeItems(db, rows: page.map(\.row))
+        let items = try posts.items(db, rows: page.map(\.row))
         guard rows.count > limit, let last = page.last else { return (items, position.nextEpoch) }
         let next = FeedPosition(
-            seed: position.seed, epoch: position.epoch, phase: last.phase, lastKey: last.row["feed_key"], lastID: last.row["id"]
+            seed: position.seed, epoch: position.epoch, phase: last.phase, lastKey: last.row[FeedQuery.Column.feedKey], lastID: last.row[FeedQuery.Column.id]
         )
         return (items, next)
     }

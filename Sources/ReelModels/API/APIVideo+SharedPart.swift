@@ -38,11 +38,22 @@ extension APIVideo {
     /// `,"is_favorited":true,"rating":4,"position":12.5` (position omitted when nil or not finite).
     /// Appended to an encoded `SharedPart` whose closing brace was dropped, it completes the item.
     public static func viewerMembers(isFavorited: Bool, rating: Int, position: Double?) -> String {
-        var text = ",\"\(CodingKeys.isFavorited.rawValue)\":\(isFavorited),\"\(CodingKeys.rating.rawValue)\":\(rating)"
-        if let position, position.isFinite {
-            // Swift's shortest round-trip spelling ("12.5", "1e-05") is a valid JSON number.
-            text += ",\"\(CodingKeys.position.rawValue)\":\(position)"
-        }
+        var text = ""
+        writeViewerMembers(isFavorited: isFavorited, rating: rating, position: position) { text += $0 }
         return text
+    }
+
+    /// `viewerMembers` in pieces, each short enough to be a small string that needs no heap
+    /// allocation, for a writer that appends them straight into a response body.
+    public static func writeViewerMembers(isFavorited: Bool, rating: Int, position: Double?, _ write: (String) -> Void) {
+        write(",\"\(CodingKeys.isFavorited.rawValue)\":")
+        write(isFavorited ? "true" : "false")
+        write(",\"\(CodingKeys.rating.rawValue)\":")
+        write(String(rating))
+        if let position, position.isFinite {
+            write(",\"\(CodingKeys.position.rawValue)\":")
+            // Swift's shortest round-trip spelling ("12.5", "1e-05") is a valid JSON number.
+            write(position.description)
+        }
     }
 }

@@ -32,7 +32,7 @@ struct FeedController {
             let (items, next) = try await feed.feedPage(userID: user.id, filter: filter, position: position, limit: limit)
             let body = try FeedPageBody(presenter: presenter, cache: encodedItems).encode(
                 try await VideoPresenter.withRefs(items, social: social),
-                nextCursor: try next.map { try cursors.encode($0, filter: filter) },
+                nextCursor: next.map { cursors.encode($0, filter: filter) },
                 now: now()
             )
             return Response.json(body: body)

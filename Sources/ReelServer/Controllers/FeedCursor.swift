@@ -12,9 +12,19 @@ struct FeedCursorCodec: Sendable {
         key = SymmetricKey(data: SHA256.hash(data: Data("reelhouse feed cursor".utf8) + secret))
     }
 
-    func encode(_ position: FeedPosition, filter: FeedFilter) throws -> String {
-        let payload = try JSONEncoder().encode(position)
+    func encode(_ position: FeedPosition, filter: FeedFilter) -> String {
+        let payload = Data(Self.json(position).utf8)
         return Base64URL.encode(payload) + "." + Base64URL.encode(mac(payload, filter: filter))
+    }
+
+    /// The position as the JSON its `Codable` conformance reads (numbers only, so nothing to
+    /// escape), written directly: every feed page signs one, and a `JSONEncoder` per page was a
+    /// measurable share of the feed's cost.
+    static func json(_ position: FeedPosition) -> String {
+        var text = "{\"seed\":\(position.seed),\"epoch\":\(position.epoch),\"phase\":\(position.phase)"
+        if let lastKey = position.lastKey { text += ",\"lastKey\":\(lastKey)" }
+        if let lastID = position.lastID { text += ",\"lastID\":\(lastID)" }
+        return text + "}"
     }
 
     func decode(_ cursor: String, filter: FeedFilter) throws(APIError) -> FeedPosition {

@@ -23,9 +23,9 @@ struct FeedPageBody {
                 Array(try Self.encoder.encode(APIVideo.SharedPart(presenter.present(item, now: now))))
             }
             buffer.writeBytes(open)
-            buffer.writeString(APIVideo.viewerMembers(
+            APIVideo.writeViewerMembers(
                 isFavorited: item.viewer.isFavorited, rating: item.viewer.rating, position: item.viewer.position
-            ))
+            ) { buffer.writeString($0) }
             buffer.writeStaticString("}")
         }
         buffer.writeStaticString("]")

@@ -7,17 +7,28 @@ import ReelStore
 ///
 /// Profiling the feed showed encoding a page as its largest cost, and all of it but three fields
 /// per item is the same for every viewer during a token window. An entry remembers exactly what
-/// it was made from (the post as read, its tag and flag refs, the URLs' expiry) and is used only
-/// when the item now being served is equal to that, so an edited, re-published or re-tagged
-/// post, or a new token window, simply misses: nothing ever needs invalidating. Bounded; when
+/// it was made from (the store's revision of the post, or the post and its tag and flag refs
+/// themselves; the URLs' expiry) and is used only when the item now being served matches, so
+/// an edited, re-published or re-tagged post, or a new token window, simply misses: nothing
+/// ever needs invalidating. Bounded; when
 /// full it starts over, which keeps the hot set (the posts being paged right now) without any
 /// bookkeeping per hit.
 final class EncodedItemCache: @unchecked Sendable {
+    /// What an entry was made from: the store's revision of the item when it has one (one
+    /// comparison), else the item's values themselves; and the URLs' expiry.
     private struct Source: Equatable {
-        let post: Post
-        let tags: [TagCount]?
-        let flags: [TagCount]?
+        enum Version: Equatable {
+            case revision(Int64)
+            case values(Post, tags: [TagCount]?, flags: [TagCount]?)
+        }
+
+        let version: Version
         let expiry: Int64
+
+        init(_ item: FeedItem, expiry: Int64) {
+            version = item.revision.map(Version.revision) ?? .values(item.post, tags: item.tagRefs, flags: item.flagRefs)
+            self.expiry = expiry
+        }
     }
 
     private struct Entry {
@@ -37,7 +48,7 @@ final class EncodedItemCache: @unchecked Sendable {
     /// The item's shared part, encoded and without its closing `}`, from memory when it was
     /// made from an equal item in the same token window, else from `encode`.
     func openObject(for item: FeedItem, expiry: Int64, encode: () throws -> [UInt8]) rethrows -> [UInt8] {
-        let source = Source(post: item.post, tags: item.tagRefs, flags: item.flagRefs, expiry: expiry)
+        let source = Source(item, expiry: expiry)
         if let hit = lock.withLock({ entries[item.post.id] }), hit.source == source { return hit.open }
         var bytes = try encode()
         if bytes.last == UInt8(ascii: "}") { bytes.removeLast() }
