@@ -53,7 +53,11 @@ struct SearchStatement {
             arguments += [exact.joined(separator: " AND ")]
         }
         for tag in query.tags {
-            sets.append("SELECT l.post_id AS id FROM post_tag_ids l JOIN tags t ON t.id = l.tag_id WHERE t.name = ?")
+            // Joined with ready posts: the text indexes hold only ready posts, tag links hold every post.
+            sets.append("""
+                SELECT l.post_id AS id FROM post_tag_ids l JOIN tags t ON t.id = l.tag_id
+                JOIN posts p ON p.id = l.post_id AND p.status = 'ready' WHERE t.name = ?
+                """)
             arguments += [tag]
         }
         if sets.isEmpty {
@@ -67,28 +71,35 @@ struct SearchStatement {
         }
 
         var sql = "WITH matched(id) AS (\(matched))"
-        let score: String
-        if ranking.isEmpty {
-            score = "NULL"
-        } else {
+        var score = "NULL"
+        var joinRanked = ""
+        if !ranking.isEmpty {
             // Materialized: computed once for the whole query, then joined by id.
             sql += ", ranked(id, score) AS MATERIALIZED (SELECT rowid, bm25(post_search, \(Self.weights)) FROM post_search WHERE post_search MATCH ?)"
             arguments += [ranking.joined(separator: " AND ")]
             score = "r.score"
+            joinRanked = "LEFT JOIN ranked r ON r.id = m.id"
         }
+        // The page is cut from the matched ids alone (every set above holds only ready posts),
+        // so only its own rows are joined with posts and the viewer's state, not every match.
+        sql += """
+            , page(id, score) AS MATERIALIZED (
+                SELECT m.id, \(score) FROM matched m \(joinRanked)
+                ORDER BY \(score) IS NULL, \(score), m.id DESC LIMIT ? OFFSET ?
+            )
+            """
+        arguments += [limit, offset]
         // The same columns as a feed page (`FeedQuery.Column`), so `FeedPostCache` makes the items.
         sql += """
              SELECT p.id, p.revision, 0 AS feed_key,
                     s.favorited_at AS viewer_favorited_at, s.rating AS viewer_rating,
                     s.position AS viewer_position, s.seen_at AS viewer_seen_at
-             FROM matched m CROSS JOIN posts p ON p.id = m.id
-             \(ranking.isEmpty ? "" : "LEFT JOIN ranked r ON r.id = m.id")
+             FROM page g CROSS JOIN posts p ON p.id = g.id
              LEFT JOIN post_user_state s ON s.user_id = ? AND s.post_id = p.id
              WHERE p.status = 'ready'
-             ORDER BY \(score) IS NULL, \(score), p.id DESC
-             LIMIT ? OFFSET ?
+             ORDER BY g.score IS NULL, g.score, g.id DESC
             """
-        arguments += [userID, limit, offset]
+        arguments += [userID]
         self.sql = sql
         self.arguments = arguments
     }

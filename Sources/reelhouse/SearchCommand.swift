@@ -9,7 +9,7 @@ struct SearchCommand: AsyncParsableCommand {
     )
 
     /// The triggers keep the index in step with every write; a rebuild is for a library whose
-    /// index is suspected wrong (written by a tool without the folding function, say).
+    /// index is suspected wrong (restored from a partial backup, say), and compacts it.
     struct Rebuild: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Rebuild the search index from the posts and print how many were indexed.")
         @OptionGroup var dataOptions: DataOptions
