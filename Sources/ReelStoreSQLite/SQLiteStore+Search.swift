@@ -32,12 +32,4 @@ extension SQLiteStore {
             return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post_search") ?? 0
         }
     }
-
-    /// SQLite's plan for a search, one line per step; for the tests that pin index use.
-    func searchQueryPlan(userID: Int64, query: SearchQuery) async throws -> [String] {
-        let statement = SearchStatement(userID: userID, query: query, offset: 0, limit: 21)
-        return try await read { db in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement.sql, arguments: statement.arguments).map { $0["detail"] as String }
-        }
-    }
 }
