@@ -67,6 +67,11 @@ public func buildRouter(
     )
     feed.register(routes("feed"))
     feed.registerBaseline(routes("benchmark"))
+    SearchController(
+        search: dependencies.search, social: dependencies.social, presenter: presenter,
+        cursors: SearchCursorCodec(secret: dependencies.secret), encodedItems: feed.encodedItems, now: now
+    )
+    .register(routes("search"))
     VideoController(library: dependencies.library, social: dependencies.social, presenter: presenter, now: now)
         .register(routes("videos"))
     LibraryController(social: dependencies.social, presenter: presenter, now: now)

@@ -10,6 +10,7 @@ public struct ServerDependencies: Sendable {
     public var accounts: any AccountStore
     public var social: any SocialStore
     public var feed: any FeedStore
+    public var search: any SearchStore
     public var storage: any MediaStorage
     public var passwords: any PasswordHasher
     /// HMAC secret for media tokens and feed cursors; the same on every API node.
@@ -25,7 +26,7 @@ public struct ServerDependencies: Sendable {
 
     public init(
         library: any LibraryStore, jobs: any JobStore, accounts: any AccountStore, social: any SocialStore,
-        feed: any FeedStore, storage: any MediaStorage, passwords: any PasswordHasher, secret: Data,
+        feed: any FeedStore, search: any SearchStore, storage: any MediaStorage, passwords: any PasswordHasher, secret: Data,
         now: @escaping @Sendable () -> Date = Date.init,
         orderByRandomBaseline: (@Sendable (_ userID: Int64, _ limit: Int) async throws -> [FeedItem])? = nil,
         generations: GenerationDependencies? = nil, uploads: UploadDependencies? = nil
@@ -38,6 +39,7 @@ public struct ServerDependencies: Sendable {
         self.accounts = accounts
         self.social = social
         self.feed = feed
+        self.search = search
         self.storage = storage
         self.passwords = passwords
         self.secret = secret

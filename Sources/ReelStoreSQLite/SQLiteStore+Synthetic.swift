@@ -31,6 +31,12 @@ extension SQLiteStore {
                         sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('posts', 'post_tag_ids')"
                     ).map { (name: $0["name"] as String, sql: $0["sql"] as String) } : []
                     for index in rebuilt { try db.execute(sql: "DROP INDEX \(index.name)") }
+                    // Likewise the search triggers, which would rewrite each post's index rows once
+                    // per tag: the index is rebuilt once at the end instead.
+                    let searchTriggers = count >= 20_000 ? try Row.fetchAll(
+                        db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%search%'"
+                    ).map { (name: $0["name"] as String, sql: $0["sql"] as String) } : []
+                    for trigger in searchTriggers { try db.execute(sql: "DROP TRIGGER \(trigger.name)") }
                     var generator = SystemRandomNumberGenerator()
                     let tagIDs = try vocabulary.map { try Vocabulary.tags.ensureID(db, name: $0) }
                     let columns = ["folder_name", "kind", "status", "description", "uploader", "username", "shortcode",
@@ -64,6 +70,8 @@ extension SQLiteStore {
                         }
                     }
                     for index in rebuilt { try db.execute(sql: index.sql) }
+                    for trigger in searchTriggers { try db.execute(sql: trigger.sql) }
+                    if !searchTriggers.isEmpty { try db.execute(sql: SearchIndexSQL.rebuild) }
                     return .commit
                 }
             }

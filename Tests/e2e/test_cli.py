@@ -62,11 +62,16 @@ def create_library(data):
 
 def test_commands_refuse_a_data_folder_that_does_not_exist(tmp_path):
     missing = tmp_path / "mistyped"
-    for args in (["jobs"], ["doctor"], ["user", "list"], ["key", "list"], ["worker"]):
+    for args in (["jobs"], ["doctor"], ["user", "list"], ["key", "list"], ["worker"], ["search", "rebuild"]):
         result = reelhouse(missing, *args, check=False, timeout=60)
         assert result.returncode != 0, args
         assert str(missing) in result.stderr + result.stdout, (args, result.stderr, result.stdout)
     assert not missing.exists(), "a command created the mistyped folder"
+
+
+def test_search_rebuild_prints_how_many_posts_it_indexed(data):
+    reelhouse(data, "bench-seed", "--count", "3")
+    assert reelhouse(data, "search", "rebuild").stdout.strip() == "indexed 3 ready posts"
 
 
 def test_import_json_prints_its_object_even_when_a_path_is_missing(tmp_path, data):

@@ -1,5 +1,6 @@
 import Foundation
 import ReelModels
+import ReelStore
 
 /// The documentation of every route, keyed by `"METHOD /path"` as registered. A route without
 /// an entry here fails `OpenAPISchemaTests` (and is documented with its summary only), so a
@@ -22,6 +23,7 @@ enum OperationCatalog {
         case "GET /api/v1/me": Doc(responses: ["200": Doc.json(Schema.ref("User"), "the signed-in user")])
         case "GET /api/v1/tags": Doc(responses: ["200": Doc.json(Schema.ref("TagCountList"), "tags with counts")])
         case "GET /api/v1/feed": feed
+        case "GET /api/v1/search": search
         case "GET /api/v1/favorites":
             Doc(parameters: [cursor, limit], responses: ["200": Doc.json(Schema.ref("FeedPage"), "a page of favorites", links: pageLinks)])
         case "GET /api/feed/random": Doc(responses: ["200": Doc.json(Schema.array(Schema.ref("Video")), "a random batch (seed 000's shape)")])
@@ -80,6 +82,22 @@ enum OperationCatalog {
                 Doc.query("min_rating", Schema.integer(minimum: 0, maximum: 5), "only posts this user rated at least this"),
             ],
             responses: ["200": Doc.json(Schema.ref("FeedPage"), "a page of the endless shuffled feed", links: pageLinks)]
+        )
+    }
+
+    static var search: OperationDoc {
+        Doc(
+            parameters: [
+                Doc.query("q", Schema.string(description: "the search"), """
+                    words (each must match a word's start or part of a word, in any field, ignoring case and accents), \
+                    "quoted phrases", tag:name (has the tag), -tag:name (lacks it), @name (uploader or username). \
+                    Anything else is taken as words; at most \(SearchQuery.maxTerms) terms count. Blank, or nothing \
+                    to match: an empty page
+                    """),
+                Doc.query("cursor", Schema.string(maxLength: 512), "next_cursor of the previous page of the same q"),
+                Doc.query("limit", Schema.integer(minimum: 1, maximum: SearchController.maxLimit), "page size (default \(SearchController.defaultLimit))"),
+            ],
+            responses: ["200": Doc.json(Schema.ref("FeedPage"), "the best matches first, as feed items", links: pageLinks)]
         )
     }
 

@@ -1,0 +1,52 @@
+import Foundation
+import Hummingbird
+import ReelModels
+import ReelStore
+
+/// Full-text search, answered exactly like a feed page (`FeedPageBody`, the viewer's state).
+struct SearchController {
+    let search: any SearchStore
+    let social: any SocialStore
+    let presenter: VideoPresenter
+    let cursors: SearchCursorCodec
+    /// The feed's cache: a post found by search encodes the same as in the feed.
+    let encodedItems: EncodedItemCache
+    let now: @Sendable () -> Date
+
+    static let defaultLimit = 20
+    static let maxLimit = 50
+    static let summary = "Search ready posts (q: words, \"phrases\", tag:name, -tag:name, @uploader; cursor, limit)"
+
+    func register(_ routes: APIRoutes) {
+        routes.on(.get, "/api/v1/search", access: .user, Self.summary) { request, context in
+            let user = try context.requireUser()
+            let parameters = request.uri.queryParameters
+            let text = parameters["q"].map(String.init) ?? ""
+            let limit = try Self.limit(from: parameters)
+            var offset = 0
+            if let cursor = parameters["cursor"].map(String.init), !cursor.isEmpty {
+                offset = try cursors.decode(cursor, query: text)
+                guard offset + limit <= search.maxSearchResults else {
+                    throw APIError.invalidCursor("the cursor points past the last result served")
+                }
+            }
+            // Blank, or nothing but punctuation: a page with nothing on it, like a search that finds nothing.
+            let query = SearchQuery.parse(text)
+            let (items, hasMore) = try await search.search(userID: user.id, query: query, offset: offset, limit: limit)
+            let body = try FeedPageBody(presenter: presenter, cache: encodedItems).encode(
+                try await VideoPresenter.withRefs(items, social: social),
+                nextCursor: hasMore ? cursors.encode(offset: offset + limit, query: text) : nil,
+                now: now()
+            )
+            return Response.json(body: body)
+        }
+    }
+
+    static func limit(from query: Parameters) throws(APIError) -> Int {
+        guard let text = query["limit"], !text.isEmpty else { return defaultLimit }
+        guard let value = Int(text), (1...maxLimit).contains(value) else {
+            throw APIError.badRequest("limit must be an integer from 1 to \(maxLimit)")
+        }
+        return value
+    }
+}

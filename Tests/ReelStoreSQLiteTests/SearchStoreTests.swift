@@ -1,0 +1,207 @@
+import Foundation
+import GRDB
+import ReelModels
+import ReelStore
+@testable import ReelStoreSQLite
+import ReelTestSupport
+import Testing
+
+/// Search against a real SQLite file: what a person types finds what they mean, filters
+/// filter, the index follows every edit, and no input is an error.
+@Suite("Search store")
+struct SearchStoreTests {
+    /// A library of posts with distinct texts, on a file-backed store.
+    struct Library {
+        let store: SQLiteStore
+        let viewer: Int64
+        var ids: [String: Int64] = [:]
+
+        @discardableResult
+        mutating func add(
+            _ name: String, description: String? = nil, tags: [String] = [], uploader: String? = nil, username: String? = nil,
+            shortcode: String? = nil, ready: Bool = true
+        ) async throws -> Int64 {
+            let metadata = PostMetadata(description: description, uploader: uploader, username: username, shortcode: shortcode, tags: tags)
+            let (post, _) = try await store.insertPost(
+                NewPost(kind: .video, folderName: name, metadata: metadata, contentHash: name, sourcePaths: ["sources/\(name).mp4"], dateAdded: t0),
+                maxAttempts: 1, now: t0
+            )
+            if ready { try await store.publish(postID: post.id, media: sampleMedia, key: nil) }
+            ids[name] = post.id
+            return post.id
+        }
+
+        /// The names of the posts `text` finds, best first.
+        func find(_ text: String, limit: Int = 50) async throws -> [String] {
+            let (items, _) = try await store.search(userID: viewer, query: SearchQuery.parse(text), offset: 0, limit: limit)
+            return items.map { item in ids.first { $0.value == item.post.id }?.key ?? "?" }
+        }
+    }
+
+    func withLibrary(_ body: (inout Library) async throws -> Void) async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try SQLiteStore(path: folder.databasePath)
+        let viewer = try await store.createUser(name: "viewer", role: .member, passwordHash: "h", now: t0)
+        var library = Library(store: store, viewer: viewer.id)
+        try await library.add("leon", description: "Léon: the professional", uploader: "Cinema Club")
+        try await library.add("spider", description: "Spider-Man swings", tags: ["marvel"])
+        try await library.add("robot", description: "Mr. Robot season one", username: "elliot.alderson")
+        try await library.add("creme", description: "Crème brûlée at home", tags: ["dessert"], uploader: "Chef Zoë")
+        try await library.add("cats", description: "a nap in the sun", tags: ["cats", "Cute"])
+        try await library.add("queued", description: "Léon again, still transcoding", ready: false)
+        try await body(&library)
+    }
+
+    @Test("what a person types finds what they mean")
+    func findsWhatIsMeant() async throws {
+        try await withLibrary { (library: inout Library) async throws in
+            #expect(try await library.find("leon") == ["leon"], "diacritics fold; queued posts are not results")
+            #expect(try await library.find("LÉON") == ["leon"])
+            #expect(try await library.find("spider man") == ["spider"])
+            #expect(try await library.find("spiderman").isEmpty, "two words are not one")
+            #expect(try await library.find("mr robot") == ["robot"])
+            #expect(try await library.find("mr. robot") == ["robot"])
+            #expect(try await library.find("creme brulee") == ["creme"])
+            #expect(try await library.find("brul") == ["creme"], "a substring of a long word")
+            #expect(try await library.find("rûl") == ["creme"])
+            #expect(try await library.find("ession") == ["leon"], "the middle of 'professional'")
+            #expect(try await library.find("prof") == ["leon"], "a word prefix")
+            #expect(try await library.find("dessert") == ["creme"], "a tag")
+            #expect(try await library.find("nap") == ["cats"], "a word only in the description")
+            #expect(try await library.find("zoe") == ["creme"], "the uploader")
+            #expect(try await library.find("alderson") == ["robot"], "the username")
+            #expect(try await library.find("\"mr robot\"") == ["robot"], "a phrase")
+            #expect(try await library.find("\"robot mr\"").isEmpty, "a phrase keeps its order")
+            #expect(try await library.find("leon robot").isEmpty, "every word must match")
+        }
+    }
+
+    @Test("tag:, -tag: and @ filter; filters alone list what they keep")
+    func filters() async throws {
+        try await withLibrary { (library: inout Library) async throws in
+            #expect(try await library.find("tag:cats") == ["cats"])
+            #expect(try await library.find("tag:CUTE") == ["cats"], "tag names ignore case")
+            #expect(try await library.find("tag:cat").isEmpty, "a tag filter names a whole tag")
+            #expect(try await library.find("nap -tag:cats").isEmpty)
+            #expect(Set(try await library.find("-tag:cats")) == ["leon", "spider", "robot", "creme"])
+            #expect(try await library.find("tag:\"dessert\" creme") == ["creme"])
+            #expect(try await library.find("@zoe") == ["creme"])
+            #expect(try await library.find("@elliot.alderson") == ["robot"])
+            #expect(try await library.find("@robot").isEmpty, "@ looks at people only")
+            #expect(try await library.find("tag:nosuchtag").isEmpty)
+        }
+    }
+
+    @Test("a post whose tag matches ranks above one where only the description does")
+    func tagsOutrankDescriptions() async throws {
+        try await withLibrary { (library: inout Library) async throws in
+            try await library.add("mentions", description: "my neighbour's cats and their long afternoon naps in the garden")
+            #expect(try await library.find("cats") == ["cats", "mentions"])
+        }
+    }
+
+    @Test("punctuation, FTS5 syntax and huge inputs are queries like any other, never errors")
+    func nastyInputs() async throws {
+        try await withLibrary { (library: inout Library) async throws in
+            let nasty = [
+                "", "   ", "!!!", "\"", "\"\"", "*", "* OR *", "NEAR(a b)", "NEAR(", "a OR b", "leon AND", "AND", "OR", "NOT leon",
+                "-", "--", ":", "description:leon", "tags : cats", "^leon", "leon*", "(", ")", "{people}: x", "tag:", "-tag:", "@", "@@",
+                "\u{0301}", "e\u{0301}", "'; DROP TABLE posts; --", String(repeating: "a", count: 2000),
+                String(repeating: "leon ", count: 400), String(repeating: "\"( NEAR * ", count: 200),
+            ]
+            for text in nasty {
+                _ = try await library.find(text)
+            }
+            #expect(try await library.find("NOT leon").isEmpty, "NOT is a word here, and no post says 'not'")
+            #expect(try await library.find("leon*") == ["leon"])
+            #expect(try await library.find("\"leon").isEmpty == false, "an unclosed quote runs to the end")
+            #expect(try await library.find("").isEmpty)
+            #expect(try await library.find("!!!").isEmpty)
+            #expect(try library.store.check() == "ok")
+        }
+    }
+
+    @Test("the index follows edits, tags, tag renames, status and deletes")
+    func indexFollowsChanges() async throws {
+        try await withLibrary { (library: inout Library) async throws in
+            let id = try #require(library.ids["cats"])
+            var metadata = try #require(try await library.store.post(id: id)).metadata
+            metadata.description = "a fierce tiger"
+            try await library.store.updateMetadata(postID: id, metadata: metadata)
+            #expect(try await library.find("nap").isEmpty)
+            #expect(try await library.find("tiger") == ["cats"])
+
+            try await library.store.addTags(postID: id, tags: ["Felines"])
+            #expect(try await library.find("felines") == ["cats"])
+            try await library.store.removeTag(postID: id, tag: "felines")
+            #expect(try await library.find("felines").isEmpty)
+
+            try await library.store.write { db in try db.execute(sql: "UPDATE tags SET name = 'Kittens' WHERE name = 'cats'") }
+            #expect(try await library.find("kittens") == ["cats"])
+            #expect(try await library.find("tag:kittens") == ["cats"])
+
+            let queued = try #require(library.ids["queued"])
+            try await library.store.publish(postID: queued, media: sampleMedia, key: nil)
+            #expect(Set(try await library.find("leon")) == ["leon", "queued"])
+            try await library.store.setStatus(postID: queued, status: .failed, failureReason: "broken")
+            #expect(try await library.find("leon") == ["leon"])
+
+            try await library.store.deletePost(id: id)
+            #expect(try await library.find("tiger").isEmpty)
+            #expect(try library.store.rawStrings("SELECT COUNT(*) FROM post_search_substrings WHERE rowid = \(id)") == ["0"])
+
+            #expect(try await library.store.rebuildSearchIndex() == 4)
+            #expect(try await library.find("brul") == ["creme"])
+        }
+    }
+
+    @Test("pages follow each other by offset, without repeats, up to the depth bound")
+    func pagination() async throws {
+        try await withLibrary { (library: inout Library) async throws in
+            for index in 0..<7 { try await library.add("clip\(index)", description: "holiday clip number \(index)") }
+            var seen: [Int64] = []
+            var offset = 0
+            while true {
+                let (items, more) = try await library.store.search(userID: library.viewer, query: SearchQuery.parse("holiday"), offset: offset, limit: 3)
+                seen += items.map(\.post.id)
+                offset += 3
+                if !more { break }
+            }
+            #expect(seen.count == 7 && Set(seen).count == 7)
+            await #expect(throws: StoreError.self) {
+                try await library.store.search(userID: library.viewer, query: SearchQuery.parse("x"), offset: SQLiteStore.maxSearchResults, limit: 1)
+            }
+        }
+    }
+
+    @Test("upgrading a v7 library indexes its ready posts")
+    func migrationFillsIndex() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let old = try SQLiteStore(path: folder.databasePath, migratingUpTo: "v7_post_revisions")
+        try old.executeRaw("""
+            INSERT INTO posts (id, folder_name, kind, status, description, date_added, content_hash)
+                VALUES (1, 'a', 'video', 'ready', 'Crème brûlée', 1700000000, 'ha'),
+                       (2, 'b', 'video', 'queued', 'Crème again', 1700000001, 'hb');
+            INSERT INTO tags (name) VALUES ('dessert');
+            INSERT INTO post_tag_ids (post_id, tag_id) VALUES (1, 1);
+            """)
+        let store = try SQLiteStore(path: folder.databasePath)
+        #expect(try store.schemaVersion() == "v8_search")
+        #expect(try store.rawStrings("SELECT rowid FROM post_search WHERE post_search MATCH 'dessert'") == ["1"])
+        #expect(try store.rawStrings("SELECT rowid FROM post_search_substrings WHERE post_search_substrings MATCH 'brul'") == ["1"])
+        #expect(try store.rawStrings("SELECT COUNT(*) FROM post_search") == ["1"])
+    }
+
+    @Test("the query language splits the way the index does")
+    func parsing() {
+        #expect(SearchQuery.parse("Spider-Man") == SearchQuery(words: ["spider", "man"]))
+        #expect(SearchQuery.parse("tag:cats -tag:Dogs @ana.ex \"mr robot\" Léon") == SearchQuery(
+            words: ["léon"], phrases: [["mr", "robot"]], people: ["ana", "ex"], tags: ["cats"], excludedTags: ["Dogs"]
+        ))
+        #expect(SearchQuery.parse("tag:\"cute cats\"").tags == ["cute cats"])
+        #expect(SearchQuery.parse(String(repeating: "word ", count: 100)).words.count == SearchQuery.maxTerms)
+        #expect(SearchQuery.parse("*** ( ) : -").isEmpty)
+    }
+}
