@@ -12,10 +12,16 @@ import ReelStore
 /// revision and simply misses. Per store, because revisions are per database. Bounded; when full
 /// it starts over, which keeps the hot set without any bookkeeping per hit.
 final class FeedPostCache: @unchecked Sendable {
-    private struct Entry {
+    /// A class, so a lookup under the lock copies a reference, not a post's worth of fields.
+    private final class Entry {
         let revision: Int64
         /// The post with its tag and flag refs; the viewer's state is the page's own.
         let item: FeedItem
+
+        init(revision: Int64, item: FeedItem) {
+            self.revision = revision
+            self.item = item
+        }
     }
 
     let capacity: Int
@@ -26,14 +32,15 @@ final class FeedPostCache: @unchecked Sendable {
         self.capacity = max(1, capacity)
     }
 
-    /// Items for rows of the narrow feed select (`FeedQuery.Column`), in the rows' order: from
+    /// Items for rows of the narrow feed select, in the rows' order: from
     /// memory at the row's revision, the others read with one query in the same transaction
     /// (so at the same revisions) and remembered.
-    func items(_ db: Database, rows: [Row]) throws -> [FeedItem] {
-        let wanted = rows.map { (id: $0[FeedQuery.Column.id] as Int64, revision: $0[FeedQuery.Column.revision] as Int64) }
-        var items: [FeedItem?] = lock.withLock {
-            wanted.map { key in entries[key.id].flatMap { $0.revision == key.revision ? $0.item : nil } }
+    func items(_ db: Database, rows: [FeedRow]) throws -> [FeedItem] {
+        let wanted = rows.map { (id: $0.id, revision: $0.revision) }
+        let cached: [Entry?] = lock.withLock {
+            wanted.map { key in entries[key.id].flatMap { $0.revision == key.revision ? $0 : nil } }
         }
+        var items: [FeedItem?] = cached.map { $0?.item }
         let missing = zip(wanted, items).compactMap { key, item in item == nil ? key.id : nil }
         if !missing.isEmpty {
             let fresh = try Row.fetchAll(
@@ -54,10 +61,25 @@ final class FeedPostCache: @unchecked Sendable {
         }
         return try zip(wanted, rows).enumerated().map { index, pair in
             guard var item = items[index] else { throw StoreError.corrupt("feed post \(pair.0.id) vanished inside its read") }
-            item.viewer = RowDecoding.viewerState(pair.1, columns: FeedQuery.Column.viewer)
+            item.viewer = pair.1.viewer
             return item
         }
     }
 
     var count: Int { lock.withLock { entries.count } }
+}
+
+/// One row of the narrow feed select (`FeedQuery.select`), read where the statement holds it.
+struct FeedRow {
+    let id: Int64
+    let revision: Int64
+    let feedKey: Int64
+    let viewer: ViewerState
+
+    init(_ row: Row) {
+        id = row[FeedQuery.Column.id]
+        revision = row[FeedQuery.Column.revision]
+        feedKey = row[FeedQuery.Column.feedKey]
+        viewer = RowDecoding.viewerState(row, columns: FeedQuery.Column.viewer)
+    }
 }

@@ -135,8 +135,9 @@ enum FeedQuery {
     /// index, which finds `limit` matches only after about `limit · n / m` rows when m of n posts
     /// match. With `threshold = √(limit · n)` either choice touches O(√(limit · n)) rows at
     /// worst, and the unfiltered feed always walks the index. Counting stops at the threshold,
-    /// so choosing is bounded too.
-    static func chooseDriver(_ db: Database, userID: Int64, filter: ResolvedFeedFilter, threshold: Int) throws -> FeedDriver {
+    /// so choosing is bounded too. `threshold` is asked only when there is something to choose
+    /// (the unfiltered feed, the common case, spends no query on it).
+    static func chooseDriver(_ db: Database, userID: Int64, filter: ResolvedFeedFilter, threshold: () throws -> Int) throws -> FeedDriver {
         var candidates: [(FeedDriver, String, StatementArguments)] = []
         if let ids = filter.anyTagIDs {
             candidates.append((.tags, "SELECT 1 FROM post_tag_ids WHERE tag_id IN (\(SQLiteStore.placeholders(ids.count)))", StatementArguments(ids)))
@@ -147,6 +148,8 @@ enum FeedQuery {
         if let minRating = filter.minRating {
             candidates.append((.rated, "SELECT 1 FROM post_user_state WHERE user_id = ? AND rating >= ?", [userID, minRating]))
         }
+        if candidates.isEmpty { return .shuffleIndex }
+        let threshold = try threshold()
         var best: (driver: FeedDriver, count: Int)?
         for (driver, sql, arguments) in candidates {
             let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(sql) LIMIT ?)", arguments: arguments + [threshold + 1]) ?? 0

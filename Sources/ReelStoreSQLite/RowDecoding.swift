@@ -43,7 +43,7 @@ enum RowDecoding {
         var media: PublishedMedia?
         if let json: String = row[columns.mediaJSON] {
             do {
-                media = try MediaDecodeCache.shared.media(for: json, postID: id)
+                media = try MediaDecodeCache.shared.media(for: json)
             } catch {
                 throw StoreError.corrupt("post \(id) media_json: \(error)")
             }
@@ -69,6 +69,12 @@ enum RowDecoding {
     /// query selected none, or all are NULL (no state row).
     static func viewerState(_ row: Row, columns: PostColumns.ViewerColumns?) -> ViewerState {
         guard let columns else { return .none }
+        // Most posts were never touched by the viewer (the LEFT JOIN found no row): checking
+        // for NULLs is far cheaper than decoding four values.
+        if row.hasNull(atIndex: columns.favoritedAt), row.hasNull(atIndex: columns.rating),
+           row.hasNull(atIndex: columns.position), row.hasNull(atIndex: columns.seenAt) {
+            return .none
+        }
         return ViewerState(
             isFavorited: (row[columns.favoritedAt] as Double?) != nil,
             rating: (row[columns.rating] as Int?) ?? 0,

@@ -25,8 +25,9 @@ extension SQLiteStore {
         return try await read { db in
             let resolved = try ResolvedFeedFilter.resolve(db, filter)
             if resolved.matchesNothing { return ([], nil) }
-            let threshold = try FeedQuery.threshold(db, limit: limit)
-            let driver = try FeedQuery.chooseDriver(db, userID: userID, filter: resolved, threshold: threshold)
+            let driver = try FeedQuery.chooseDriver(db, userID: userID, filter: resolved) {
+                try FeedQuery.threshold(db, limit: limit)
+            }
             var position = position
             while true {
                 let page = try Self.walk(db, posts: posts, userID: userID, filter: resolved, driver: driver, from: position, limit: limit)
@@ -42,8 +43,9 @@ extension SQLiteStore {
         try await read { db in
             let resolved = try ResolvedFeedFilter.resolve(db, filter)
             if resolved.matchesNothing { return 0 }
-            let threshold = try Int(Int64.fetchOne(db, sql: "SELECT MAX(id) FROM posts") ?? 0)
-            let driver = try FeedQuery.chooseDriver(db, userID: userID, filter: resolved, threshold: threshold)
+            let driver = try FeedQuery.chooseDriver(db, userID: userID, filter: resolved) {
+                try Int(Int64.fetchOne(db, sql: "SELECT MAX(id) FROM posts") ?? 0)
+            }
             let (body, arguments) = FeedQuery.body(userID: userID, filter: resolved, driver: driver, column: 0)
             return try Int.fetchOne(db, sql: "SELECT COUNT(*) " + body, arguments: arguments) ?? 0
         }
@@ -54,8 +56,9 @@ extension SQLiteStore {
     func feedQueryPlan(userID: Int64, filter: FeedFilter, position: FeedPosition, limit: Int) async throws -> [String] {
         try await read { db in
             let resolved = try ResolvedFeedFilter.resolve(db, filter)
-            let threshold = try FeedQuery.threshold(db, limit: limit)
-            let driver = try FeedQuery.chooseDriver(db, userID: userID, filter: resolved, threshold: threshold)
+            let driver = try FeedQuery.chooseDriver(db, userID: userID, filter: resolved) {
+                try FeedQuery.threshold(db, limit: limit)
+            }
             let after = position.lastKey.flatMap { key in position.lastID.map { (key: key, id: $0) } }
             let order = FeedShuffle.order(seed: position.seed, epoch: position.epoch)
             let (sql, arguments) = FeedQuery.page(
@@ -70,7 +73,7 @@ extension SQLiteStore {
         _ db: Database, posts: FeedPostCache, userID: Int64, filter: ResolvedFeedFilter, driver: FeedDriver, from position: FeedPosition, limit: Int
     ) throws -> (items: [FeedItem], next: FeedPosition?) {
         let order = FeedShuffle.order(seed: position.seed, epoch: position.epoch)
-        var rows: [(phase: Int, row: Row)] = []
+        var rows: [(phase: Int, row: FeedRow)] = []
         var phase = position.phase
         var after = position.lastKey.flatMap { key in position.lastID.map { (key: key, id: $0) } }
         while phase <= 1, rows.count <= limit {
@@ -79,8 +82,9 @@ extension SQLiteStore {
                 limit: limit + 1 - rows.count
             )
             // A cached statement: the page's SQL has only a few shapes, and preparing it (with GRDB's
-            // authorizer) cost more than running it.
-            rows += try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { (phase, $0) }
+            // authorizer) cost more than running it. A cursor reads each row in place, uncopied.
+            let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+            while let row = try cursor.next() { rows.append((phase, FeedRow(row))) }
             if rows.count <= limit {
                 phase += 1
                 after = nil
@@ -90,7 +94,7 @@ extension SQLiteStore {
         let items = try posts.items(db, rows: page.map(\.row))
         guard rows.count > limit, let last = page.last else { return (items, position.nextEpoch) }
         let next = FeedPosition(
-            seed: position.seed, epoch: position.epoch, phase: last.phase, lastKey: last.row[FeedQuery.Column.feedKey], lastID: last.row[FeedQuery.Column.id]
+            seed: position.seed, epoch: position.epoch, phase: last.phase, lastKey: last.row.feedKey, lastID: last.row.id
         )
         return (items, next)
     }

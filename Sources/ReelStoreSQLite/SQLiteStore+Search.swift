@@ -18,7 +18,7 @@ extension SQLiteStore {
         let posts = feedPosts
         return try await read { db in
             // Not a cached statement: queries have too many shapes to keep one of each per connection.
-            let rows = try Row.fetchAll(db, sql: statement.sql, arguments: statement.arguments)
+            let rows = try Row.fetchAll(db, sql: statement.sql, arguments: statement.arguments).map(FeedRow.init)
             let items = try posts.items(db, rows: Array(rows.prefix(limit)))
             return (items, rows.count > limit && offset + limit < Self.maxSearchResults)
         }

@@ -31,24 +31,23 @@ struct FeedPresentationDataTests {
         }
     }
 
-    @Test("decoded media is remembered per post with its exact JSON text, so a changed text is never served stale")
-    func mediaCacheIsCheckedAgainstText() throws {
+    @Test("decoded media is remembered by its exact JSON text, so a changed text is never served stale")
+    func mediaCacheIsKeyedByText() throws {
         let cache = MediaDecodeCache(capacity: 2)
         var changed = sampleMedia
         changed.duration = 9
         let first = try RowDecoding.mediaJSON(sampleMedia)
         let second = try RowDecoding.mediaJSON(changed)
-        #expect(try cache.media(for: first, postID: 1) == sampleMedia)
-        #expect(try cache.media(for: second, postID: 1) == changed, "the same post re-published")
-        #expect(try cache.media(for: first, postID: 1) == sampleMedia)
-        #expect(try cache.media(for: second, postID: 2) == changed)
+        #expect(try cache.media(for: first) == sampleMedia)
+        #expect(try cache.media(for: second) == changed)
+        #expect(try cache.media(for: first) == sampleMedia)
         #expect(cache.count == 2)
         _ = try cache.media(for: try RowDecoding.mediaJSON(PublishedMedia(
             duration: 1, width: 2, height: 2, hasSourceAudio: false, encrypted: false, masterPlaylist: nil,
             renditions: [], poster: nil, thumbnail: nil, download: nil, images: []
-        )), postID: 3)
+        )))
         #expect(cache.count <= 2)
-        #expect(throws: (any Error).self) { try cache.media(for: "{not json", postID: 4) }
+        #expect(throws: (any Error).self) { try cache.media(for: "{not json") }
     }
 }
 

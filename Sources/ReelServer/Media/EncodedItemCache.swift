@@ -31,10 +31,16 @@ final class EncodedItemCache: @unchecked Sendable {
         }
     }
 
-    private struct Entry {
+    /// A class, so a lookup under the lock copies a reference.
+    private final class Entry {
         let source: Source
         /// The encoded shared part without its closing brace.
         let open: [UInt8]
+
+        init(source: Source, open: [UInt8]) {
+            self.source = source
+            self.open = open
+        }
     }
 
     let capacity: Int
