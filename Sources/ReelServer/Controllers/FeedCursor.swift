@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import ReelModels
 import ReelStore
@@ -6,15 +5,14 @@ import ReelStore
 /// The feed cursor handed to clients: the store's `FeedPosition` plus the filter it belongs
 /// to, signed so a tampered or hand-made cursor is a 400 `invalid_cursor` instead of a surprising page.
 struct FeedCursorCodec: Sendable {
-    private let key: SymmetricKey
+    private let signer: CursorSigner
 
     init(secret: Data) {
-        key = SymmetricKey(data: SHA256.hash(data: Data("reelhouse feed cursor".utf8) + secret))
+        signer = CursorSigner(purpose: "reelhouse feed cursor", secret: secret)
     }
 
     func encode(_ position: FeedPosition, filter: FeedFilter) -> String {
-        let payload = Data(Self.json(position).utf8)
-        return Base64URL.encode(payload) + "." + Base64URL.encode(mac(payload, filter: filter))
+        signer.seal(Data(Self.json(position).utf8), context: Self.canonical(filter))
     }
 
     /// The position as the JSON its `Codable` conformance reads (numbers only, so nothing to
@@ -28,23 +26,13 @@ struct FeedCursorCodec: Sendable {
     }
 
     func decode(_ cursor: String, filter: FeedFilter) throws(APIError) -> FeedPosition {
-        let parts = cursor.split(separator: ".")
-        guard cursor.count <= 512, parts.count == 2,
-              let payload = Base64URL.decode(parts[0]), let given = Base64URL.decode(parts[1])
-        else { throw APIError.invalidCursor("the cursor is malformed") }
-        guard MediaTokenSigner.constantTimeEqual(given, mac(payload, filter: filter)) else {
-            throw APIError.invalidCursor("the cursor was altered or belongs to different filters")
-        }
+        let payload = try signer.open(
+            cursor, context: Self.canonical(filter), mismatch: "the cursor was altered or belongs to different filters"
+        )
         guard let position = try? JSONDecoder().decode(FeedPosition.self, from: payload) else {
             throw APIError.invalidCursor("the cursor is malformed")
         }
         return position
-    }
-
-    private func mac(_ payload: Data, filter: FeedFilter) -> Data {
-        var message = payload
-        message.append(contentsOf: Data("|\(Self.canonical(filter))".utf8))
-        return Data(HMAC<SHA256>.authenticationCode(for: message, using: key).prefix(16))
     }
 
     static func canonical(_ filter: FeedFilter) -> String {
