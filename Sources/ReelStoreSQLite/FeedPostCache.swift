@@ -36,12 +36,11 @@ final class FeedPostCache: @unchecked Sendable {
     /// memory at the row's revision, the others read with one query in the same transaction
     /// (so at the same revisions) and remembered.
     func items(_ db: Database, rows: [FeedRow]) throws -> [FeedItem] {
-        let wanted = rows.map { (id: $0.id, revision: $0.revision) }
         let cached: [Entry?] = lock.withLock {
-            wanted.map { key in entries[key.id].flatMap { $0.revision == key.revision ? $0 : nil } }
+            rows.map { row in entries[row.id].flatMap { $0.revision == row.revision ? $0 : nil } }
         }
-        var items: [FeedItem?] = cached.map { $0?.item }
-        let missing = zip(wanted, items).compactMap { key, item in item == nil ? key.id : nil }
+        var items = cached.map { $0?.item }
+        let missing = zip(rows, items).compactMap { row, item in item == nil ? row.id : nil }
         if !missing.isEmpty {
             let fresh = try Row.fetchAll(
                 db.cachedStatement(sql: "SELECT * FROM posts WHERE id IN (\(SQLiteStore.placeholders(missing.count)))"),
@@ -57,11 +56,11 @@ final class FeedPostCache: @unchecked Sendable {
                 if entries.count + decoded.count > capacity { entries.removeAll(keepingCapacity: true) }
                 for (id, item) in decoded { entries[id] = Entry(revision: item.revision ?? -1, item: item) }
             }
-            for index in items.indices where items[index] == nil { items[index] = decoded[wanted[index].id] }
+            for (index, row) in rows.enumerated() where items[index] == nil { items[index] = decoded[row.id] }
         }
-        return try zip(wanted, rows).enumerated().map { index, pair in
-            guard var item = items[index] else { throw StoreError.corrupt("feed post \(pair.0.id) vanished inside its read") }
-            item.viewer = pair.1.viewer
+        return try zip(rows, items).map { row, item in
+            guard var item else { throw StoreError.corrupt("feed post \(row.id) vanished inside its read") }
+            item.viewer = row.viewer
             return item
         }
     }

@@ -69,10 +69,11 @@ struct FeedController {
         }
     }
 
-    static func limit(from query: Parameters) throws(APIError) -> Int {
+    /// `limit` of a page: `defaultLimit` when absent, else 1 to `maximum` or a 400.
+    static func limit(from query: Parameters, default defaultLimit: Int = defaultLimit, maximum: Int = maxLimit) throws(APIError) -> Int {
         guard let text = query["limit"], !text.isEmpty else { return defaultLimit }
-        guard let value = Int(text), (1...maxLimit).contains(value) else {
-            throw APIError.badRequest("limit must be an integer from 1 to \(maxLimit)")
+        guard let value = Int(text), (1...maximum).contains(value) else {
+            throw APIError.badRequest("limit must be an integer from 1 to \(maximum)")
         }
         return value
     }

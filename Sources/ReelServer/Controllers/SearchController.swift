@@ -22,7 +22,7 @@ struct SearchController {
             let user = try context.requireUser()
             let parameters = request.uri.queryParameters
             let text = parameters["q"].map(String.init) ?? ""
-            let limit = try Self.limit(from: parameters)
+            let limit = try FeedController.limit(from: parameters, default: Self.defaultLimit, maximum: Self.maxLimit)
             var offset = 0
             if let cursor = parameters["cursor"].map(String.init), !cursor.isEmpty {
                 offset = try cursors.decode(cursor, query: text)
@@ -42,11 +42,4 @@ struct SearchController {
         }
     }
 
-    static func limit(from query: Parameters) throws(APIError) -> Int {
-        guard let text = query["limit"], !text.isEmpty else { return defaultLimit }
-        guard let value = Int(text), (1...maxLimit).contains(value) else {
-            throw APIError.badRequest("limit must be an integer from 1 to \(maxLimit)")
-        }
-        return value
-    }
 }
