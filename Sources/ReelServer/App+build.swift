@@ -60,6 +60,8 @@ public func buildRouter(
         .register(routes("system"))
     SessionController(accounts: dependencies.accounts, passwords: dependencies.passwords, limiter: limiter, credentials: credentials, configuration: configuration, now: now)
         .register(routes("session"))
+    AccountController(accounts: dependencies.accounts, passwords: dependencies.passwords, limiter: limiter, credentials: credentials, configuration: configuration, now: now)
+        .register(routes("me"))
     let feed = FeedController(
         feed: dependencies.feed, social: dependencies.social, presenter: presenter,
         cursors: FeedCursorCodec(secret: dependencies.secret), now: now,

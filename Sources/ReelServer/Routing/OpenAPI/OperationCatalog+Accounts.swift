@@ -1,0 +1,51 @@
+import Foundation
+
+/// The documentation of the account routes of the catalog API (docs/catalog-api.md).
+extension OperationCatalog {
+    static func accountDoc(method: String, path: String) -> OperationDoc? {
+        switch "\(method) \(path)" {
+        case "PUT /api/v1/me/password":
+            Doc(requestBody: Doc.jsonBody("PasswordChangeRequest"),
+                responses: ["204": Doc.empty("changed; every other session of this user is signed out")], errors: [403, 413])
+        case "GET /api/v1/me/keys": Doc(responses: ["200": Doc.json(Schema.ref("KeyList"), "keys that are not revoked, oldest first")])
+        case "POST /api/v1/me/keys":
+            Doc(requestBody: Doc.jsonBody("KeyCreateRequest"), responses: ["201": Doc.json(Schema.ref("CreatedKey"), "the key and, this once, its secret", links: [
+                "RevokeKey": Doc.link(OpenAPIDocument.operationID("DELETE", "/api/v1/me/keys/{id}"), ["id": "$response.body#/key/id"]),
+            ])], errors: [413])
+        case "DELETE /api/v1/me/keys/{id}": Doc(responses: ["204": Doc.empty("revoked (another user's key is a 404)")])
+        default: nil
+        }
+    }
+}
+
+extension WireSchemas {
+    static var accounts: [String: JSONObject] {
+        let key = Schema.object(
+            ["id": Schema.id, "name": Schema.string(), "prefix": Schema.string(description: "the key's first characters, to tell keys apart"),
+             "created_at": Schema.dateTime, "last_used_at": Schema.nullable(Schema.dateTime)],
+            required: ["id", "name", "prefix", "created_at", "last_used_at"]
+        )
+        return [
+            "Key": key,
+            "KeyList": Schema.object(["keys": Schema.array(Schema.ref("Key"))], required: ["keys"]),
+            "CreatedKey": Schema.object(
+                ["key": Schema.ref("Key"), "secret": Schema.string(description: "rh_…; shown only in this answer")], required: ["key", "secret"]
+            ),
+        ]
+    }
+}
+
+extension RequestSchemas {
+    static var accounts: [String: JSONObject] {
+        let line = "^[^\\n\\r\\u000B\\u000C\\u0085\\u2028\\u2029]*\\S[^\\n\\r\\u000B\\u000C\\u0085\\u2028\\u2029]*$"
+        var name = Schema.string(minLength: 1, maxLength: 64, description: "one line; surrounding spaces are trimmed")
+        name["pattern"] = line
+        return [
+            "PasswordChangeRequest": Schema.request(
+                ["current_password": Schema.string(minLength: 1, maxLength: 1024), "new_password": Schema.string(minLength: 8, maxLength: 1024)],
+                required: ["current_password", "new_password"]
+            ),
+            "KeyCreateRequest": Schema.request(["name": name], required: ["name"]),
+        ]
+    }
+}
