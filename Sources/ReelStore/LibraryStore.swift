@@ -15,11 +15,15 @@ public struct NewPost: Sendable, Equatable {
     public var filter: VideoFilter
     public var createdBy: Int64?
     public var preparation: SourcePreparation
+    /// Must name an existing library (`StoreError.notFound` otherwise).
+    public var libraryID: Int64
 
     public init(
         kind: PostKind, folderName: String, metadata: PostMetadata, contentHash: String, sourcePaths: [String], dateAdded: Date,
-        filter: VideoFilter = .none, createdBy: Int64? = nil, preparation: SourcePreparation = .asIs
+        filter: VideoFilter = .none, createdBy: Int64? = nil, preparation: SourcePreparation = .asIs,
+        libraryID: Int64 = Post.defaultLibraryID
     ) {
+        self.libraryID = libraryID
         self.filter = filter
         self.createdBy = createdBy
         self.preparation = preparation

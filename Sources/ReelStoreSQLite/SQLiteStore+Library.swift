@@ -40,13 +40,14 @@ extension SQLiteStore {
             if let existing = try Int64.fetchOne(db, sql: "SELECT id FROM posts WHERE content_hash = ?", arguments: [post.contentHash]) {
                 throw StoreError.conflict("content \(post.contentHash) is already stored as post \(existing)")
             }
+            try Self.requireLibrary(db, id: post.libraryID)
             let folderName = try Self.unusedFolderName(db, preferred: post.folderName)
             let metadata = post.metadata
             var arguments: StatementArguments = [
                 folderName, post.kind.rawValue, PostStatus.queued.rawValue, metadata.description, metadata.uploader,
                 metadata.username, metadata.shortcode, metadata.datePosted, metadata.sourceURL,
                 RowDecoding.seconds(post.dateAdded), post.contentHash, post.filter.rawValue, post.createdBy,
-                post.preparation.rawValue,
+                post.preparation.rawValue, post.libraryID,
             ]
             arguments += StatementArguments(FeedShuffle.randomKeys())
             try db.execute(sql: Self.insertPostSQL, arguments: arguments)
@@ -171,7 +172,7 @@ extension SQLiteStore {
         let keys = (0..<FeedShuffle.keyCount).map(FeedShuffleColumns.name)
         let columns = ["folder_name", "kind", "status", "description", "uploader", "username", "shortcode",
                        "date_posted", "source_url", "date_added", "content_hash", "filter", "created_by",
-                       "preparation"] + keys
+                       "preparation", "library_id"] + keys
         return "INSERT INTO posts (\(columns.joined(separator: ", "))) VALUES (\(placeholders(columns.count)))"
     }()
 

@@ -26,6 +26,8 @@ struct OpenAPISchemaTests {
         "POST /api/v1/generations/{id}/regenerate": #"{"prompt":"a harbour at dawn"}"#,
         "PUT /api/v1/me/password": #"{"current_password":"correct horse battery","new_password":"correct horse battery"}"#,
         "POST /api/v1/me/keys": #"{"name":"spare"}"#,
+        "POST /api/v1/libraries": #"{"name":"Family"}"#,
+        "PUT /api/v1/libraries/{id}": #"{"name":"Library"}"#,
     ]
 
     /// Routes whose sample id must not be 1: revoking key 1 (the owner's) would sign the

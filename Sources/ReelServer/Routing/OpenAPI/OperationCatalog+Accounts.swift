@@ -1,6 +1,7 @@
 import Foundation
 
-/// The documentation of the account routes of the catalog API (docs/catalog-api.md).
+/// The documentation of the account and library routes of the catalog API
+/// (docs/catalog-api.md).
 extension OperationCatalog {
     static func accountDoc(method: String, path: String) -> OperationDoc? {
         switch "\(method) \(path)" {
@@ -13,8 +14,19 @@ extension OperationCatalog {
                 "RevokeKey": Doc.link(OpenAPIDocument.operationID("DELETE", "/api/v1/me/keys/{id}"), ["id": "$response.body#/key/id"]),
             ])], errors: [413])
         case "DELETE /api/v1/me/keys/{id}": Doc(responses: ["204": Doc.empty("revoked (another user's key is a 404)")])
+        case "GET /api/v1/libraries":
+            Doc(responses: ["200": Doc.json(Schema.ref("LibraryList"), "the libraries this user may see (owners: every one, with members)")])
+        case "POST /api/v1/libraries":
+            Doc(requestBody: Doc.jsonBody("LibraryCreateRequest"), responses: ["201": Doc.json(Schema.ref("Library"), "the new library")], errors: [409, 413])
+        case "PUT /api/v1/libraries/{id}":
+            Doc(requestBody: Doc.jsonBody("LibraryUpdateRequest"), responses: ["200": Doc.json(Schema.ref("Library"), "the library afterwards")], errors: [409, 413])
         default: nil
         }
+    }
+
+    /// `library={id}` of every listing.
+    static var library: JSONObject {
+        Doc.query("library", Schema.id, "only this library (default: every library granted to this user); one not granted is a 404")
     }
 }
 
@@ -31,6 +43,13 @@ extension WireSchemas {
             "CreatedKey": Schema.object(
                 ["key": Schema.ref("Key"), "secret": Schema.string(description: "rh_…; shown only in this answer")], required: ["key", "secret"]
             ),
+            "Library": Schema.object(
+                ["id": Schema.id, "name": Schema.string(), "post_count": Schema.integer(minimum: 0, description: "ready posts"),
+                 "members": Schema.array(Schema.id)],
+                required: ["id", "name", "post_count"],
+                description: "members (the ids of the users granted it) only in owners' answers"
+            ),
+            "LibraryList": Schema.object(["libraries": Schema.array(Schema.ref("Library"))], required: ["libraries"]),
         ]
     }
 }
@@ -46,6 +65,10 @@ extension RequestSchemas {
                 required: ["current_password", "new_password"]
             ),
             "KeyCreateRequest": Schema.request(["name": name], required: ["name"]),
+            "LibraryCreateRequest": Schema.request(["name": name], required: ["name"]),
+            "LibraryUpdateRequest": Schema.request(
+                ["name": Schema.nullable(name), "members": Schema.nullable(Schema.array(Schema.id, maxItems: 1000))], required: []
+            ),
         ]
     }
 }

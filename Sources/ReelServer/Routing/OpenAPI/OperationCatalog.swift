@@ -25,7 +25,7 @@ enum OperationCatalog {
         case "GET /api/v1/feed": feed
         case "GET /api/v1/search": search
         case "GET /api/v1/favorites":
-            Doc(parameters: [cursor, limit], responses: ["200": Doc.json(Schema.ref("FeedPage"), "a page of favorites", links: pageLinks)])
+            Doc(parameters: [cursor, limit, library], responses: ["200": Doc.json(Schema.ref("FeedPage"), "a page of favorites", links: pageLinks)])
         case "GET /api/feed/random": Doc(responses: ["200": Doc.json(Schema.array(Schema.ref("Video")), "a random batch (seed 000's shape)")])
         case "GET /bench/feed-order-by-random": Doc(parameters: [limit], responses: ["200": Doc.json(Schema.ref("FeedPage"), "a page")], errors: [403])
         case "GET /api/v1/videos/{id}": Doc(responses: ["200": video("the post with fresh signed media URLs")])
@@ -80,6 +80,7 @@ enum OperationCatalog {
                 Doc.query("kind", Schema.oneOf([""] + PostKind.allCases.map(\.rawValue)), "only this kind of post (empty: any)"),
                 Doc.query("favorites", Schema.oneOf(["", "true", "false", "1", "0"]), "only this user's favorites (empty: all posts)"),
                 Doc.query("min_rating", Schema.integer(minimum: 0, maximum: 5), "only posts this user rated at least this"),
+                library,
             ],
             responses: ["200": Doc.json(Schema.ref("FeedPage"), "a page of the endless shuffled feed", links: pageLinks)]
         )
@@ -96,6 +97,7 @@ enum OperationCatalog {
                     """),
                 Doc.query("cursor", Schema.string(maxLength: 512), "next_cursor of the previous page of the same q"),
                 Doc.query("limit", Schema.integer(minimum: 1, maximum: SearchController.maxLimit), "page size (default \(SearchController.defaultLimit))"),
+                library,
             ],
             responses: ["200": Doc.json(Schema.ref("FeedPage"), "the best matches first, as feed items", links: pageLinks)]
         )
