@@ -75,7 +75,8 @@ public func buildRouter(
     )
     .register(routes("search"))
     VideoController(
-        library: dependencies.library, grants: dependencies.libraries, social: dependencies.social, presenter: presenter, now: now
+        library: dependencies.library, grants: dependencies.libraries, social: dependencies.social,
+        storage: dependencies.storage, sources: dependencies.sources, presenter: presenter, now: now
     )
         .register(routes("videos"))
     LibraryController(social: dependencies.social, presenter: presenter, now: now)

@@ -14,6 +14,8 @@ public struct ServerDependencies: Sendable {
     /// Libraries and who is granted them.
     public var libraries: any LibraryGrantStore
     public var storage: any MediaStorage
+    /// Posts' source files, removed with the last post using them; nil leaves them on disk.
+    public var sources: (any SourceStorage)?
     public var passwords: any PasswordHasher
     /// HMAC secret for media tokens and feed cursors; the same on every API node.
     public var secret: Data
@@ -29,7 +31,7 @@ public struct ServerDependencies: Sendable {
     public init(
         library: any LibraryStore, jobs: any JobStore, accounts: any AccountStore, social: any SocialStore,
         feed: any FeedStore, search: any SearchStore, libraries: any LibraryGrantStore, storage: any MediaStorage,
-        passwords: any PasswordHasher, secret: Data,
+        sources: (any SourceStorage)? = nil, passwords: any PasswordHasher, secret: Data,
         now: @escaping @Sendable () -> Date = Date.init,
         orderByRandomBaseline: (@Sendable (_ userID: Int64, _ limit: Int) async throws -> [FeedItem])? = nil,
         generations: GenerationDependencies? = nil, uploads: UploadDependencies? = nil
@@ -44,6 +46,7 @@ public struct ServerDependencies: Sendable {
         self.feed = feed
         self.search = search
         self.libraries = libraries
+        self.sources = sources
         self.storage = storage
         self.passwords = passwords
         self.secret = secret

@@ -138,6 +138,28 @@ extension SQLiteStore {
         try await write { db in try db.execute(sql: "DELETE FROM posts WHERE id = ?", arguments: [id]) }
     }
 
+    public func removePost(id: Int64) async throws -> [String]? {
+        try await write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM posts WHERE id = ?)", arguments: [id]) == true else { return nil }
+            let paths = try String.fetchAll(db, sql: "SELECT DISTINCT path FROM post_sources WHERE post_id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM posts WHERE id = ?", arguments: [id])
+            return try paths.filter { path in
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM post_sources WHERE path = ?)", arguments: [path]) != true
+            }
+        }
+    }
+
+    public func editPost(id: Int64, description: String??, tags: [String]?) async throws {
+        try await write { db in
+            try Self.requirePost(db, id: id)
+            if let description {
+                let text = description.flatMap { $0.isEmpty ? nil : $0 }
+                try db.execute(sql: "UPDATE posts SET description = ? WHERE id = ?", arguments: [text, id])
+            }
+            if let tags { try Vocabulary.tags.replace(db, postID: id, names: tags) }
+        }
+    }
+
     public func postIDs(status: PostStatus) async throws -> Set<Int64> {
         try await read { db in
             Set(try Int64.fetchAll(db, sql: "SELECT id FROM posts WHERE status = ?", arguments: [status.rawValue]))

@@ -26,6 +26,7 @@ struct OpenAPISchemaTests {
         "POST /api/v1/generations/{id}/regenerate": #"{"prompt":"a harbour at dawn"}"#,
         "PUT /api/v1/me/password": #"{"current_password":"correct horse battery","new_password":"correct horse battery"}"#,
         "POST /api/v1/me/keys": #"{"name":"spare"}"#,
+        "PUT /api/v1/videos/{id}": #"{"description":"First clip\nfrom the harbour","tags":["cats","dogs"]}"#,
         "POST /api/v1/libraries": #"{"name":"Family"}"#,
         "PUT /api/v1/libraries/{id}": #"{"name":"Library"}"#,
     ]

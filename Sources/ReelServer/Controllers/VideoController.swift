@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import ReelModels
+import ReelStorage
 import ReelStore
 
 /// One post: read it, and the per-user and library mutations on it. Seed 000's folder-name
@@ -9,15 +10,18 @@ struct VideoController {
     let library: any LibraryStore
     let grants: any LibraryGrantStore
     let social: any SocialStore
+    let storage: any MediaStorage
+    let sources: (any SourceStorage)?
     let presenter: VideoPresenter
     let now: @Sendable () -> Date
 
     func register(_ routes: APIRoutes) {
-        routes.on(.get, "/api/v1/videos/{id}", access: .user, "One post with signed media URLs") { _, context in
+        routes.on(.get, "/api/v1/videos/{id}", access: .user, "One post with signed media URLs, its title, library, collections and captions") { _, context in
             let user = try context.requireUser()
             let post = try await readyPost(context)
-            return try Response.json(try await present(post, userID: user.id), context: context)
+            return try Response.json(try await detail(post, userID: user.id), context: context)
         }
+        registerEditing(routes)
         routes.on(.post, "/api/v1/videos/{id}/favorite", access: .user, "Favorite a post") { _, context in
             try await setFavorite(try await readyPost(context), true, context)
         }

@@ -28,7 +28,7 @@ enum OperationCatalog {
             Doc(parameters: [cursor, limit, library], responses: ["200": Doc.json(Schema.ref("FeedPage"), "a page of favorites", links: pageLinks)])
         case "GET /api/feed/random": Doc(responses: ["200": Doc.json(Schema.array(Schema.ref("Video")), "a random batch (seed 000's shape)")])
         case "GET /bench/feed-order-by-random": Doc(parameters: [limit], responses: ["200": Doc.json(Schema.ref("FeedPage"), "a page")], errors: [403])
-        case "GET /api/v1/videos/{id}": Doc(responses: ["200": video("the post with fresh signed media URLs")])
+        case "GET /api/v1/videos/{id}": Doc(responses: ["200": video("the post with fresh signed media URLs", schema: "VideoDetail")])
         case "POST /api/v1/videos/{id}/favorite", "DELETE /api/v1/videos/{id}/favorite":
             Doc(responses: ["200": Doc.json(Schema.ref("ViewerState"), "this user's state of the post")])
         case "PUT /api/v1/videos/{id}/rating":
@@ -119,8 +119,8 @@ enum OperationCatalog {
          "RetryJob": Doc.link(OpenAPIDocument.operationID("POST", "/api/v1/jobs/{id}/retry"), ["id": "$response.body#/id"])]
     }
 
-    static func video(_ description: String) -> JSONObject {
-        Doc.json(Schema.ref("Video"), description, links: [
+    static func video(_ description: String, schema: String = "Video") -> JSONObject {
+        Doc.json(Schema.ref(schema), description, links: [
             "FavoriteVideo": Doc.link(OpenAPIDocument.operationID("POST", "/api/v1/videos/{id}/favorite"), ["id": "$response.body#/id"]),
             "RateVideo": Doc.link(OpenAPIDocument.operationID("PUT", "/api/v1/videos/{id}/rating"), ["id": "$response.body#/id"]),
             "TagVideo": Doc.link(OpenAPIDocument.operationID("POST", "/api/v1/videos/{id}/tags"), ["id": "$response.body#/id"]),
