@@ -153,7 +153,8 @@ struct OpenAPISchemaTests {
         for name in ["GET /api/v1/feed", "GET /api/v1/videos/{id}", "GET /api/v1/me", "GET /api/v1/tags", "GET /api/v1/jobs", "GET /api/v1/jobs/{id}",
                      "GET /api/v1/favorites", "GET /api/feed/random", "POST /api/v1/generations", "GET /api/v1/generations",
                      "GET /api/v1/generations/{id}", "GET /api/v1/generations/providers", "PUT /api/v1/videos/{id}/rating",
-                     "POST /api/v1/videos/{id}/tags", "POST /api/v1/session", "GET /health", "GET /api/v1/me/keys", "POST /api/v1/me/keys"] {
+                     "POST /api/v1/videos/{id}/tags", "POST /api/v1/session", "GET /health", "GET /api/v1/me/keys", "POST /api/v1/me/keys",
+                     "GET /api/v1/libraries", "POST /api/v1/libraries", "PUT /api/v1/libraries/{id}", "PUT /api/v1/videos/{id}"] {
             #expect(validated.contains(name), "\(name) gave no 2xx JSON answer to validate")
         }
     }
