@@ -73,25 +73,25 @@ extension SQLiteStore: LibraryGrantStore {
 
     // MARK: - Inside a transaction
 
-    /// Two small indexed reads (the user's role, then their grants and how many libraries
-    /// there are), through cached statements: this runs on every feed page.
+    /// One small indexed read through a cached statement (the user's role, their grants, how
+    /// many libraries there are, whether the requested one exists): this runs on every feed page.
     static func scope(_ db: Database, userID: Int64, requested: Int64?) throws -> LibraryScope {
-        let role = try String.fetchOne(db.cachedStatement(sql: "SELECT role FROM users WHERE id = ?"), arguments: [userID])
-        if role == UserRole.owner.rawValue {
-            guard let requested else { return .all }
-            guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM libraries WHERE id = ?)"), arguments: [requested]) == true else {
-                throw StoreError.notFound("library \(requested)")
-            }
-            return .only([requested])
-        }
-        let granted = role == nil ? [] : try Int64.fetchAll(
-            db.cachedStatement(sql: "SELECT library_id FROM library_grants WHERE user_id = ? ORDER BY library_id"), arguments: [userID]
-        )
+        let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT u.role AS role, (SELECT COUNT(*) FROM libraries) AS total,
+                   (SELECT group_concat(library_id) FROM library_grants g WHERE g.user_id = u.id) AS granted,
+                   EXISTS (SELECT 1 FROM libraries WHERE id = ?) AS requested_exists
+            FROM users u WHERE u.id = ?
+            """), arguments: [requested ?? 0, userID])
+        let granted = (row?["granted"] as String?)?.split(separator: ",").compactMap { Int64($0) }.sorted() ?? []
+        let isOwner = (row?["role"] as String?) == UserRole.owner.rawValue
         if let requested {
-            guard granted.contains(requested) else { throw StoreError.notFound("library \(requested)") }
+            let visible = isOwner ? (row?["requested_exists"] as Bool?) == true : granted.contains(requested)
+            guard visible else { throw StoreError.notFound("library \(requested)") }
             return .only([requested])
         }
-        let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM libraries")) ?? 0
+        guard let row else { return .only([]) }
+        if isOwner { return .all }
+        let total: Int = row["total"]
         return granted.count == total && total > 0 ? .all : .only(granted)
     }
 
