@@ -16,11 +16,14 @@ public struct ImportOptions: Sendable {
     /// Videos larger than this are compressed to H.264 ≤ 1080p30 before their ladder (the
     /// upload size policy); nil keeps every source as it is.
     public var compressAboveBytes: Int64?
+    /// The library every imported post goes to (it must exist).
+    public var libraryID: Int64
 
     public init(
         tags: [String] = [], maxAttempts: Int = 3, filter: VideoFilter = .none, createdBy: Int64? = nil,
-        compressAboveBytes: Int64? = nil
+        compressAboveBytes: Int64? = nil, libraryID: Int64 = Post.defaultLibraryID
     ) {
+        self.libraryID = libraryID
         self.tags = tags
         self.maxAttempts = maxAttempts
         self.filter = filter
@@ -167,7 +170,7 @@ public struct Importer: Sendable {
         let newPost = NewPost(
             kind: kind, folderName: FolderName.make(from: metadata, fileStem: stem), metadata: metadata,
             contentHash: contentHash, sourcePaths: kept, dateAdded: now(), filter: kind == .video ? options.filter : .none,
-            createdBy: options.createdBy, preparation: options.preparation(kind: kind, size: size)
+            createdBy: options.createdBy, preparation: options.preparation(kind: kind, size: size), libraryID: options.libraryID
         )
         do {
             let (post, job) = try await store.insertPost(newPost, maxAttempts: options.maxAttempts, now: now())

@@ -4,7 +4,7 @@ import ReelStorage
 /// Keeps the mezzanine of every post under `sources/`, named by content hash, so a transcode
 /// job (on this machine or, later, another worker) never depends on the user's import folder
 /// still being there. A hard link costs no space when the import folder is on the same disk.
-public struct SourceStore: Sendable {
+public struct SourceStore: SourceStorage {
     public let dataFolder: DataFolder
 
     public init(dataFolder: DataFolder) {
@@ -36,6 +36,10 @@ public struct SourceStore: Sendable {
             throw PipelineError.storage("cannot keep a copy of \(file.path): \(error.localizedDescription)")
         }
         return relative
+    }
+
+    public func removeSource(_ relativePath: String) async {
+        discard(relativePath)
     }
 
     public func discard(_ relativePath: String) {

@@ -87,7 +87,13 @@ public struct TranscodeJobHandler: JobHandler {
             try Task.checkCancellation()
             let postKey = String(postID)
             try await storage.publish(stagedDirectory: staging, postKey: postKey)
-            try await store.publish(postID: postID, media: media, key: key)
+            do {
+                try await store.publish(postID: postID, media: media, key: key)
+            } catch StoreError.notFound {
+                // Deleted while it was being transcoded: the files just published belong to no post.
+                try? await storage.remove(postKey: postKey)
+                throw JobFailure.invalidInput("the post of this job was deleted")
+            }
             await context.reportProgress(1)
             logger.info("published post", metadata: ["post": "\(postID)", "folder": "\(post.folderName)"])
             return .finished
@@ -111,7 +117,11 @@ public struct TranscodeJobHandler: JobHandler {
         case .invalidInput(let message): (reason, final) = (message, true)
         case .transient(let message): (reason, final) = (message, job.attempts >= job.maxAttempts)
         }
-        try await store.setStatus(postID: postID, status: final ? .failed : .queued, failureReason: final ? reason : nil)
+        do {
+            try await store.setStatus(postID: postID, status: final ? .failed : .queued, failureReason: final ? reason : nil)
+        } catch StoreError.notFound {
+            // Deleted meanwhile: there is no post left to mark, and its job went with it.
+        }
     }
 
     /// The deployment's own prefix (if any) followed by the post's look.

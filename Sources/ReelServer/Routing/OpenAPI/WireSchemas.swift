@@ -66,7 +66,9 @@ enum WireSchemas {
                 ["items": Schema.array(Schema.ref(item)), "next_cursor": Schema.string()], required: ["items"]
             )
         }
+        schemas.merge(accounts) { mine, _ in mine }
         schemas.merge(RequestSchemas.all) { mine, _ in mine }
+        schemas.merge(RequestSchemas.accounts) { mine, _ in mine }
         return schemas
     }
 
