@@ -46,7 +46,6 @@ export class CaptionTrack {
       session.segments = parseMedia(await this.fetchText(rendition.uri, signal), rendition.uri).segments;
       if (session !== this.session) return false;
       const track = this.ownTrack();
-      for (const cue of [...(track.cues ?? [])]) track.removeCue(cue);
       this.follow(session, track);
       const fill = () => this.fill(session, track);
       for (const name of ['timeupdate', 'seeking']) this.listen(session, this.video, name, fill);
@@ -65,8 +64,8 @@ export class CaptionTrack {
     if (!session) return;
     session.controller.abort();
     for (const remove of session.listeners) remove();
+    if (this.track) clearCues(this.track);
     if (session.track) session.track.mode = 'disabled';
-    if (this.track) for (const cue of [...(this.track.cues ?? [])]) this.track.removeCue(cue);
     this.onCues([]);
   }
 
@@ -124,6 +123,12 @@ export class CaptionTrack {
     target.addEventListener(name, handler);
     session.listeners.push(() => target.removeEventListener(name, handler));
   }
+}
+
+/** Removes every cue; a disabled track lists none (`cues` is null), so it is enabled first. */
+function clearCues(track) {
+  if (track.mode === 'disabled') track.mode = 'hidden';
+  for (const cue of [...(track.cues ?? [])]) track.removeCue(cue);
 }
 
 /** A cue's words without markup (`<i>`, `<c.x>`, inline timestamps), never parsed as HTML here. */
