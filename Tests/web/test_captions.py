@@ -83,6 +83,12 @@ def test_the_captions_toggle_shows_each_language_and_is_remembered(browser, capt
     button.click()
     assert button.get_attribute("aria-label") == "Captions off"
     page.wait_for_function(f"document.querySelector('{CURRENT} .captions-line').hidden", timeout=5_000)
+    # The keyboard does the same: `c` steps to the next language.
+    page.locator("body").focus()
+    page.keyboard.press("c")
+    assert button.get_attribute("aria-label") == "Captions: English"
+    page.wait_for_function(f"document.querySelector('{CURRENT} .captions-line').textContent === {ENGLISH!r}",
+                           timeout=15_000)
     assert page.locator("video").count() <= 3
     context.close()
 

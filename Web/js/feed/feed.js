@@ -232,6 +232,10 @@ export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChan
     toggleMute: () => playback.toggleMute(),
     like: () => { const element = currentEntry()?.element; if (element) like(element); },
     fullscreen: toggleFullscreen,
+    captions: () => {
+      const entry = currentEntry();
+      if (entry?.element.querySelector('[data-action="captions"]')) captions.cycle(entry.element, entry.item);
+    },
     help: toggleHelp,
   });
   wireMediaSession({
