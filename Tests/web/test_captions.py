@@ -30,18 +30,24 @@ def captioned_server(tmp_path_factory):
     (sources / "subs" / "talk.en.vtt").write_text(EN_VTT, encoding="utf-8")
     (sources / "subs" / "talk.pt.srt").write_bytes(PT_SRT.encode("utf-8"))
     make_clip(sources / "plain" / "quiet.mp4", size="360x640", seconds=4, label="quiet")
+    # Chromium's native HLS plays clear fMP4 only: the fallback test's clip is not encrypted.
+    make_clip(sources / "clear" / "clear.mp4", size="360x640", seconds=8, label="clear")
+    (sources / "clear" / "clear.en.vtt").write_text(EN_VTT, encoding="utf-8")
     reelhouse(data, "import", str(sources / "subs"), "--tag", "subs", "--preset", "ultrafast", "--json")
     reelhouse(data, "import", str(sources / "plain"), "--tag", "plain", "--preset", "ultrafast", "--json")
+    reelhouse(data, "import", str(sources / "clear"), "--tag", "clear", "--no-encryption", "--preset", "ultrafast", "--json")
     reelhouse(data, "user", "add", USER, "--role", "owner", stdin=PASSWORD + "\n")
     server = Server(data, root / "serve.log")
     yield server.url
     server.stop()
 
 
-def open_page(browser, base_url, path):
+def open_page(browser, base_url, path, init_script=None):
     context = browser.new_context(base_url=base_url, viewport=PHONE, service_workers="block",
                                   storage_state=signed_in_state(browser, base_url), bypass_csp=True)
     page = context.new_page()
+    if init_script:
+        page.add_init_script(init_script)
     page.goto(path)
     page.wait_for_selector(f"{CURRENT} video.ready", timeout=20_000)
     return context, page
@@ -97,4 +103,17 @@ def test_a_video_without_subtitles_has_no_captions_button(browser, captioned_ser
     context, page = open_page(browser, captioned_server, "/?tag=plain")
     assert page.locator(f"{CURRENT} [data-action='captions']").count() == 0
     assert page.locator(f"{CURRENT} .captions-line").count() == 0
+    context.close()
+
+
+def test_captions_work_on_the_native_hls_fallback(browser, captioned_server):
+    """Without Media Source Extensions the element plays the master itself; a master with
+    subtitle renditions still plays, and the captions come from the same WebVTT segments."""
+    hide_mse = "delete window.MediaSource; delete window.ManagedMediaSource; delete window.WebKitMediaSource;"
+    context, page = open_page(browser, captioned_server, "/?tag=clear", init_script=hide_mse)
+    assert page.evaluate("typeof MediaSource") == "undefined"
+    assert page.evaluate(f"document.querySelector('{CURRENT} video').src").endswith("/master.m3u8")
+    page.locator(f"{CURRENT} [data-action='captions']").click()
+    page.wait_for_function(f"document.querySelector('{CURRENT} .captions-line').textContent === {ENGLISH!r}",
+                           timeout=15_000)
     context.close()
