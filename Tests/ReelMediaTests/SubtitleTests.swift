@@ -10,7 +10,7 @@ struct SubtitleTests {
     }
 
     private func problem(_ data: Data, _ format: SubtitleParser.Format) -> SubtitleProblem? {
-        if case .failure(let problem) = SubtitleParser.parse(data, format: format) { return problem }
+        if case .failure(.invalidSubtitles(let problem)) = SubtitleParser.parse(data, format: format) { return problem }
         return nil
     }
 
