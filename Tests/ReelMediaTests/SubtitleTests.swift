@@ -130,6 +130,8 @@ struct SubtitleTests {
         #expect(SubtitleLanguage.displayName("en-orig") == "English (original)")
         #expect(SubtitleLanguage.hlsLanguage("en-orig") == "en")
         #expect(SubtitleLanguage.displayName("qqq") == "qqq")
+        #expect(SubtitleLanguage.displayName("und") == "Subtitles")
+        #expect(SubtitleLanguage.displayName("zh-Hans").hasPrefix("Chinese"), "ICU words the script its own way")
         #expect(SubtitleLanguage.uniqueNames(["en", "EN"]) == ["English [en]", "English [EN]"])
     }
 
