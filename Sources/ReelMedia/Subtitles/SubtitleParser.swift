@@ -3,10 +3,11 @@ import Foundation
 /// Reads the two sidecar formats download tools write: WebVTT (yt-dlp `--write-subs`,
 /// `--write-auto-subs`) and SubRip `.srt`. Pure: bytes in, cues or the reason out.
 ///
-/// Both readers are strict about what decides timing (every cue needs a well-formed timing
-/// line, end not before start) and lenient about the rest: a byte-order mark, CRLF or CR line
-/// ends, SubRip's cue numbers and WebVTT's NOTE, STYLE and REGION blocks are accepted and
-/// dropped. Styling blocks are not carried over: captions are republished as plain cues.
+/// Both readers are strict about what decides timing (a line with `-->` must be a well-formed
+/// timing line, end not before start, and there must be at least one cue) and lenient about the
+/// rest: a byte-order mark, CRLF or CR line ends, SubRip's cue numbers and WebVTT's NOTE, STYLE
+/// and REGION blocks are accepted and dropped, and a block without a timing line is skipped as
+/// the WebVTT parser itself does. Styling blocks are not carried over: captions are republished as plain cues.
 public enum SubtitleParser {
     public enum Format: String, Sendable {
         case webVTT = "vtt"
@@ -64,9 +65,8 @@ public enum SubtitleParser {
             if first.hasPrefix("NOTE") || first == "STYLE" || first == "REGION" { continue }
             // An optional identifier line comes before the timing line.
             let timingOffset = first.contains("-->") ? 0 : 1
-            guard timingOffset < block.lines.count, block.lines[timingOffset].contains("-->") else {
-                throw .invalidSubtitles(.badTiming(line: block.line, text: String(first)))  // a garbled timing line is likelier than a lone id
-            }
+            // A block without a timing line is skipped, as the WebVTT parser does (W3C §6.1).
+            guard timingOffset < block.lines.count, block.lines[timingOffset].contains("-->") else { continue }
             let line = block.line + timingOffset
             var cue = try timing(block.lines[timingOffset], line: line, comma: false)
             cue.text = block.lines.dropFirst(timingOffset + 1).joined(separator: "\n")
@@ -80,9 +80,8 @@ public enum SubtitleParser {
         for block in blocks(lines, from: 0) {
             // The cue number is optional in practice; what matters is the timing line.
             let timingOffset = block.lines[0].contains("-->") ? 0 : 1
-            guard timingOffset < block.lines.count, block.lines[timingOffset].contains("-->") else {
-                throw .invalidSubtitles(.badTiming(line: block.line + timingOffset, text: String(block.lines.last ?? "")))
-            }
+            // Players skip a block without one (text after a stray blank line, a trailing number).
+            guard timingOffset < block.lines.count, block.lines[timingOffset].contains("-->") else { continue }
             var cue = try timing(block.lines[timingOffset], line: block.line + timingOffset, comma: true)
             cue.settings = ""  // SubRip's `X1:… Y2:…` box coordinates have no WebVTT meaning
             // `-->` may not appear in WebVTT cue text; `&gt;` keeps what the reader sees.
