@@ -53,8 +53,8 @@ public protocol LibraryStore: Sendable {
     func setStatus(postID: Int64, status: PostStatus, failureReason: String?) async throws
     /// Marks the post `ready` with its media and key in one transaction.
     func publish(postID: Int64, media: PublishedMedia, key: Data?) async throws
-    /// The source was prepared (an upload compressed): `sourcePath` replaces the post's only
-    /// source and its preparation becomes `asIs`, in one transaction, so a retried job never
+    /// The source was prepared (an upload compressed): `sourcePath` replaces the post's video
+    /// (its first source; subtitle files after it stay) and its preparation becomes `asIs`, in one transaction, so a retried job never
     /// compresses twice. Returns the source path it replaced.
     func finishSourcePreparation(postID: Int64, sourcePath: String) async throws -> String?
     func encryptionKey(postID: Int64) async throws -> Data?

@@ -69,8 +69,9 @@ extension SQLiteStore {
 
     public func finishSourcePreparation(postID: Int64, sourcePath: String) async throws -> String? {
         try await write { db in
-            let old = try String.fetchOne(db, sql: "SELECT path FROM post_sources WHERE post_id = ? ORDER BY position", arguments: [postID])
-            try db.execute(sql: "DELETE FROM post_sources WHERE post_id = ?", arguments: [postID])
+            let old = try String.fetchOne(db, sql: "SELECT path FROM post_sources WHERE post_id = ? AND position = 0", arguments: [postID])
+            // Only the video is replaced: a video's subtitle files follow it in the sources.
+            try db.execute(sql: "DELETE FROM post_sources WHERE post_id = ? AND position = 0", arguments: [postID])
             try db.execute(sql: "INSERT INTO post_sources (post_id, position, path) VALUES (?, 0, ?)", arguments: [postID, sourcePath])
             try db.execute(sql: "UPDATE posts SET preparation = 'as_is' WHERE id = ?", arguments: [postID])
             return old
