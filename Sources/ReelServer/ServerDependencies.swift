@@ -11,6 +11,9 @@ public struct ServerDependencies: Sendable {
     public var social: any SocialStore
     public var feed: any FeedStore
     public var search: any SearchStore
+    /// Browse, Discover and its shelves.
+    public var catalog: any CatalogStore
+    public var collections: any CollectionStore
     public var storage: any MediaStorage
     public var passwords: any PasswordHasher
     /// HMAC secret for media tokens and feed cursors; the same on every API node.
@@ -26,7 +29,7 @@ public struct ServerDependencies: Sendable {
 
     public init(
         library: any LibraryStore, jobs: any JobStore, accounts: any AccountStore, social: any SocialStore,
-        feed: any FeedStore, search: any SearchStore, storage: any MediaStorage, passwords: any PasswordHasher, secret: Data,
+        feed: any FeedStore, search: any SearchStore, catalog: any CatalogStore, collections: any CollectionStore, storage: any MediaStorage, passwords: any PasswordHasher, secret: Data,
         now: @escaping @Sendable () -> Date = Date.init,
         orderByRandomBaseline: (@Sendable (_ userID: Int64, _ limit: Int) async throws -> [FeedItem])? = nil,
         generations: GenerationDependencies? = nil, uploads: UploadDependencies? = nil
@@ -40,6 +43,8 @@ public struct ServerDependencies: Sendable {
         self.social = social
         self.feed = feed
         self.search = search
+        self.catalog = catalog
+        self.collections = collections
         self.storage = storage
         self.passwords = passwords
         self.secret = secret

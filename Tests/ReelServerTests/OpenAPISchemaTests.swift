@@ -24,6 +24,9 @@ struct OpenAPISchemaTests {
         "POST /api/v1/generations": #"{"prompt":"a harbour at dusk"}"#,
         "POST /api/v1/generations/{id}/publish": #"{"tags":["made"]}"#,
         "POST /api/v1/generations/{id}/regenerate": #"{"prompt":"a harbour at dawn"}"#,
+        "POST /api/v1/collections": #"{"name":"Trips","post_ids":[1]}"#,
+        "PUT /api/v1/collections/{id}": #"{"name":"Road trips"}"#,
+        "POST /api/v1/collections/{id}/items": #"{"post_id":1}"#,
     ]
 
     /// Read-only after `prepared()` builds it.
@@ -142,7 +145,9 @@ struct OpenAPISchemaTests {
         for name in ["GET /api/v1/feed", "GET /api/v1/videos/{id}", "GET /api/v1/me", "GET /api/v1/tags", "GET /api/v1/jobs", "GET /api/v1/jobs/{id}",
                      "GET /api/v1/favorites", "GET /api/feed/random", "POST /api/v1/generations", "GET /api/v1/generations",
                      "GET /api/v1/generations/{id}", "GET /api/v1/generations/providers", "PUT /api/v1/videos/{id}/rating",
-                     "POST /api/v1/videos/{id}/tags", "POST /api/v1/session", "GET /health"] {
+                     "POST /api/v1/videos/{id}/tags", "POST /api/v1/session", "GET /health",
+                     "GET /api/v1/browse", "GET /api/v1/discover", "GET /api/v1/collections", "POST /api/v1/collections",
+                     "PUT /api/v1/collections/{id}", "POST /api/v1/collections/{id}/items"] {
             #expect(validated.contains(name), "\(name) gave no 2xx JSON answer to validate")
         }
     }

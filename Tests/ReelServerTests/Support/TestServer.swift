@@ -58,7 +58,7 @@ struct TestServer {
 
     var dependencies: ServerDependencies {
         ServerDependencies(
-            library: store, jobs: store, accounts: store, social: store, feed: store, search: store, storage: storage,
+            library: store, jobs: store, accounts: store, social: store, feed: store, search: store, catalog: store, collections: store, storage: storage,
             passwords: BcryptPasswordHasher(cost: 4), secret: secret, generations: generations
         )
     }

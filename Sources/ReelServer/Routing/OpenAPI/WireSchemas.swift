@@ -67,6 +67,7 @@ enum WireSchemas {
             )
         }
         schemas.merge(RequestSchemas.all) { mine, _ in mine }
+        schemas.merge(CatalogSchemas.all) { mine, _ in mine }
         return schemas
     }
 
