@@ -60,7 +60,7 @@ struct CollectionCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Append posts (by id) to a collection; posts already in it keep their place.")
         @OptionGroup var dataOptions: DataOptions
         @Argument var name: String
-        @Argument(help: "Post ids, in the order to append them.") var postIDs: [String]
+        @Argument(help: ArgumentHelp("Post ids, in the order to append them.", valueName: "post-id")) var postIDs: [String] = []
 
         func run() async throws {
             let ids = try CollectionCommand.postIDs(postIDs, command: "add")
@@ -77,7 +77,7 @@ struct CollectionCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove posts (by id) from a collection.")
         @OptionGroup var dataOptions: DataOptions
         @Argument var name: String
-        @Argument(help: "Post ids.") var postIDs: [String]
+        @Argument(help: ArgumentHelp("Post ids.", valueName: "post-id")) var postIDs: [String] = []
 
         func run() async throws {
             let ids = try CollectionCommand.postIDs(postIDs, command: "remove")
