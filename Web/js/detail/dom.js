@@ -12,7 +12,7 @@ export function h(tag, props = {}, ...children) {
     else if (key in element && typeof value !== 'string') element[key] = value;
     else element.setAttribute(key, value === true ? '' : String(value));
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     element.append(child instanceof Node ? child : String(child));
   }
