@@ -14,6 +14,9 @@ import { formatDuration } from '../detail/linkify.js';
 import { rememberedMuted } from '../feed/preferences.js';
 
 const SEEK_STEP = 5;
+// Icons only the full player uses (ui/icons.js has the feed's).
+const FULLSCREEN_ICON = '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M4 4h6v2H6v4H4zm10 0h6v6h-2V6h-4zM4 14h2v4h4v2H4zm14 0h2v6h-6v-2h4z"/></svg>';
+const CAST_ICON = '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M1 18v3h3a3 3 0 00-3-3zm0-4v2a5 5 0 015 5h2a7 7 0 00-7-7zm0-4v2a9 9 0 019 9h2A11 11 0 001 10zm20-7H3a2 2 0 00-2 2v3h2V5h18v14h-7v2h7a2 2 0 002-2V5a2 2 0 00-2-2z"/></svg>';
 
 function sendPosition(id, seconds, { keepalive = false } = {}) {
   const body = JSON.stringify({ seconds });
@@ -29,10 +32,10 @@ function controls() {
   const seek = h('input', { type: 'range', class: 'watch-seek', min: '0', max: '0', step: 'any', value: '0', 'aria-label': 'Seek' });
   const time = h('span', { class: 'watch-time', 'aria-live': 'off' }, '0:00 / 0:00');
   const captions = h('select', { class: 'watch-captions', 'aria-label': 'Captions', hidden: true });
-  const cast = h('button', { type: 'button', class: 'watch-cast', 'data-watch': 'cast', 'aria-label': 'Cast to a device', title: 'Cast', hidden: true }, 'Cast');
+  const cast = h('button', { type: 'button', class: 'watch-cast', 'data-watch': 'cast', 'aria-label': 'Cast to a device', title: 'Cast', hidden: true, innerHTML: CAST_ICON });
   const pip = button('pip', 'Picture in picture', 'pip');
   pip.hidden = !document.pictureInPictureEnabled;
-  const fullscreen = h('button', { type: 'button', class: 'watch-fullscreen', 'data-watch': 'fullscreen', 'aria-label': 'Fullscreen', title: 'Fullscreen' }, '⛶');
+  const fullscreen = h('button', { type: 'button', class: 'watch-fullscreen', 'data-watch': 'fullscreen', 'aria-label': 'Fullscreen', title: 'Fullscreen', innerHTML: FULLSCREEN_ICON });
   const bar = h('div', { class: 'watch-controls' },
     button('toggle', 'Pause', 'pause'), time, seek, captions, cast, pip,
     h('button', { type: 'button', class: 'watch-mute', 'data-watch': 'mute', 'aria-label': 'Mute', innerHTML: icon('soundOn') }), fullscreen);
