@@ -11,6 +11,9 @@ struct FolderEntry {
 struct CompanionIndex {
     private var sidecarsByStem: [String: [(rank: Int, entry: FolderEntry)]] = [:]
     private var captionsByStem: [String: FolderEntry] = [:]
+    /// `clip.en.vtt` is listed under `clip` (tag `en`) and under `clip.en` (tag `und`): which
+    /// reading is right depends on which video exists, so both are kept.
+    private var subtitlesByStem: [String: [(tag: String, entry: FolderEntry)]] = [:]
     /// Names of companions that some candidate claimed; the rest are reported as orphans.
     private(set) var claimed: Set<String> = []
     let all: [FolderEntry]
@@ -28,6 +31,14 @@ struct CompanionIndex {
             let lowered = entry.name.lowercased()
             if lowered.hasSuffix(".txt") {
                 captionsByStem[String(entry.name.dropLast(4))] = entry
+                continue
+            }
+            if lowered.hasSuffix(".vtt") || lowered.hasSuffix(".srt") {
+                let base = entry.name.dropLast(4)
+                subtitlesByStem[String(base), default: []].append(("und", entry))
+                if let dot = base.lastIndex(of: "."), let tag = SubtitleSidecar.normalizedTag(base[base.index(after: dot)...]) {
+                    subtitlesByStem[String(base[..<dot]), default: []].append((tag, entry))
+                }
                 continue
             }
             guard let match = Self.sidecarSuffixes.first(where: { lowered.hasSuffix($0.suffix) }) else { continue }
@@ -63,6 +74,19 @@ struct CompanionIndex {
             }
         }
         return nil
+    }
+
+    /// The subtitle files of a video with stem `stem`, one per language tag (compared without
+    /// case; `.vtt` wins over `.srt`, as it needs no conversion), claiming all of them.
+    mutating func claimSubtitles(forStem stem: String) -> [SubtitleSidecar] {
+        var byTag: [String: SubtitleSidecar] = [:]
+        for (tag, entry) in subtitlesByStem[stem] ?? [] where !claimed.contains(entry.name) {
+            claimed.insert(entry.name)
+            let sidecar = SubtitleSidecar(url: entry.url, tag: tag)
+            if let existing = byTag[tag.lowercased()], existing.format == "vtt" { continue }
+            byTag[tag.lowercased()] = sidecar
+        }
+        return byTag.values.sorted { $0.tag < $1.tag }
     }
 
     /// Marks every sidecar of `stem` as belonging to a post without choosing one, so that
