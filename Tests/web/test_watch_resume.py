@@ -142,3 +142,19 @@ def test_a_post_without_captions_has_no_menu(ctx, size):
     open_detail(page, post["id"])
     press_play(page, size)
     assert page.locator(f"{SHEET} .watch-captions").is_hidden()
+
+
+def test_leaving_while_playing_saves_the_position(ctx, size):
+    """No pause: the page is left (a reload) while the video plays; the keepalive write on
+    pagehide stores where it was."""
+    post = post_with(ctx, "A long clip for resume")
+    assert ctx.request.put(f"/api/v1/videos/{post['id']}/position", data={"seconds": None}).ok
+    page = ctx.new_page()
+    open_detail(page, post["id"])
+    press_play(page, size)
+    seek_to(page, size, 40)
+    page.wait_for_function(f"() => {{ const v = document.querySelector('{WATCH_VIDEO}'); return !v.paused && Math.abs(v.currentTime - 40) < 3; }}")
+    page.reload()
+    page.wait_for_timeout(500)
+    stored = ctx.request.get(f"/api/v1/videos/{post['id']}").json().get("position")
+    assert stored is not None and 37 <= stored <= 46, stored
