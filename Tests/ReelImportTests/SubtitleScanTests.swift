@@ -23,6 +23,7 @@ struct SubtitleScanTests {
         let photo = try #require(result.candidates.first { $0.displayPath == "photo.jpg" })
         #expect(photo.subtitles.isEmpty, "images have no subtitles")
         #expect(result.ignored == [
+            IgnoredFile(path: "clip.en.srt", reason: "subtitles in the same language as clip.en.vtt"),
             IgnoredFile(path: "clip.mp4.part.vtt", reason: "subtitles without a matching video"),
             IgnoredFile(path: "lonely.de.vtt", reason: "subtitles without a matching video"),
             IgnoredFile(path: "photo.en.vtt", reason: "subtitles without a matching video"),

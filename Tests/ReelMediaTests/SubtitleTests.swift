@@ -10,7 +10,7 @@ struct SubtitleTests {
     }
 
     private func problem(_ data: Data, _ format: SubtitleParser.Format) -> SubtitleProblem? {
-        if case .failure(let problem) = SubtitleParser.parse(data, format: format) { return problem }
+        if case .failure(.invalidSubtitles(let problem)) = SubtitleParser.parse(data, format: format) { return problem }
         return nil
     }
 
@@ -34,6 +34,13 @@ struct SubtitleTests {
             lines --&gt; here
 
             """)
+    }
+
+    @Test func blocksWithoutTimingAreSkippedLikeTheWebVTTParserDoes() throws {
+        let vtt = "WEBVTT\n\n##\n\n00:00:01.000 --> 00:00:02.000\nkept\n"
+        #expect(try cues(vtt, .webVTT) == [SubtitleCue(start: 1, end: 2, text: "kept")])
+        let srt = "1\n00:00:01,000 --> 00:00:02,000\nfirst\n\nafter a stray blank line\n\n2\n00:00:03,000 --> 00:00:04,000\nsecond\n"
+        #expect(try cues(srt, .subRip).map(\.text) == ["first", "second"])
     }
 
     @Test func webVTTKeepsSettingsAndDropsNotesAndStyles() throws {
@@ -63,14 +70,16 @@ struct SubtitleTests {
     @Test func malformedFilesAreRejectedWithAReason() {
         #expect(problem(Data("1\n00:00:01,000 --> 00:00:02,000\nok\n".utf8), .webVTT) == .missingHeader)
         #expect(problem(Data("WEBVTTX\n".utf8), .webVTT) == .missingHeader)
-        #expect(problem(Data("WEBVTT\n\n00:00:01.000 -> 00:00:02.000\nhi\n".utf8), .webVTT) == .badTiming(line: 3, text: "00:00:01.000 -> 00:00:02.000"))
+        #expect(problem(Data("WEBVTT\n\n00:00:01.000 -> 00:00:02.000\nhi\n".utf8), .webVTT) == .noCues, "no timing line: no cue")
+        #expect(problem(Data("WEBVTT\n\n00:00:01.000 --> 00:00:02\nhi\n".utf8), .webVTT) == .badTiming(line: 3, text: "00:00:01.000 --> 00:00:02"))
         #expect(problem(Data("WEBVTT\n\n00:00:61.000 --> 00:01:02.000\nhi\n".utf8), .webVTT)
             == .badTiming(line: 3, text: "00:00:61.000 --> 00:01:02.000"))
         #expect(problem(Data("WEBVTT\n\n00:00:05.000 --> 00:00:02.000\nhi\n".utf8), .webVTT) == .endBeforeStart(line: 3))
         #expect(problem(Data("WEBVTT\n\nNOTE nothing else\n".utf8), .webVTT) == .noCues)
         #expect(problem(Data([0x57, 0x45, 0xFF, 0xFE, 0x00]), .webVTT) == .notUTF8)
-        #expect(problem(Data("1\n00:00:01.000 --> 00:00:02.000\nok\n\n2\nno timing here\n".utf8), .subRip)
-            == .badTiming(line: 6, text: "no timing here"))
+        #expect(problem(Data("1\n00:00:01,000 --> 00:00:02,000\nok\n\n2\n00:00:03,000 --> 00:00:0x,000\nbad\n".utf8), .subRip)
+            == .badTiming(line: 6, text: "00:00:03,000 --> 00:00:0x,000"))
+        #expect(problem(Data("just some text\nwith no timing at all\n".utf8), .subRip) == .noCues)
         #expect(problem(Data(count: SubtitleParser.maximumBytes + 1), .subRip) == .tooLarge)
         #expect(problem(Data("\n\n".utf8), .subRip) == .noCues)
     }
@@ -130,6 +139,8 @@ struct SubtitleTests {
         #expect(SubtitleLanguage.displayName("en-orig") == "English (original)")
         #expect(SubtitleLanguage.hlsLanguage("en-orig") == "en")
         #expect(SubtitleLanguage.displayName("qqq") == "qqq")
+        #expect(SubtitleLanguage.displayName("und") == "Subtitles")
+        #expect(SubtitleLanguage.displayName("zh-Hans").hasPrefix("Chinese"), "ICU words the script its own way")
         #expect(SubtitleLanguage.uniqueNames(["en", "EN"]) == ["English [en]", "English [EN]"])
     }
 

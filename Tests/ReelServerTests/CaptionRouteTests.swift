@@ -84,6 +84,15 @@ struct CaptionRouteTests {
                 #expect(response.status == .notFound, "\(name)")
                 #expect(!String(decoding: response.body, as: UTF8.self).contains("SQLite format"), "\(name)")
             }
+            // Seed 000's routes resolve the master's subtitle URIs too (AVPlayer may fetch them).
+            let folder = "/videos/\(post.folderName)"
+            let compatPlaylist = try await client.send(.get, "\(folder)/subtitles/en/index.m3u8")
+            #expect(compatPlaylist.status == .ok && compatPlaylist.headers[.contentType] == "application/vnd.apple.mpegurl")
+            let compatSegment = try await client.send(.get, "\(folder)/subtitles/pt-BR/seg_00000.vtt")
+            #expect(compatSegment.status == .ok && String(decoding: compatSegment.body, as: UTF8.self) == Self.segment)
+            for name in ["subtitles/de/index.m3u8", "subtitles/../../../reelhouse.sqlite", "subtitles/en/../../master.m3u8"] {
+                #expect(try await client.send(.get, "\(folder)/\(name)").status == .notFound, "\(name)")
+            }
             // Another post's token does not open these files.
             let other = try await server.publishVideo(name: "other")
             let otherVideo = try decode(APIVideo.self, try await client.send(.get, "/api/v1/videos/\(other.id)", key: server.memberKey).body)

@@ -38,7 +38,7 @@ struct VideoEditingTests {
             #expect(answer.status == .ok)
             let detail = try decode(APIVideoDetail.self, answer.body)
             #expect(detail.title == "Harbour at dusk" && detail.libraryId == 1)
-            #expect(detail.collections.isEmpty && detail.captions.isEmpty)
+            #expect(detail.collections.isEmpty && detail.video.captions == nil)
             #expect(detail.video.id == post.id && detail.video.media.master != nil)
         }
         #expect(APIVideoDetail.title(description: nil, shortcode: "Cx1", folderName: "f") == "Cx1")

@@ -42,8 +42,8 @@ def captioned_server(tmp_path_factory):
     server.stop()
 
 
-def open_page(browser, base_url, path, init_script=None):
-    context = browser.new_context(base_url=base_url, viewport=PHONE, service_workers="block",
+def open_page(browser, base_url, path, init_script=None, viewport=PHONE):
+    context = browser.new_context(base_url=base_url, viewport=viewport, service_workers="block",
                                   storage_state=signed_in_state(browser, base_url), bypass_csp=True)
     page = context.new_page()
     if init_script:
@@ -116,4 +116,19 @@ def test_captions_work_on_the_native_hls_fallback(browser, captioned_server):
     page.locator(f"{CURRENT} [data-action='captions']").click()
     page.wait_for_function(f"document.querySelector('{CURRENT} .captions-line').textContent === {ENGLISH!r}",
                            timeout=15_000)
+    context.close()
+
+
+def test_desktop_keyboard_turns_captions_on(browser, captioned_server, artifacts):
+    """At 1440×900 with the keyboard: `c` turns English on, and the CC button shows a visible
+    focus ring when focused after keyboard use."""
+    context, page = open_page(browser, captioned_server, "/?tag=subs", viewport={"width": 1440, "height": 900})
+    page.keyboard.press("c")
+    button = page.locator(f"{CURRENT} [data-action='captions']")
+    assert button.get_attribute("aria-label") == "Captions: English"
+    page.wait_for_function(f"document.querySelector('{CURRENT} .captions-line').textContent === {ENGLISH!r}",
+                           timeout=15_000)
+    button.focus()
+    assert button.evaluate("el => el.matches(':focus-visible') && getComputedStyle(el).outlineStyle !== 'none'")
+    page.screenshot(path=str(artifacts / "captions-english-1440.png"))
     context.close()

@@ -78,15 +78,24 @@ struct CompanionIndex {
 
     /// The subtitle files of a video with stem `stem`, one per language tag (compared without
     /// case; `.vtt` wins over `.srt`, as it needs no conversion), claiming all of them.
-    mutating func claimSubtitles(forStem stem: String) -> [SubtitleSidecar] {
+    /// `duplicates` are the files that lost to another of the same language, with the winner.
+    mutating func claimSubtitles(forStem stem: String) -> (kept: [SubtitleSidecar], duplicates: [(entry: FolderEntry, winner: String)]) {
         var byTag: [String: SubtitleSidecar] = [:]
-        for (tag, entry) in subtitlesByStem[stem] ?? [] where !claimed.contains(entry.name) {
+        var losers: [(entry: FolderEntry, tag: String)] = []
+        for (tag, entry) in (subtitlesByStem[stem] ?? []).sorted(by: { $0.entry.name < $1.entry.name }) where !claimed.contains(entry.name) {
             claimed.insert(entry.name)
-            let sidecar = SubtitleSidecar(url: entry.url, tag: tag)
-            if let existing = byTag[tag.lowercased()], existing.format == "vtt" { continue }
-            byTag[tag.lowercased()] = sidecar
+            let key = tag.lowercased(), sidecar = SubtitleSidecar(url: entry.url, tag: tag)
+            if let existing = byTag[key] {
+                guard existing.format != "vtt", sidecar.format == "vtt" else {
+                    losers.append((entry, key))
+                    continue
+                }
+                losers.append((FolderEntry(name: existing.url.lastPathComponent, url: existing.url), key))
+            }
+            byTag[key] = sidecar
         }
-        return byTag.values.sorted { $0.tag < $1.tag }
+        let duplicates = losers.map { ($0.entry, byTag[$0.tag]?.url.lastPathComponent ?? "") }
+        return (byTag.values.sorted { $0.tag < $1.tag }, duplicates)
     }
 
     /// Marks every sidecar of `stem` as belonging to a post without choosing one, so that

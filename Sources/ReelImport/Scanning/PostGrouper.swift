@@ -101,7 +101,7 @@ struct PostGrouper {
             candidates.append(ImportCandidate(
                 kind: .video, mediaFiles: [file.entry.url], sidecar: ownSidecar ?? baseSidecar,
                 captionFile: ownCaption ?? baseCaption, displayPath: display(file.entry.name),
-                subtitles: companions.claimSubtitles(forStem: file.stem)
+                subtitles: claimSubtitles(of: file)
             ))
         }
         guard let first = images.first else { return }
@@ -120,8 +120,17 @@ struct PostGrouper {
         candidates.append(ImportCandidate(
             kind: file.type == .video ? .video : .image, mediaFiles: [file.entry.url],
             sidecar: sidecar, captionFile: caption, displayPath: display(file.entry.name),
-            subtitles: file.type == .video ? companions.claimSubtitles(forStem: file.stem) : []
+            subtitles: file.type == .video ? claimSubtitles(of: file) : []
         ))
+    }
+
+    /// A video's subtitle files, one per language; the others of a language are reported.
+    private mutating func claimSubtitles(of file: MediaFile) -> [SubtitleSidecar] {
+        let (kept, duplicates) = companions.claimSubtitles(forStem: file.stem)
+        for (entry, winner) in duplicates {
+            ignored.append(IgnoredFile(path: display(entry.name), reason: "subtitles in the same language as \(winner)"))
+        }
+        return kept
     }
 
     /// gallery-dl names its sidecar after the full file name (`x.jpg.json`), the others after

@@ -16,8 +16,9 @@ public struct SubtitleCue: Sendable, Equatable {
     }
 }
 
-/// Why a subtitle file cannot be used, phrased to follow "subtitles clip.en.vtt".
-public enum SubtitleProblem: Error, Sendable, Equatable, CustomStringConvertible {
+/// Why a subtitle file cannot be used (`MediaError.invalidSubtitles`), phrased to follow
+/// "subtitles clip.en.vtt".
+public enum SubtitleProblem: Sendable, Equatable, CustomStringConvertible {
     case notUTF8
     case missingHeader
     case badTiming(line: Int, text: String)

@@ -15,6 +15,8 @@ public enum SubtitleLanguage {
     /// itself when the data does not know it.
     public static func displayName(_ tag: String) -> String {
         let language = hlsLanguage(tag)
+        // `clip.vtt` has no tag: "Subtitles" reads better in a menu than "Unknown language".
+        if language.lowercased() == "und" { return isOriginal(tag) ? "Subtitles (original)" : "Subtitles" }
         let english = Locale(identifier: "en")
         var name = english.localizedString(forIdentifier: language.replacingOccurrences(of: "-", with: "_")) ?? language
         if name.isEmpty || name.caseInsensitiveCompare(language) == .orderedSame { name = language }

@@ -3,10 +3,11 @@ import Foundation
 /// Reads the two sidecar formats download tools write: WebVTT (yt-dlp `--write-subs`,
 /// `--write-auto-subs`) and SubRip `.srt`. Pure: bytes in, cues or the reason out.
 ///
-/// Both readers are strict about what decides timing (every cue needs a well-formed timing
-/// line, end not before start) and lenient about the rest: a byte-order mark, CRLF or CR line
-/// ends, SubRip's cue numbers and WebVTT's NOTE, STYLE and REGION blocks are accepted and
-/// dropped. Styling blocks are not carried over: captions are republished as plain cues.
+/// Both readers are strict about what decides timing (a line with `-->` must be a well-formed
+/// timing line, end not before start, and there must be at least one cue) and lenient about the
+/// rest: a byte-order mark, CRLF or CR line ends, SubRip's cue numbers and WebVTT's NOTE, STYLE
+/// and REGION blocks are accepted and dropped, and a block without a timing line is skipped as
+/// the WebVTT parser itself does. Styling blocks are not carried over: captions are republished as plain cues.
 public enum SubtitleParser {
     public enum Format: String, Sendable {
         case webVTT = "vtt"
@@ -16,9 +17,10 @@ public enum SubtitleParser {
     /// Larger than any real subtitle file (a two-hour film's auto-captions stay under 2 MB).
     public static let maximumBytes = 8 << 20
 
-    public static func parse(_ data: Data, format: Format) -> Result<[SubtitleCue], SubtitleProblem> {
-        guard data.count <= maximumBytes else { return .failure(.tooLarge) }
-        guard var text = String(data: data, encoding: .utf8) else { return .failure(.notUTF8) }
+    /// Fails with `MediaError.invalidSubtitles`.
+    public static func parse(_ data: Data, format: Format) -> Result<[SubtitleCue], MediaError> {
+        guard data.count <= maximumBytes else { return .failure(.invalidSubtitles(.tooLarge)) }
+        guard var text = String(data: data, encoding: .utf8) else { return .failure(.invalidSubtitles(.notUTF8)) }
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         // `\r\n` is one Character in Swift; normalising first keeps the line split simple.
         let lines = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
@@ -29,7 +31,7 @@ public enum SubtitleParser {
         } catch {
             return .failure(error)
         }
-        return cues.isEmpty ? .failure(.noCues) : .success(cues)
+        return cues.isEmpty ? .failure(.invalidSubtitles(.noCues)) : .success(cues)
     }
 
     /// Blocks separated by blank lines, with the 1-based line number of their first line.
@@ -51,10 +53,10 @@ public enum SubtitleParser {
         return result
     }
 
-    private static func webVTT(_ lines: [Substring]) throws(SubtitleProblem) -> [SubtitleCue] {
+    private static func webVTT(_ lines: [Substring]) throws(MediaError) -> [SubtitleCue] {
         guard let header = lines.first, header.hasPrefix("WEBVTT"),
               header.count == 6 || header.dropFirst(6).first == " " || header.dropFirst(6).first == "\t"
-        else { throw .missingHeader }
+        else { throw .invalidSubtitles(.missingHeader) }
         // The header's own block (`Kind:`, `Language:` …) ends at the first blank line.
         let headerEnd = lines.firstIndex(where: { $0.allSatisfy(\.isWhitespace) }) ?? lines.count
         var cues: [SubtitleCue] = []
@@ -63,9 +65,8 @@ public enum SubtitleParser {
             if first.hasPrefix("NOTE") || first == "STYLE" || first == "REGION" { continue }
             // An optional identifier line comes before the timing line.
             let timingOffset = first.contains("-->") ? 0 : 1
-            guard timingOffset < block.lines.count, block.lines[timingOffset].contains("-->") else {
-                throw .badTiming(line: block.line, text: String(first))  // a garbled timing line is likelier than a lone id
-            }
+            // A block without a timing line is skipped, as the WebVTT parser does (W3C §6.1).
+            guard timingOffset < block.lines.count, block.lines[timingOffset].contains("-->") else { continue }
             let line = block.line + timingOffset
             var cue = try timing(block.lines[timingOffset], line: line, comma: false)
             cue.text = block.lines.dropFirst(timingOffset + 1).joined(separator: "\n")
@@ -74,14 +75,13 @@ public enum SubtitleParser {
         return cues
     }
 
-    private static func subRip(_ lines: [Substring]) throws(SubtitleProblem) -> [SubtitleCue] {
+    private static func subRip(_ lines: [Substring]) throws(MediaError) -> [SubtitleCue] {
         var cues: [SubtitleCue] = []
         for block in blocks(lines, from: 0) {
             // The cue number is optional in practice; what matters is the timing line.
             let timingOffset = block.lines[0].contains("-->") ? 0 : 1
-            guard timingOffset < block.lines.count, block.lines[timingOffset].contains("-->") else {
-                throw .badTiming(line: block.line + timingOffset, text: String(block.lines.last ?? ""))
-            }
+            // Players skip a block without one (text after a stray blank line, a trailing number).
+            guard timingOffset < block.lines.count, block.lines[timingOffset].contains("-->") else { continue }
             var cue = try timing(block.lines[timingOffset], line: block.line + timingOffset, comma: true)
             cue.settings = ""  // SubRip's `X1:… Y2:…` box coordinates have no WebVTT meaning
             // `-->` may not appear in WebVTT cue text; `&gt;` keeps what the reader sees.
@@ -94,13 +94,13 @@ public enum SubtitleParser {
     }
 
     /// `start --> end [settings]`. SubRip accepts `,` or `.` as the decimal sign.
-    private static func timing(_ text: Substring, line: Int, comma: Bool) throws(SubtitleProblem) -> SubtitleCue {
+    private static func timing(_ text: Substring, line: Int, comma: Bool) throws(MediaError) -> SubtitleCue {
         let parts = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard parts.count >= 3, parts[1] == "-->",
               let start = SubtitleTime.parse(parts[0], comma: comma) ?? (comma ? SubtitleTime.parse(parts[0]) : nil),
               let end = SubtitleTime.parse(parts[2], comma: comma) ?? (comma ? SubtitleTime.parse(parts[2]) : nil)
-        else { throw .badTiming(line: line, text: String(text)) }
-        guard end >= start else { throw .endBeforeStart(line: line) }
+        else { throw .invalidSubtitles(.badTiming(line: line, text: String(text))) }
+        guard end >= start else { throw .invalidSubtitles(.endBeforeStart(line: line)) }
         return SubtitleCue(start: start, end: end, settings: parts.dropFirst(3).joined(separator: " "), text: "")
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// `GET /api/v1/videos/{id}` (and `PUT`'s answer): the feed item plus what a detail sheet shows.
-/// On the wire it is one flat object, the `APIVideo` keys and these beside them.
+/// On the wire it is one flat object, the `APIVideo` keys and these beside them (captions are
+/// the item's own `captions`, omitted when a post has none).
 public struct APIVideoDetail: Codable, Sendable, Equatable {
     public struct CollectionRef: Codable, Sendable, Equatable {
         public var id: Int64
@@ -13,37 +14,22 @@ public struct APIVideoDetail: Codable, Sendable, Equatable {
         }
     }
 
-    /// A subtitle track the HLS master carries as a rendition.
-    public struct Caption: Codable, Sendable, Equatable {
-        /// BCP 47, e.g. `en`.
-        public var language: String
-        public var name: String
-
-        public init(language: String, name: String) {
-            self.language = language
-            self.name = name
-        }
-    }
-
     public var video: APIVideo
     public var title: String
     public var libraryId: Int64
     public var collections: [CollectionRef]
-    public var captions: [Caption]
 
     enum CodingKeys: String, CodingKey {
         case title
         case libraryId = "library_id"
         case collections
-        case captions
     }
 
-    public init(video: APIVideo, title: String, libraryId: Int64, collections: [CollectionRef], captions: [Caption]) {
+    public init(video: APIVideo, title: String, libraryId: Int64, collections: [CollectionRef]) {
         self.video = video
         self.title = title
         self.libraryId = libraryId
         self.collections = collections
-        self.captions = captions
     }
 
     public init(from decoder: any Decoder) throws {
@@ -52,7 +38,6 @@ public struct APIVideoDetail: Codable, Sendable, Equatable {
         title = try container.decode(String.self, forKey: .title)
         libraryId = try container.decode(Int64.self, forKey: .libraryId)
         collections = try container.decode([CollectionRef].self, forKey: .collections)
-        captions = try container.decode([Caption].self, forKey: .captions)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -61,7 +46,6 @@ public struct APIVideoDetail: Codable, Sendable, Equatable {
         try container.encode(title, forKey: .title)
         try container.encode(libraryId, forKey: .libraryId)
         try container.encode(collections, forKey: .collections)
-        try container.encode(captions, forKey: .captions)
     }
 
     /// What a post is called in grids and A–Z: the first line of its description, else its

@@ -32,8 +32,10 @@ enum SubtitleSidecars {
             switch SubtitleParser.parse(data, format: format) {
             case .success(let cues):
                 tracks.append(Track(tag: sidecar.tag, vtt: Data(WebVTTWriter.render(cues).utf8)))
-            case .failure(let problem):
+            case .failure(.invalidSubtitles(let problem)):
                 warnings.append("subtitles \(name) \(problem); ignored")
+            case .failure(let error):
+                warnings.append("subtitles \(name) cannot be used (\(error)); ignored")
             }
         }
         return (tracks, warnings)

@@ -42,8 +42,8 @@ extension VideoController {
             video: try await present(post, userID: userID),
             title: APIVideoDetail.title(description: post.metadata.description, shortcode: post.metadata.shortcode, folderName: post.folderName),
             libraryId: post.libraryID,
-            // Filled when collections and captions exist (issue 14's other parts).
-            collections: [], captions: []
+            // Filled when collections exist (the catalog branch).
+            collections: []
         )
     }
 }

@@ -46,12 +46,8 @@ extension WireSchemas {
         properties["title"] = Schema.string(description: "the first line of the description, else the shortcode, else the folder name")
         properties["library_id"] = Schema.id
         properties["collections"] = Schema.array(Schema.object(["id": Schema.id, "name": Schema.string()], required: ["id", "name"]))
-        properties["captions"] = Schema.array(Schema.object(
-            ["language": Schema.string(description: "BCP 47, e.g. en"), "name": Schema.string(description: "for people, e.g. English")],
-            required: ["language", "name"]
-        ))
         detail["properties"] = properties
-        detail["required"] = (detail["required"] as! [String]) + ["title", "library_id", "collections", "captions"]
+        detail["required"] = (detail["required"] as! [String]) + ["title", "library_id", "collections"]
         detail["description"] = "A post with what its detail sheet shows besides the feed item"
         return [
             "Key": key,
