@@ -153,12 +153,13 @@ def signed_in_state(browser, base_url: str) -> dict:
     return _sessions[base_url]
 
 
-def new_context(browser, base_url: str, viewport: dict = PHONE, signed_in: bool = True):
+def new_context(browser, base_url: str, viewport: dict = PHONE, signed_in: bool = True, touch: bool = False):
     # Service workers would sit between the page and page.route(); the shell cache has its own test.
     state = signed_in_state(browser, base_url) if signed_in else None
     # bypass_csp: Playwright's string predicates are evaluated with eval, which the shell's
     # Content-Security-Policy (script-src 'self') rightly forbids; the app itself needs no eval.
-    return browser.new_context(base_url=base_url, viewport=viewport, service_workers="block", storage_state=state, bypass_csp=True)
+    extra = {"has_touch": True, "is_mobile": True} if touch else {}
+    return browser.new_context(base_url=base_url, viewport=viewport, service_workers="block", storage_state=state, bypass_csp=True, **extra)
 
 
 def open_feed(context, path: str = "/"):
