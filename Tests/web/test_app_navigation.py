@@ -136,3 +136,22 @@ def test_keyboard_reaches_every_tab(browser, catalog):
     page.keyboard.press("Enter")
     page.wait_for_url("**/search")
     context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_play_in_feed_from_here_plays_the_list_from_that_post(browser, catalog, size):
+    context, page = open_app(browser, catalog["url"], size, "/search?q=catalog+post")
+    wait_covers(page, 6)
+    ids = [int(i) for i in page.eval_on_selector_all(".lazy-grid .cover[data-item-id]", "els => els.map(e => e.dataset.itemId)")]
+    tap(page, f'.lazy-grid .cover[data-item-id="{ids[2]}"]', size)
+    page.wait_for_url(f"**/p/{ids[2]}")
+    page.locator("dialog[open]").get_by_text("Play in feed from here").click()
+    page.wait_for_function("() => location.pathname === '/' && new URLSearchParams(location.search).get('from') === 'search'")
+    query = page.evaluate("Object.fromEntries(new URLSearchParams(location.search))")
+    assert query == {"from": "search", "q": "catalog post", "start": str(ids[2])}
+    page.wait_for_selector(f"#feed-view:not([hidden]) {CURRENT}", timeout=15_000)
+    assert current_id(page) == ids[2], "the feed starts at the opened post"
+    assert swipe_next(page) == ids[3], "and goes on down the same list"
+    assert "Search: catalog post" in page.inner_text("#filter-chip")
+    assert_pool_bound(page)
+    context.close()

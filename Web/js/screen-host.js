@@ -32,9 +32,17 @@ export function createScreenHost({ api, navigate, feed, nav, getUser }) {
     return route && route.name !== 'detail' ? { ...route, query: target.searchParams, url: target.pathname + target.search } : { name: 'discover', id: null, query: new URLSearchParams(), url: DETAIL_BACKGROUND };
   }
 
+  /**
+   * A cover was opened: the sheet pushes /p/{id} itself (and goes back when closed). The entry
+   * it leaves keeps what the sheet needs after a reload or forward: where it was opened and
+   * the grid's context (the sheet copies history.state into the entry it pushes).
+   */
   function openDetailFrom(id, context) {
     const here = location.pathname + location.search;
-    navigate(`/p/${id}`, { state: { background: here, fromApp: true, context: { kind: context?.kind ?? 'browse', query: String(context?.query ?? '') } } });
+    const saved = { kind: context?.kind ?? 'browse', query: String(context?.query ?? '') };
+    history.replaceState({ ...(history.state ?? {}), background: here, context: saved }, '', location.href);
+    closeDetail();
+    detail = { id: String(id), sheet: openDetail(Number(id), { api, navigate, context: { kind: saved.kind, query: new URLSearchParams(saved.query) } }) };
   }
 
   function closeScreen() {
@@ -85,21 +93,9 @@ export function createScreenHost({ api, navigate, feed, nav, getUser }) {
     if (detail?.id === route.id) return;
     closeDetail();
     const saved = route.state.context;
-    const context = { kind: saved?.kind ?? 'browse', query: new URLSearchParams(saved?.query ?? '') };
-    const id = Number(route.id);
-    detail = {
-      id: route.id,
-      sheet: openDetail(id, {
-        api, navigate, context,
-        // The sheet closed itself (Escape, its close button): go back to where it was opened.
-        onClose: () => {
-          if (detail?.id !== route.id) return;
-          detail = null;
-          if (history.state?.fromApp) history.back();
-          else navigate(background, { replace: true });
-        },
-      }),
-    };
+    const context = saved ? { kind: saved.kind ?? 'browse', query: new URLSearchParams(saved.query ?? '') } : null;
+    // A reload, a shared link or "forward": the URL is /p/{id} already, so the sheet pushes nothing.
+    detail = { id: route.id, sheet: openDetail(Number(route.id), { api, navigate, context }) };
   }
 
   return {

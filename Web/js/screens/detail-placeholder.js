@@ -1,10 +1,17 @@
 // Stand-in for the detail sheet (webdetail's js/detail/ replaces this module): a small dialog
-// that names the post and offers "Play in feed from here". Same signature as the real one:
-// openDetail(postId, { api, navigate, context, onClose }) → { close() }.
+// that names the post and offers "Play in feed from here". Same contract as the real one:
+// openDetail(postId, { api, navigate, context }) → { close() }; it pushes /p/{id} itself when
+// the URL is not there yet (copying history.state), and goes back when closed.
 import { playInFeedURL } from '../feed/list-source.js';
 import { postTitle } from '../grid/post-title.js';
 
-export function openDetail(postId, { api, navigate, context, onClose }) {
+export function openDetail(postId, { api, navigate, context }) {
+  const path = `/p/${postId}`;
+  let pushed = false;
+  if (location.pathname !== path) {
+    history.pushState({ ...(history.state ?? {}), reelhouseDetail: postId }, '', path);
+    pushed = true;
+  }
   const dialog = document.createElement('dialog');
   dialog.className = 'detail-placeholder';
   dialog.setAttribute('aria-label', 'Post');
@@ -14,11 +21,9 @@ export function openDetail(postId, { api, navigate, context, onClose }) {
   play.type = 'button';
   play.className = 'primary';
   play.textContent = 'Play in feed from here';
-  play.addEventListener('click', () => { closed = true; dialog.close(); dialog.remove(); navigate(playInFeedURL(context, postId)); });
   const close = document.createElement('button');
   close.type = 'button';
   close.textContent = 'Close';
-  close.addEventListener('click', () => dialog.close());
   const actions = document.createElement('div');
   actions.className = 'button-row';
   actions.append(play, close);
@@ -26,9 +31,22 @@ export function openDetail(postId, { api, navigate, context, onClose }) {
   document.body.append(dialog);
   dialog.showModal();
   let closed = false;
-  dialog.addEventListener('close', () => { dialog.remove(); if (!closed) { closed = true; onClose?.(); } });
+
+  function finish({ leave = true } = {}) {
+    if (closed) return;
+    closed = true;
+    window.removeEventListener('popstate', onPopState);
+    if (dialog.open) dialog.close();
+    dialog.remove();
+    if (!leave || location.pathname !== path) return;
+    if (pushed && history.state?.reelhouseDetail === postId) history.back();
+    else navigate(history.state?.background ?? '/discover', { replace: true });
+  }
+  function onPopState() { if (location.pathname !== path) finish({ leave: false }); }
+  window.addEventListener('popstate', onPopState);
+  dialog.addEventListener('cancel', (event) => { event.preventDefault(); finish(); });
+  close.addEventListener('click', () => finish());
+  play.addEventListener('click', () => { finish({ leave: false }); navigate(playInFeedURL(context, postId), { replace: true }); });
   api.video(postId).then((item) => { heading.textContent = postTitle(item); }, () => { heading.textContent = `Post ${postId}`; });
-  return {
-    close() { closed = true; if (dialog.open) dialog.close(); dialog.remove(); },
-  };
+  return { close: () => finish({ leave: false }) };
 }
