@@ -31,7 +31,7 @@ def sidecar(path: Path, index: int, description: str, tags: list[str]) -> None:
     info = {
         "id": f"web{index:02d}", "title": f"Clip {index}", "description": description,
         "uploader": f"Uploader {index % 4}", "uploader_id": f"@creator{index % 4}",
-        "upload_date": f"202401{index + 1:02d}", "tags": tags,
+        "upload_date": f"2024{1 + index // 28:02d}{index % 28 + 1:02d}", "tags": tags,
         "webpage_url": f"https://example.com/clips/web{index:02d}", "extractor": "generic",
     }
     path.with_suffix(".info.json").write_text(json.dumps(info))
@@ -247,4 +247,30 @@ def catalog(tmp_path_factory):
     data = root / "data" if keep and (root / "data" / "reelhouse.sqlite").exists() else build_catalog(root)
     server = Server(data, root / "serve.log")
     yield {"url": server.url, "data": data, "plan": catalog_plan()}
+    server.stop()
+
+
+def build_watch_library(root: Path) -> Path:
+    """A small library for the detail sheet and the full player: one 64 s clip (low-res, 10 fps,
+    so resume has room: 30 s is inside 5 %–90 %) and two short clips with sidecars whose
+    descriptions hold a link and a #tag, and whose source URLs are set."""
+    sources, data = root / "sources", root / "data"
+    make_clip(sources / "long" / "long01.mp4", size="180x320", seconds=64, rate=10, audio=True, label="long")
+    sidecar(sources / "long" / "long01.mp4", 40, "A long clip for resume\nWatch it at https://example.org/long and see #resume", ["resume", "long"])
+    for index in (41, 42):
+        path = sources / "short" / f"short{index}.mp4"
+        make_clip(path, size="180x320", seconds=3, rate=15, audio=False, label=f"short {index}")
+        sidecar(path, index, f"Short clip {index}\nMore at https://example.org/{index} #detail", ["detail", "short"])
+    reelhouse(data, "import", str(sources / "long"), "--json")
+    reelhouse(data, "import", str(sources / "short"), "--json")
+    reelhouse(data, "user", "add", USER, "--role", "owner", stdin=PASSWORD + "\n")
+    return data
+
+
+@pytest.fixture(scope="session")
+def watch_library(tmp_path_factory):
+    root = tmp_path_factory.mktemp("web-watch")
+    data = build_watch_library(root)
+    server = Server(data, root / "serve.log")
+    yield {"url": server.url, "data": data}
     server.stop()

@@ -141,7 +141,6 @@ async function signOut() {
 
 document.getElementById('boot-retry').addEventListener('click', boot);
 document.getElementById('logout').addEventListener('click', signOut);
-window.addEventListener('reelhouse:sign-out', signOut);
 window.addEventListener('reelhouse:signed-out', () => { if (signedIn) openLogin(); });
 window.addEventListener('reelhouse:library', () => {
   // The endless feed is scoped too: a hidden one starts again in the new library when shown.

@@ -5,9 +5,8 @@ import { render as renderDiscover } from './screens/discover.js';
 import { render as renderBrowse } from './screens/browse.js';
 import { render as renderSearch } from './screens/search.js';
 import { renderCollection, renderFavorites, renderShelf } from './screens/list-grid.js';
-// webdetail's Web/js/profile/ and Web/js/detail/ replace these two stand-ins.
-import { renderProfile } from './screens/profile-placeholder.js';
-import { openDetail } from './screens/detail-placeholder.js';
+import { renderProfile } from './profile/index.js';
+import { openDetail } from './detail/index.js';
 import { matchRoute } from './router.js';
 
 const SCREENS = {

@@ -50,6 +50,8 @@ export function startFeed({ engine, lookAhead, tag, list = null, onUnauthorized,
   const entryOf = (element) => entries[Number(element?.dataset.entry)] ?? null;
   const pool = createPlayerPool({
     engine, lookup,
+    // The full player gave back the element it borrowed: put the feed's players in place again.
+    onReturn: () => { if (!stopped && source.items.length) { planPlayers(); playback.playerReady(); } },
     onReady: (slot, { element }) => { clearItemError(element); playback.playerReady(); },
     onError: (slot, { element }, error) => {
       showItemError(element, ERROR_TEXT[error?.code] ?? error?.message ?? ERROR_TEXT.decode);
