@@ -155,3 +155,39 @@ def test_play_in_feed_from_here_plays_the_list_from_that_post(browser, catalog, 
     assert "Search: catalog post" in page.inner_text("#filter-chip")
     assert_pool_bound(page)
     context.close()
+
+
+def test_the_favorites_tab_appears_with_the_first_favorite(browser, catalog, artifacts):
+    context, page = open_app(browser, catalog["url"], SIZES[0].values[0], "/")
+    for item in page.request.get("/api/v1/favorites").json()["items"]:
+        page.request.delete(f"/api/v1/videos/{item['id']}/favorite")
+    page.reload()
+    page.wait_for_selector(CURRENT, timeout=15_000)
+    page.wait_for_timeout(500)
+    assert page.is_hidden(".nav-favorites"), "no favorites, no tab"
+    liked = current_id(page)
+    page.click(f'{CURRENT} [data-action="like"]')
+    page.wait_for_selector(".nav-favorites:visible")
+    tap(page, ".nav-favorites", SIZES[0].values[0])
+    page.wait_for_url("**/favorites")
+    wait_covers(page)
+    assert page.eval_on_selector_all(".lazy-grid .cover[data-item-id]", "els => els.map(e => Number(e.dataset.itemId))") == [liked]
+    page.screenshot(path=str(artifacts / "app-favorites-phone.png"))
+    page.request.delete(f"/api/v1/videos/{liked}/favorite")
+    context.close()
+
+
+def test_every_listing_follows_the_chosen_library(browser, catalog):
+    """state/library.js: once a library is chosen, listing calls carry `library=` and the
+    screen on show reloads on the `reelhouse:library` event."""
+    context, page = open_app(browser, catalog["url"], SIZES[1].values[0], "/search?q=catalog+post")
+    wait_covers(page)
+    asked = []
+    page.on("request", lambda request: asked.append(request.url) if "/api/v1/search?" in request.url else None)
+    page.evaluate("import('/js/state/library.js').then(m => m.setLibrary(1))")
+    page.wait_for_function("() => document.querySelectorAll('.lazy-grid .cover[data-item-id]').length > 0")
+    page.wait_for_timeout(500)
+    assert asked and all("library=1" in url for url in asked), asked
+    assert page.evaluate("import('/js/state/library.js').then(m => m.currentLibrary())") == 1
+    page.evaluate("import('/js/state/library.js').then(m => m.setLibrary(null))")
+    context.close()

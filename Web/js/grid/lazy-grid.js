@@ -90,6 +90,16 @@ export function createLazyGrid({ fetchPage, onOpen, onFirstPage, decorateTitle, 
   }
 
   observer.observe(sentinel);
+  // A post deleted from the detail sheet leaves the grid at once.
+  const onDeleted = (event) => {
+    const id = Number(event.detail?.id);
+    const index = items.findIndex((item) => item.id === id);
+    if (index < 0) return;
+    items.splice(index, 1);
+    list.querySelector(`.cover[data-item-id="${id}"]`)?.closest('.cover-cell')?.remove();
+    element.dataset.count = String(items.length);
+  };
+  window.addEventListener('reelhouse:post-deleted', onDeleted);
 
   return {
     element,
@@ -111,6 +121,7 @@ export function createLazyGrid({ fetchPage, onOpen, onFirstPage, decorateTitle, 
       generation += 1;
       controller?.abort();
       observer.disconnect();
+      window.removeEventListener('reelhouse:post-deleted', onDeleted);
     },
   };
 }

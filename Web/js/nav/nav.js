@@ -70,6 +70,8 @@ export function createNav(container, { api }) {
   }
 
   let currentName = null;
+  // The detail sheet (or the feed) changed a favorite: the tab may appear or go at once.
+  window.addEventListener('reelhouse:post-changed', () => checkFavorites(true));
   return {
     /** Marks the tab of `routeName` as the current page, and re-checks Favorites now and then. */
     select(routeName) {
