@@ -182,6 +182,7 @@ def test_every_listing_follows_the_chosen_library(browser, catalog):
     screen on show reloads on the `reelhouse:library` event."""
     context, page = open_app(browser, catalog["url"], SIZES[1].values[0], "/search?q=catalog+post")
     wait_covers(page)
+    page.wait_for_selector('.lazy-grid[data-done="true"]:not([aria-busy])')   # nothing in flight
     asked = []
     page.on("request", lambda request: asked.append(request.url) if "/api/v1/search?" in request.url else None)
     page.evaluate("import('/js/state/library.js').then(m => m.setLibrary(1))")

@@ -104,3 +104,25 @@ def test_an_opened_result_is_kept_as_a_recent_search(browser, catalog):
     page.wait_for_function("() => document.getElementById('search-input').value === 'spider'")
     wait_covers(page)
     context.close()
+
+
+def test_back_to_the_results_shows_them_where_they_were(browser, catalog):
+    """Results scrolled down, the feed visited, then back: the same covers at the same place,
+    without asking the server again."""
+    context, page = open_app(browser, catalog["url"], SIZES[0].values[0], "/search?q=catalog+post")
+    wait_covers(page, 20)
+    page.evaluate("document.getElementById('screens').scrollTop = 600")
+    page.wait_for_timeout(300)
+    where = page.evaluate("document.getElementById('screens').scrollTop")
+    count = page.locator(COVER).count()
+    asked = []
+    page.on("request", lambda request: asked.append(request.url) if "/api/v1/search" in request.url else None)
+    tap(page, ".nav-feed", SIZES[0].values[0])
+    page.wait_for_selector("#feed-view:not([hidden]) [data-item-id][aria-current=true]", timeout=15_000)
+    page.go_back()
+    page.wait_for_url("**/search?q=catalog+post")
+    page.wait_for_selector(f"{COVER}")
+    assert page.evaluate("document.getElementById('screens').scrollTop") == pytest.approx(where, abs=2)
+    assert page.locator(COVER).count() == count
+    assert not asked, asked
+    context.close()

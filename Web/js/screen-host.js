@@ -22,7 +22,11 @@ const DETAIL_BACKGROUND = '/discover';
 
 export function createScreenHost({ api, navigate, feed, nav, getUser }) {
   const container = document.getElementById('screens');
-  let screen = null;        // { key, url, instance }
+  let screen = null;        // { key, url, root, instance }
+  // Screens left for another one are kept a while (detached, with their scroll position), so
+  // "back" to a grid shows it as it was: same covers, same place, no reload.
+  const parked = [];
+  const PARKED_MAX = 3;
   let detail = null;        // { id, sheet }
 
   function routeOf(url) {
@@ -50,10 +54,30 @@ export function createScreenHost({ api, navigate, feed, nav, getUser }) {
     container.replaceChildren();
   }
 
+  function parkScreen() {
+    if (!screen) return;
+    screen.scrollTop = container.scrollTop;
+    screen.title = document.title;
+    screen.root.remove();
+    parked.unshift(screen);
+    screen = null;
+    parked.splice(PARKED_MAX).forEach((old) => old.instance?.destroy?.());
+  }
+
+  function unpark(key, url) {
+    const index = parked.findIndex((entry) => entry.key === key && entry.url === url);
+    if (index < 0) return false;
+    [screen] = parked.splice(index, 1);
+    container.append(screen.root);
+    container.scrollTop = screen.scrollTop;
+    document.title = screen.title;
+    return true;
+  }
+
   function showBase(route) {
     nav.select(route.name);
     if (route.name === 'feed') {
-      closeScreen();
+      parkScreen();
       container.hidden = true;
       document.title = 'Reelhouse';
       feed.show(route.query);
@@ -67,7 +91,8 @@ export function createScreenHost({ api, navigate, feed, nav, getUser }) {
       screen.url = route.url;
       return;
     }
-    closeScreen();
+    parkScreen();
+    if (unpark(key, route.url)) return;
     const root = document.createElement('div');
     root.className = `screen screen-${route.name}`;
     container.append(root);
@@ -78,7 +103,7 @@ export function createScreenHost({ api, navigate, feed, nav, getUser }) {
       api, navigate, params: { id: route.id }, query: route.query, user: getUser(), scroller: container,
       openDetail: openDetailFrom,
     };
-    screen = { key, url: route.url, instance: spec.render(root, ctx) };
+    screen = { key, url: route.url, root, title: document.title, instance: spec.render(root, ctx) };
   }
 
   function closeDetail() {
@@ -104,6 +129,11 @@ export function createScreenHost({ api, navigate, feed, nav, getUser }) {
       showBase({ ...route, url: location.pathname + location.search });
     },
     /** Signed out: every screen goes (the feed is stopped by the app). */
-    clear() { closeDetail(); closeScreen(); container.hidden = true; },
+    clear() {
+      closeDetail();
+      closeScreen();
+      parked.splice(0).forEach((old) => old.instance?.destroy?.());
+      container.hidden = true;
+    },
   };
 }

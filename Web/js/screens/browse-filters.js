@@ -109,7 +109,7 @@ export function createFilterPanel({ api, onChange }) {
     const active = document.activeElement;
     const focused = active?.name ? `[name="${CSS.escape(active.name)}"]${active.value && active.type !== 'number' && active.type !== 'text' && active.tagName !== 'SELECT' && active.name !== 'uploader' ? `[value="${CSS.escape(active.value)}"]` : ''}` : null;
     dialog.replaceChildren(
-      element('h2', { id: 'filter-title', textContent: 'Filters' }),
+      element('h2', { id: 'filter-title', textContent: 'Filters', tabIndex: -1 }),
       element('div', { className: 'filter-body' }, [
         fieldset('Tags (tap: include, again: exclude)', [tagList]),
         fieldset('Uploader', [uploader]),
@@ -132,6 +132,8 @@ export function createFilterPanel({ api, onChange }) {
       query = new URLSearchParams(current);
       paint();
       dialog.showModal();
+      // Focus on the panel's title, not its first field: no keyboard popping up on a phone.
+      dialog.querySelector('h2')?.focus();
       loadTags();
     },
     close() { if (dialog.open) dialog.close(); },
