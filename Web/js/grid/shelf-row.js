@@ -4,6 +4,12 @@ import { createCover, createSkeleton } from './cover.js';
 
 export const SHELF_SIZES = '(min-width: 768px) 168px, 118px';
 
+/** A collection's shelf opens the collection itself; every other shelf its own full grid. */
+export function shelfHref(shelf) {
+  const collection = shelf.kind === 'collection' && /^collection-(\d+)$/.exec(shelf.id);
+  return collection ? `/collection/${collection[1]}` : `/shelf/${encodeURIComponent(shelf.id)}`;
+}
+
 /** `shelf`: { id, title, kind, items, next_cursor } from GET /api/v1/discover. */
 export function createShelfRow(shelf, { fetchPage, onOpen }) {
   const section = document.createElement('section');
@@ -12,7 +18,7 @@ export function createShelfRow(shelf, { fetchPage, onOpen }) {
   const heading = document.createElement('h2');
   heading.className = 'shelf-title';
   const link = document.createElement('a');
-  link.href = `/shelf/${encodeURIComponent(shelf.id)}`;
+  link.href = shelfHref(shelf);
   link.textContent = shelf.title;
   const more = document.createElement('span');
   more.className = 'shelf-more';

@@ -16,8 +16,12 @@ export function render(root, ctx) {
   let rows = [];
   let controller = null;
 
+  // "Play in feed from here" plays the shelf the cover sits in (a collection as a collection).
   function open(item, shelf) {
-    ctx.openDetail(item.id, { kind: 'shelf', query: new URLSearchParams({ shelf: shelf.id }) });
+    const collection = shelf.kind === 'collection' && /^collection-(\d+)$/.exec(shelf.id);
+    ctx.openDetail(item.id, collection
+      ? { kind: 'collection', query: new URLSearchParams({ collection: collection[1] }) }
+      : { kind: 'shelf', query: new URLSearchParams({ shelf: shelf.id }) });
   }
 
   async function load() {
