@@ -60,6 +60,8 @@ public func buildRouter(
         .register(routes("system"))
     SessionController(accounts: dependencies.accounts, passwords: dependencies.passwords, limiter: limiter, credentials: credentials, configuration: configuration, now: now)
         .register(routes("session"))
+    AccountController(accounts: dependencies.accounts, passwords: dependencies.passwords, limiter: limiter, credentials: credentials, configuration: configuration, now: now)
+        .register(routes("me"))
     let feed = FeedController(
         feed: dependencies.feed, social: dependencies.social, presenter: presenter,
         cursors: FeedCursorCodec(secret: dependencies.secret), now: now,
@@ -72,10 +74,15 @@ public func buildRouter(
         cursors: SearchCursorCodec(secret: dependencies.secret), encodedItems: feed.encodedItems, now: now
     )
     .register(routes("search"))
-    VideoController(library: dependencies.library, social: dependencies.social, presenter: presenter, now: now)
+    VideoController(
+        library: dependencies.library, grants: dependencies.libraries, social: dependencies.social,
+        storage: dependencies.storage, sources: dependencies.sources, presenter: presenter, now: now
+    )
         .register(routes("videos"))
     LibraryController(social: dependencies.social, presenter: presenter, now: now)
         .register(routes("library"))
+    LibrariesController(libraries: dependencies.libraries, accounts: dependencies.accounts, now: now)
+        .register(routes("libraries"))
     JobController(
         jobs: dependencies.jobs, library: dependencies.library, generations: dependencies.generations?.store,
         uploads: dependencies.uploads?.storage, now: now,
@@ -83,7 +90,7 @@ public func buildRouter(
     )
     .register(routes("jobs"))
     if let uploads = dependencies.uploads {
-        UploadController(dependencies: uploads, now: now).register(routes("uploads"))
+        UploadController(dependencies: uploads, libraries: dependencies.libraries, now: now).register(routes("uploads"))
     }
     MediaController(library: dependencies.library, storage: dependencies.storage, tokens: tokens, images: images, now: now)
         .register(routes("media"))

@@ -188,7 +188,7 @@ struct SearchStoreTests {
             INSERT INTO post_tag_ids (post_id, tag_id) VALUES (1, 1);
             """)
         let store = try SQLiteStore(path: folder.databasePath)
-        #expect(try store.schemaVersion() == "v8_search")
+        #expect(try store.schemaVersion() == SQLiteStore.currentSchemaVersion)
         #expect(try store.rawStrings("SELECT rowid FROM post_search WHERE post_search MATCH 'dessert'") == ["1"])
         #expect(try store.rawStrings("SELECT rowid FROM post_search_substrings WHERE post_search_substrings MATCH 'brul'") == ["1"])
         #expect(try store.rawStrings("SELECT COUNT(*) FROM post_search") == ["1"])

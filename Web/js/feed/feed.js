@@ -18,6 +18,7 @@ import { wireGestures } from './gestures.js';
 import { wireKeyboard } from './keyboard.js';
 import { renderState } from './states.js';
 import { wireMediaSession, describeForMediaSession } from './media-session.js';
+import { createCaptionsControl } from './captions-control.js';
 
 const ERROR_TEXT = {
   network: "This video couldn't be loaded. Check your connection.",
@@ -52,7 +53,7 @@ export function startFeed({ engine, lookAhead, tag, list = null, onUnauthorized,
     engine, lookup,
     // The full player gave back the element it borrowed: put the feed's players in place again.
     onReturn: () => { if (!stopped && source.items.length) { planPlayers(); playback.playerReady(); } },
-    onReady: (slot, { element }) => { clearItemError(element); playback.playerReady(); },
+    onReady: (slot, { element }) => { clearItemError(element); playback.playerReady(); captions.update(); },
     onError: (slot, { element }, error) => {
       showItemError(element, ERROR_TEXT[error?.code] ?? error?.message ?? ERROR_TEXT.decode);
       element.dataset.errorCode = error?.code ?? 'unknown';
@@ -62,6 +63,7 @@ export function startFeed({ engine, lookAhead, tag, list = null, onUnauthorized,
   });
   const playback = createPlayback({ pool, elementFor: (key) => entries[key]?.element ?? null });
   const pager = createPager({ scroller, onCurrentChange });
+  const captions = createCaptionsControl({ pool, entryFor: (key) => entries[key] ?? null });
 
   function currentEntry() {
     return entries[pager.current] ?? null;
@@ -73,6 +75,7 @@ export function startFeed({ engine, lookAhead, tag, list = null, onUnauthorized,
     const current = pager.current;
     pool.apply(planPool({ ids: keys, kinds, current, slots: pool.assignment(), reach: lookAhead ? 3 : 1 }));
     pool.focus(kinds[current] === 'video' ? current : null);
+    captions.update();
     loadImagesNear(entries.map((entry) => entry.element), current);
     if (lookAhead) engine.prefetch(prefetchTargets(kinds, current).map((index) => source.items[index]));
   }
@@ -81,6 +84,7 @@ export function startFeed({ engine, lookAhead, tag, list = null, onUnauthorized,
     const item = source.items[index];
     planPlayers();
     playback.setCurrent(item.kind === 'video' ? index : null);
+    captions.setCurrent(item.kind === 'video' ? index : null);
     describeForMediaSession(item);
     if (source.wantsMore(index)) loadMore();
   }
@@ -89,6 +93,7 @@ export function startFeed({ engine, lookAhead, tag, list = null, onUnauthorized,
     source.items.slice(fromIndex).forEach((item, offset) => {
       const element = createItemElement(item);
       element.dataset.entry = String(fromIndex + offset);
+      captions.render(element, item);
       entries.push({ item, element });
       if (item.kind === 'carousel') wireCarousel(element);
       pager.append(element);
@@ -207,6 +212,7 @@ export function startFeed({ engine, lookAhead, tag, list = null, onUnauthorized,
       case 'expand': toggleDescription(button); break;
       case 'tag': onFilterChange(button.dataset.tag); break;
       case 'mute': playback.toggleMute(); break;
+      case 'captions': captions.cycle(element, entry.item); break;
       case 'unmute': playback.unmute(); break;
       case 'pip': togglePictureInPicture(); break;
       case 'retry': retryEntry(element, { force: true }); break;
@@ -236,6 +242,10 @@ export function startFeed({ engine, lookAhead, tag, list = null, onUnauthorized,
     toggleMute: () => playback.toggleMute(),
     like: () => { const element = currentEntry()?.element; if (element) like(element); },
     fullscreen: toggleFullscreen,
+    captions: () => {
+      const entry = currentEntry();
+      if (entry?.element.querySelector('[data-action="captions"]')) captions.cycle(entry.element, entry.item);
+    },
     help: toggleHelp,
   };
   let unwireKeys = wireKeyboard(keyActions);
