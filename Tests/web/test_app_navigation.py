@@ -192,3 +192,19 @@ def test_every_listing_follows_the_chosen_library(browser, catalog):
     assert page.evaluate("import('/js/state/library.js').then(m => m.currentLibrary())") == 1
     page.evaluate("import('/js/state/library.js').then(m => m.setLibrary(null))")
     context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_create_tab_opens_the_create_page(browser, catalog, size):
+    """Create (＋) hands over to the create page (its camera and previews stay off the shell's
+    three players); /create, a link or a reload, lands there too, on the tab it names."""
+    context, page = open_app(browser, catalog["url"], size, "/discover")
+    page.wait_for_selector(".discover")
+    tap(page, ".nav-create", size)
+    page.wait_for_url("**/create.html#upload")
+    page.wait_for_selector("#create-view:not([hidden]) h1")
+    assert page.locator("#create-view h1").inner_text() == "Create"
+    page.goto("/create#generate")
+    page.wait_for_url("**/create.html#generate")
+    page.wait_for_selector("#panel-generate:not([hidden])")
+    context.close()
