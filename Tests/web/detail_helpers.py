@@ -34,17 +34,18 @@ def post_with(context, text: str) -> dict:
 
 
 def open_detail(page, post_id: int, kind: str = "browse", query: str = "sort=title") -> None:
-    """Opens /p/{id}. When the shell's router does not open the sheet there itself (before the
-    webshell branch is merged), the sheet is opened the way a grid's cover opens it."""
-    page.goto(f"/p/{post_id}")
-    try:
-        page.wait_for_selector(SHEET, timeout=3_000)
-    except Exception:
-        page.evaluate(
-            """([id, kind, query]) => import('/js/detail/index.js').then((m) => {
-                window.__sheet = m.openDetail(id, { navigate: (path, o) => o?.replace ? history.replaceState(null, '', path) : history.pushState(null, '', path),
-                                                    context: { kind, query: new URLSearchParams(query) } });
-            })""", [post_id, kind, query])
+    """Opens /p/{id} over the grid of `kind` with `query`, the way a cover of that grid does:
+    the grid's entry keeps its URL and the grid's context in history.state (screen-host.js),
+    and /p/{id} is pushed over it."""
+    grid = {"search": "/search", "favorites": "/favorites"}.get(kind, "/browse")
+    page.goto(f"{grid}?{query}" if query else grid)
+    page.wait_for_selector(".screen", timeout=10_000)
+    page.evaluate(
+        """([id, kind, query]) => {
+            history.replaceState({ background: location.pathname + location.search, context: { kind, query } }, '');
+            history.pushState(history.state, '', `/p/${id}`);
+            dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
+        }""", [post_id, kind, query])
     page.wait_for_selector(f"{SHEET} .detail-title", timeout=10_000)
     page.eval_on_selector(SHEET, "el => Promise.all(el.getAnimations().map((a) => a.finished))")   # slid in
 

@@ -5,6 +5,7 @@ import { api } from '../api.js';
 import { showToast } from '../ui/toast.js';
 import { toggleHelp } from '../ui/help.js';
 import { createFeedSource } from './feed-source.js';
+import { listLabel, listPageFetcher } from './list-source.js';
 import { planPool, prefetchTargets } from './pool-plan.js';
 import { createPager } from './pager.js';
 import { createPlayerPool } from './player-pool.js';
@@ -31,10 +32,16 @@ const ERROR_TEXT = {
 /** Error codes a retry may fix by itself once the server answers again. */
 const RETRIED_WHEN_BACK = new Set(['network', 'expired']);
 
-export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChange, connectivity, refresher }) {
+/**
+ * `list` (list-source.js's listFromQuery) plays a browse / search / shelf / collection /
+ * favorites list from one post on instead of the endless feed; `tag` filters the endless feed.
+ */
+export function startFeed({ engine, lookAhead, tag, list = null, onUnauthorized, onFilterChange, connectivity, refresher }) {
   const scroller = document.getElementById('feed');
   const stateBox = document.getElementById('feed-state');
-  const source = createFeedSource({ fetchPage: (query) => api.feed(query), filter: tag ? { tags: tag } : {} });
+  const source = list
+    ? createFeedSource({ fetchPage: listPageFetcher(api, list) })
+    : createFeedSource({ fetchPage: (query) => api.feed(query), filter: tag ? { tags: tag } : {} });
   // One entry per feed position ({ item, element }); positions, not API ids, name items here,
   // because after the library wraps one post can be on the page twice.
   const entries = [];
@@ -106,7 +113,8 @@ export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChan
       pageFailed = false;
       if (stopped) return;
       if (source.items.length === 0) {
-        renderState(stateBox, tag ? { kind: 'no-match', tag } : { kind: 'empty' }, {
+        const state = list ? { kind: 'list-empty', label: listLabel(list) } : tag ? { kind: 'no-match', tag } : { kind: 'empty' };
+        renderState(stateBox, state, {
           onRetry: () => restartSameFilter(), onClearFilter: () => onFilterChange(null),
         });
         return;
@@ -235,7 +243,7 @@ export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChan
     onDoubleTap: (element) => { burstHeart(element); like(element, true); },
     onHold: (element, on) => playback.hold(on),
   });
-  const unwireKeys = wireKeyboard({
+  const keyActions = {
     next: () => pager.goTo(pager.current + 1),
     previous: () => pager.goTo(pager.current - 1),
     left: () => stepCarousel(currentEntry()?.element, -1),
@@ -249,7 +257,9 @@ export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChan
       if (entry?.element.querySelector('[data-action="captions"]')) captions.cycle(entry.element, entry.item);
     },
     help: toggleHelp,
-  });
+  };
+  let unwireKeys = wireKeyboard(keyActions);
+  let active = true;
   wireMediaSession({
     play: () => { if (playback.userPaused) togglePause(); },
     pause: () => { if (!playback.userPaused) togglePause(); },
@@ -262,6 +272,18 @@ export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChan
   loadMore();
 
   return {
+    /**
+     * Another screen of the app is shown over the feed (false) or the feed is back (true):
+     * it is hidden, not stopped, so it keeps its position, its pages and its three players;
+     * meanwhile nothing plays and its keys are not listened to.
+     */
+    setActive(on) {
+      if (on === active || stopped) return;
+      active = on;
+      playback.suspend(!on);
+      if (on) unwireKeys = wireKeyboard(keyActions);
+      else unwireKeys();
+    },
     /** The network is back: fetch the page that failed, reload videos that failed to load. */
     retry() {
       if (pageFailed || source.items.length === 0) loadMore();
