@@ -86,7 +86,7 @@ public func buildRouter(
     )
     .register(routes("collections"))
     VideoController(
-        library: dependencies.library, grants: dependencies.libraries, social: dependencies.social,
+        library: dependencies.library, grants: dependencies.libraries, collections: dependencies.collections, social: dependencies.social,
         storage: dependencies.storage, sources: dependencies.sources, presenter: presenter, now: now
     )
         .register(routes("videos"))

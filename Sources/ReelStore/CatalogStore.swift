@@ -45,11 +45,16 @@ public struct CatalogFilter: Sendable, Equatable, Hashable {
     public var minRating: Int?
     /// Only posts the viewer has seen (true) or not (false); nil: both.
     public var seen: Bool?
+    /// Only this library; nil: every library granted to the viewer. Every listing keeps to the
+    /// viewer's libraries whatever this says; one not granted is `StoreError.notFound`.
+    public var library: Int64?
 
     public init(
         tags: [String] = [], tagIDs: [Int64] = [], excludeTags: [String] = [], uploaders: [String] = [], kinds: [PostKind] = [],
-        minDuration: Double? = nil, maxDuration: Double? = nil, favoritesOnly: Bool = false, minRating: Int? = nil, seen: Bool? = nil
+        minDuration: Double? = nil, maxDuration: Double? = nil, favoritesOnly: Bool = false, minRating: Int? = nil, seen: Bool? = nil,
+        library: Int64? = nil
     ) {
+        self.library = library
         self.tags = tags
         self.tagIDs = tagIDs
         self.excludeTags = excludeTags
@@ -192,12 +197,21 @@ public protocol CatalogStore: Sendable {
     /// (nil on the last page). `StoreError.invalid` for a position of another order.
     func browse(userID: Int64, query: BrowseQuery, after: CatalogPosition?, limit: Int) async throws -> (items: [FeedItem], next: CatalogPosition?)
 
-    /// A page of one shelf. `StoreError.notFound` for a tag or collection that does not exist.
-    func shelf(_ shelf: Shelf, userID: Int64, resume: ResumeRule, after: CatalogPosition?, limit: Int) async throws -> (items: [FeedItem], next: CatalogPosition?)
+    /// A page of one shelf, in `library` only when given (else every library the viewer may
+    /// see). `StoreError.notFound` for a tag, collection or library that does not exist or
+    /// (a library) is not granted.
+    func shelf(_ shelf: Shelf, userID: Int64, library: Int64?, resume: ResumeRule, after: CatalogPosition?, limit: Int) async throws -> (items: [FeedItem], next: CatalogPosition?)
 
     /// The `limit` tags carried by the most ready posts (most first, then by name).
     func popularTags(limit: Int) async throws -> [TagCount]
 
     /// A tag's name by id, nil when there is no such tag.
     func tagName(id: Int64) async throws -> String?
+}
+
+extension CatalogStore {
+    /// A page of one shelf over every library the viewer may see.
+    public func shelf(_ shelf: Shelf, userID: Int64, resume: ResumeRule, after: CatalogPosition?, limit: Int) async throws -> (items: [FeedItem], next: CatalogPosition?) {
+        try await self.shelf(shelf, userID: userID, library: nil, resume: resume, after: after, limit: limit)
+    }
 }

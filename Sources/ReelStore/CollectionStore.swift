@@ -60,4 +60,13 @@ public protocol CollectionStore: Sendable {
     /// Removes the posts; one that is not in it is not an error.
     func removeFromCollection(id: Int64, postIDs: [Int64], now: Date) async throws -> PostCollection
     func deleteCollection(id: Int64) async throws
+
+    /// The collections as `userID` sees them: counts and covers over the posts of the libraries
+    /// they may see (only `library`, when given; not granted: `StoreError.notFound`). A viewer
+    /// kept to some libraries does not get collections with none of their posts.
+    func collections(userID: Int64, library: Int64?) async throws -> [PostCollection]
+    /// One collection as `collections(userID:library:)` would list it, or nil.
+    func collection(id: Int64, userID: Int64, library: Int64?) async throws -> PostCollection?
+    /// The collections a post is in, by name.
+    func collections(containing postID: Int64) async throws -> [PostCollection]
 }

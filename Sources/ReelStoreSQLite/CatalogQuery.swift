@@ -8,17 +8,25 @@ struct ResolvedCatalogFilter {
     /// Nil: no tag-name constraint. Empty: only unknown tags were named, so nothing matches.
     var anyTagIDs: [Int64]?
     var excludeTagIDs: [Int64]
+    /// The libraries the viewer may list here; nil: every library (no condition at all).
+    var libraryIDs: [Int64]?
 
-    static func resolve(_ db: Database, _ filter: CatalogFilter) throws -> ResolvedCatalogFilter {
+    /// `StoreError.notFound` when the filter names a library the viewer is not granted.
+    static func resolve(_ db: Database, _ filter: CatalogFilter, userID: Int64) throws -> ResolvedCatalogFilter {
         let wanted = filter.tags.filter { !Vocabulary.isBlank($0) }
+        let libraryIDs: [Int64]? = switch try SQLiteStore.scope(db, userID: userID, requested: filter.library) {
+        case .all: nil
+        case .only(let ids): ids
+        }
         return ResolvedCatalogFilter(
             filter: filter,
             anyTagIDs: wanted.isEmpty ? nil : try Vocabulary.tags.existingIDs(db, names: wanted),
-            excludeTagIDs: try Vocabulary.tags.existingIDs(db, names: filter.excludeTags)
+            excludeTagIDs: try Vocabulary.tags.existingIDs(db, names: filter.excludeTags),
+            libraryIDs: libraryIDs
         )
     }
 
-    var matchesNothing: Bool { anyTagIDs?.isEmpty == true || (filter.minRating ?? 0) > 5 }
+    var matchesNothing: Bool { anyTagIDs?.isEmpty == true || (filter.minRating ?? 0) > 5 || libraryIDs?.isEmpty == true }
 }
 
 /// One catalog listing (a browse order or a shelf) as SQL. Every catalog page is built here, so
@@ -85,6 +93,9 @@ struct CatalogListing {
     static func conditions(userID: Int64, _ resolved: ResolvedCatalogFilter) -> [(sql: String, arguments: StatementArguments)] {
         let filter = resolved.filter
         var result: [(sql: String, arguments: StatementArguments)] = []
+        if let ids = resolved.libraryIDs {
+            result.append(("p.library_id IN (\(SQLiteStore.placeholders(ids.count)))", StatementArguments(ids)))
+        }
         for ids in [resolved.anyTagIDs, filter.tagIDs.isEmpty ? nil : filter.tagIDs].compactMap({ $0 }) {
             result.append(("EXISTS (SELECT 1 FROM post_tag_ids x WHERE x.post_id = p.id AND x.tag_id IN (\(SQLiteStore.placeholders(ids.count))))",
                            StatementArguments(ids)))

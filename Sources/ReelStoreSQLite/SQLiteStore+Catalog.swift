@@ -8,13 +8,13 @@ extension SQLiteStore {
         try Self.checkCatalogLimit(limit)
         let posts = feedPosts
         return try await read { db in
-            let filter = try ResolvedCatalogFilter.resolve(db, query.filter)
+            let filter = try ResolvedCatalogFilter.resolve(db, query.filter, userID: userID)
             if filter.matchesNothing { return ([], nil) }
             return try Self.catalogPage(db, posts: posts, listing: CatalogListing.browse(query, filter: filter), userID: userID, after: after, limit: limit)
         }
     }
 
-    public func shelf(_ shelf: Shelf, userID: Int64, resume: ResumeRule, after: CatalogPosition?, limit: Int) async throws -> (items: [FeedItem], next: CatalogPosition?) {
+    public func shelf(_ shelf: Shelf, userID: Int64, library: Int64?, resume: ResumeRule, after: CatalogPosition?, limit: Int) async throws -> (items: [FeedItem], next: CatalogPosition?) {
         try Self.checkCatalogLimit(limit)
         let posts = feedPosts
         return try await read { db in
@@ -29,7 +29,10 @@ extension SQLiteStore {
                 }
             default: break
             }
-            let filter = try ResolvedCatalogFilter.resolve(db, CatalogListing.shelfFilter(shelf))
+            var shelfFilter = CatalogListing.shelfFilter(shelf)
+            shelfFilter.library = library
+            let filter = try ResolvedCatalogFilter.resolve(db, shelfFilter, userID: userID)
+            if filter.matchesNothing { return ([], nil) }
             let listing = CatalogListing.shelf(shelf, userID: userID, resume: resume, filter: filter)
             return try Self.catalogPage(db, posts: posts, listing: listing, userID: userID, after: after, limit: limit)
         }
@@ -57,7 +60,7 @@ extension SQLiteStore {
     /// SQLite's plan for a browse page, one line per step: the tests pin which index each order uses.
     func browseQueryPlan(userID: Int64, query: BrowseQuery, after: CatalogPosition?, limit: Int) async throws -> [String] {
         try await read { db in
-            let filter = try ResolvedCatalogFilter.resolve(db, query.filter)
+            let filter = try ResolvedCatalogFilter.resolve(db, query.filter, userID: userID)
             let (sql, arguments) = try CatalogListing.browse(query, filter: filter).page(userID: userID, after: after, limit: limit + 1)
             return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }
         }

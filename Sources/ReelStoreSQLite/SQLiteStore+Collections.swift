@@ -16,6 +16,29 @@ extension SQLiteStore {
         try await read { db in try Self.fetchCollections(db, where: "c.name = ?", [name.trimmingCharacters(in: .whitespacesAndNewlines)]).first }
     }
 
+    public func collections(userID: Int64, library: Int64?) async throws -> [PostCollection] {
+        try await read { db in try Self.visibleCollections(db, userID: userID, library: library, where: "1", []) }
+    }
+
+    public func collection(id: Int64, userID: Int64, library: Int64?) async throws -> PostCollection? {
+        try await read { db in try Self.visibleCollections(db, userID: userID, library: library, where: "c.id = ?", [id]).first }
+    }
+
+    public func collections(containing postID: Int64) async throws -> [PostCollection] {
+        try await read { db in
+            try Self.fetchCollections(db, where: "c.id IN (SELECT collection_id FROM collection_items WHERE post_id = ?)", [postID])
+        }
+    }
+
+    private static func visibleCollections(
+        _ db: Database, userID: Int64, library: Int64?, where condition: String, _ arguments: StatementArguments
+    ) throws -> [PostCollection] {
+        switch try scope(db, userID: userID, requested: library) {
+        case .all: return try fetchCollections(db, where: condition, arguments)
+        case .only(let ids): return try fetchCollections(db, where: condition, arguments, libraryIDs: ids).filter { $0.count > 0 }
+        }
+    }
+
     public func createCollection(name: String, postIDs: [Int64], createdBy: Int64?, now: Date) async throws -> PostCollection {
         let name = try PostCollection.validName(name)
         try Self.checkPostCount(postIDs)
@@ -119,18 +142,23 @@ extension SQLiteStore {
 
     /// Collections matching `condition` (SQL over `collections c`), by name, with their count of
     /// ready posts and their first ready post (the cover) decoded.
-    static func fetchCollections(_ db: Database, where condition: String, _ arguments: StatementArguments) throws -> [PostCollection] {
+    /// `libraryIDs`: count and cover only posts of these libraries (nil: every library).
+    static func fetchCollections(
+        _ db: Database, where condition: String, _ arguments: StatementArguments, libraryIDs: [Int64]? = nil
+    ) throws -> [PostCollection] {
+        let inLibraries = libraryIDs.map { " AND p.library_id IN (\(placeholders($0.count)))" } ?? ""
+        let libraryArguments = StatementArguments(libraryIDs ?? [])
         let rows = try Row.fetchAll(
             db,
             sql: """
                 SELECT c.id, c.name, c.created_by, c.created_at, c.updated_at,
                        (SELECT COUNT(*) FROM collection_items i JOIN posts p ON p.id = i.post_id
-                        WHERE i.collection_id = c.id AND p.status = 'ready') AS ready_count,
+                        WHERE i.collection_id = c.id AND p.status = 'ready'\(inLibraries)) AS ready_count,
                        (SELECT i.post_id FROM collection_items i JOIN posts p ON p.id = i.post_id
-                        WHERE i.collection_id = c.id AND p.status = 'ready' ORDER BY i.position, i.post_id LIMIT 1) AS cover_id
+                        WHERE i.collection_id = c.id AND p.status = 'ready'\(inLibraries) ORDER BY i.position, i.post_id LIMIT 1) AS cover_id
                 FROM collections c WHERE \(condition) ORDER BY c.name COLLATE NOCASE, c.id
                 """,
-            arguments: arguments
+            arguments: libraryArguments + libraryArguments + arguments
         )
         let coverIDs = rows.compactMap { $0["cover_id"] as Int64? }
         var covers: [Int64: Post] = [:]

@@ -41,8 +41,8 @@ struct VideoEditingTests {
             #expect(detail.collections.isEmpty && detail.video.captions == nil)
             #expect(detail.video.id == post.id && detail.video.media.master != nil)
         }
-        #expect(APIVideoDetail.title(description: nil, shortcode: "Cx1", folderName: "f") == "Cx1")
-        #expect(APIVideoDetail.title(description: " \n ", shortcode: nil, folderName: "folder") == "folder")
+        #expect(PostTitle.title(description: nil, shortcode: "Cx1", folderName: "f") == "Cx1")
+        #expect(PostTitle.title(description: " \n ", shortcode: nil, folderName: "folder") == "folder")
     }
 
     @Test func theOwnerEditsDescriptionAndTagsAndSearchFollows() async throws {

@@ -48,16 +48,6 @@ public struct APIVideoDetail: Codable, Sendable, Equatable {
         try container.encode(collections, forKey: .collections)
     }
 
-    /// What a post is called in grids and A–Z: the first line of its description, else its
-    /// shortcode, else its folder name (docs/catalog-api.md).
-    public static func title(description: String?, shortcode: String?, folderName: String) -> String {
-        if let line = description?.split(whereSeparator: \.isNewline).lazy
-            .map({ $0.trimmingCharacters(in: .whitespaces) }).first(where: { !$0.isEmpty }) {
-            return line
-        }
-        if let shortcode, !shortcode.trimmingCharacters(in: .whitespaces).isEmpty { return shortcode }
-        return folderName
-    }
 }
 
 /// `PUT /api/v1/videos/{id}` body: absent (or null) fields are left as they are.

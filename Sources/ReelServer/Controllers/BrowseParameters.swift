@@ -52,6 +52,7 @@ enum BrowseParameters {
             filter.minRating = rating
         }
         filter.seen = try flag(value("seen"), name: "seen")
+        filter.library = try FeedController.library(from: parameters)
         return BrowseQuery(sort: sort, descending: descending, filter: filter)
     }
 
@@ -66,7 +67,7 @@ enum BrowseParameters {
             filter.kinds.map(\.rawValue).sorted().joined(separator: ","),
             filter.minDuration.map { "\($0)" } ?? "", filter.maxDuration.map { "\($0)" } ?? "",
             filter.favoritesOnly ? "1" : "0", filter.minRating.map(String.init) ?? "", filter.seen.map { $0 ? "1" : "0" } ?? "",
-        ].joined(separator: ";")
+        ].joined(separator: ";") + CatalogController.librarySuffix(filter.library)
     }
 
     /// A comma-separated list of names: surrounding spaces trimmed, empty pieces dropped.

@@ -36,37 +36,46 @@ struct CatalogController {
             )
             return Response.json(body: body)
         }
-        routes.on(.get, "/api/v1/discover", access: .user, "The Discover shelves, each with its first posts and its own cursor; empty shelves left out") { _, context in
+        routes.on(.get, "/api/v1/discover", access: .user, "The Discover shelves, each with its first posts and its own cursor; empty shelves left out (library)") { request, context in
             let user = try context.requireUser()
+            let library = try FeedController.library(from: request.uri.queryParameters)
             var buffer = ByteBuffer()
             buffer.writeStaticString("{\"shelves\":[")
             var first = true
             for (shelf, title) in try await shelves() {
-                let (items, next) = try await catalog.shelf(shelf, userID: user.id, resume: resume, after: nil, limit: CatalogPaging.shelfPreview)
+                let (items, next) = try await catalog.shelf(
+                    shelf, userID: user.id, library: library, resume: resume, after: nil, limit: CatalogPaging.shelfPreview
+                )
                 if items.isEmpty { continue }
                 if !first { buffer.writeStaticString(",") }
                 first = false
-                try await write(shelf, title: title, items: items, next: next, into: &buffer)
+                try await write(shelf, library: library, title: title, items: items, next: next, into: &buffer)
             }
             buffer.writeStaticString("]}")
             return Response.json(body: buffer)
         }
-        routes.on(.get, "/api/v1/shelves/{id}", access: .user, "One shelf as a full grid (cursor, limit)") { request, context in
+        routes.on(.get, "/api/v1/shelves/{id}", access: .user, "One shelf as a full grid (cursor, limit, library)") { request, context in
             let user = try context.requireUser()
             let id = context.parameters.get("id") ?? ""
             guard let shelf = Shelf(id: id) else { throw APIError.notFound("there is no shelf \(id.prefix(64))") }
             let parameters = request.uri.queryParameters
             let limit = try CatalogPaging.limit(parameters)
-            let after = try cursors.position(parameters, listing: Self.listing(shelf))
+            let library = try FeedController.library(from: parameters)
+            let after = try cursors.position(parameters, listing: Self.listing(shelf, library: library))
             let title = try await title(of: shelf)
-            let (items, next) = try await catalog.shelf(shelf, userID: user.id, resume: resume, after: after, limit: limit)
+            let (items, next) = try await catalog.shelf(shelf, userID: user.id, library: library, resume: resume, after: after, limit: limit)
             var buffer = ByteBuffer()
-            try await write(shelf, title: title, items: items, next: next, into: &buffer)
+            try await write(shelf, library: library, title: title, items: items, next: next, into: &buffer)
             return Response.json(body: buffer)
         }
     }
 
-    static func listing(_ shelf: Shelf) -> String { "shelf:" + shelf.id }
+    /// What a shelf's cursors are sealed with: the shelf and the library asked for.
+    static func listing(_ shelf: Shelf, library: Int64?) -> String { "shelf:" + shelf.id + librarySuffix(library) }
+
+    /// Added to a listing's cursor context only when a library was asked for, so the cursors
+    /// of unscoped listings read as they did before libraries.
+    static func librarySuffix(_ library: Int64?) -> String { library.map { ";library=\($0)" } ?? "" }
 
     /// Discover's shelves in order, with their titles (empty ones are dropped by the caller).
     private func shelves() async throws -> [(Shelf, String)] {
@@ -106,7 +115,9 @@ struct CatalogController {
     }
 
     /// `{"id","title","kind","items":[…],"next_cursor"}`.
-    private func write(_ shelf: Shelf, title: String, items: [FeedItem], next: CatalogPosition?, into buffer: inout ByteBuffer) async throws {
+    private func write(
+        _ shelf: Shelf, library: Int64?, title: String, items: [FeedItem], next: CatalogPosition?, into buffer: inout ByteBuffer
+    ) async throws {
         buffer.writeStaticString("{\"id\":")
         buffer.writeBytes(try FeedPageBody.jsonString(shelf.id))
         buffer.writeStaticString(",\"title\":")
@@ -116,7 +127,7 @@ struct CatalogController {
         buffer.writeStaticString(",")
         try FeedPageBody(presenter: presenter, cache: encodedItems).writeMembers(
             try await VideoPresenter.withRefs(items, social: social),
-            nextCursor: try next.map { try cursors.encode($0, listing: Self.listing(shelf)) },
+            nextCursor: try next.map { try cursors.encode($0, listing: Self.listing(shelf, library: library)) },
             now: now(), into: &buffer
         )
         buffer.writeStaticString("}")

@@ -17,8 +17,10 @@ struct CollectionController {
     let now: @Sendable () -> Date
 
     func register(_ routes: APIRoutes) {
-        routes.on(.get, "/api/v1/collections", access: .user, "Every collection, by name") { _, context in
-            let list = try await collections.collections().map(wire)
+        routes.on(.get, "/api/v1/collections", access: .user, "Every collection, by name, counted over the libraries this user may see (library)") { request, context in
+            let user = try context.requireUser()
+            let library = try FeedController.library(from: request.uri.queryParameters)
+            let list = try await collections.collections(userID: user.id, library: library).map(wire)
             return try Response.json(APICollectionList(collections: list), context: context)
         }
         routes.on(.post, "/api/v1/collections", access: .owner, "Create a collection, optionally with posts in order") { request, context in
@@ -27,15 +29,19 @@ struct CollectionController {
             let created = try await collections.createCollection(name: body.name, postIDs: body.postIds ?? [], createdBy: user.id, now: now())
             return try Response.json(wire(created), status: .created, context: context)
         }
-        routes.on(.get, "/api/v1/collections/{id}", access: .user, "A collection and a page of its posts in its order (cursor, limit)") { request, context in
+        routes.on(.get, "/api/v1/collections/{id}", access: .user, "A collection and a page of its posts in its order (cursor, limit, library)") { request, context in
             let user = try context.requireUser()
-            let collection = try await existing(context)
             let parameters = request.uri.queryParameters
+            let library = try FeedController.library(from: parameters)
+            let id = try Self.id(context)
+            guard let collection = try await collections.collection(id: id, userID: user.id, library: library) else {
+                throw APIError.notFound("collection \(id)")
+            }
             let limit = try CatalogPaging.limit(parameters)
             let shelf = Shelf.collection(collection.id)
-            let listing = CatalogController.listing(shelf)
+            let listing = CatalogController.listing(shelf, library: library)
             let after = try cursors.position(parameters, listing: listing)
-            let (items, next) = try await catalog.shelf(shelf, userID: user.id, resume: resume, after: after, limit: limit)
+            let (items, next) = try await catalog.shelf(shelf, userID: user.id, library: library, resume: resume, after: after, limit: limit)
             // The collection's own members, then the page's.
             var buffer = ByteBuffer(bytes: try context.responseEncoder.encode(wire(collection)))
             buffer.moveWriterIndex(to: buffer.writerIndex - 1)
@@ -85,11 +91,6 @@ struct CollectionController {
         return id
     }
 
-    private func existing(_ context: AppRequestContext) async throws -> PostCollection {
-        let id = try Self.id(context)
-        guard let collection = try await collections.collection(id: id) else { throw APIError.notFound("collection \(id)") }
-        return collection
-    }
 
     private func wire(_ collection: PostCollection) -> APICollection {
         let cover = collection.coverPost.flatMap { post -> APIImage? in

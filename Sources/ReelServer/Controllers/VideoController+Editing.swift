@@ -40,10 +40,9 @@ extension VideoController {
     func detail(_ post: Post, userID: Int64) async throws -> APIVideoDetail {
         APIVideoDetail(
             video: try await present(post, userID: userID),
-            title: APIVideoDetail.title(description: post.metadata.description, shortcode: post.metadata.shortcode, folderName: post.folderName),
+            title: PostTitle.title(description: post.metadata.description, shortcode: post.metadata.shortcode, folderName: post.folderName),
             libraryId: post.libraryID,
-            // Filled when collections exist (the catalog branch).
-            collections: []
+            collections: try await collections.collections(containing: post.id).map { APIVideoDetail.CollectionRef(id: $0.id, name: $0.name) }
         )
     }
 }

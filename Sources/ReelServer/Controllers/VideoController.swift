@@ -9,6 +9,7 @@ import ReelStore
 struct VideoController {
     let library: any LibraryStore
     let grants: any LibraryGrantStore
+    let collections: any CollectionStore
     let social: any SocialStore
     let storage: any MediaStorage
     let sources: (any SourceStorage)?

@@ -8,17 +8,17 @@ extension OperationCatalog {
         switch "\(method) \(path)" {
         case "GET /api/v1/browse": browse
         case "GET /api/v1/discover":
-            Doc(responses: ["200": Doc.json(Schema.ref("Discover"), "the shelves that hold something, in order")])
+            Doc(parameters: [library], responses: ["200": Doc.json(Schema.ref("Discover"), "the shelves that hold something, in order")])
         case "GET /api/v1/shelves/{id}":
-            Doc(parameters: [catalogCursor, catalogLimit], pathSchemas: ["id": shelfID],
+            Doc(parameters: [catalogCursor, catalogLimit, library], pathSchemas: ["id": shelfID],
                 responses: ["200": Doc.json(Schema.ref("Shelf"), "a page of the shelf", links: pageLinks)])
         case "GET /api/v1/collections":
-            Doc(responses: ["200": Doc.json(Schema.ref("CollectionList"), "every collection, by name")])
+            Doc(parameters: [library], responses: ["200": Doc.json(Schema.ref("CollectionList"), "every collection, by name (for a user kept to some libraries: those holding their posts)")])
         case "POST /api/v1/collections":
             Doc(requestBody: Doc.jsonBody("CollectionCreateRequest"),
                 responses: ["201": Doc.json(Schema.ref("Collection"), "created", links: collectionLinks)], errors: [403, 409, 413])
         case "GET /api/v1/collections/{id}":
-            Doc(parameters: [catalogCursor, catalogLimit],
+            Doc(parameters: [catalogCursor, catalogLimit, library],
                 responses: ["200": Doc.json(Schema.ref("CollectionPage"), "the collection and a page of its posts in order", links: pageLinks)])
         case "PUT /api/v1/collections/{id}":
             Doc(requestBody: Doc.jsonBody("CollectionUpdateRequest"),
@@ -72,7 +72,7 @@ extension OperationCatalog {
                 Doc.query("favorites", Schema.oneOf(["", "true", "false", "1", "0"]), "only this user's favorites"),
                 Doc.query("min_rating", Schema.integer(minimum: 1, maximum: 5), "only posts this user rated at least this"),
                 Doc.query("seen", Schema.oneOf(["", "true", "false", "1", "0"]), "only posts this user has (true) or has not (false) seen"),
-                catalogCursor, catalogLimit,
+                catalogCursor, catalogLimit, library,
             ],
             responses: ["200": Doc.json(Schema.ref("FeedPage"), "a page of posts in the order asked, as feed items", links: pageLinks)]
         )
