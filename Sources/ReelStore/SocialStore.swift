@@ -36,6 +36,8 @@ public protocol SocialStore: Sendable {
     func removeFlag(postID: Int64, flag: String) async throws
     /// Tags of ready posts with how many ready posts carry each; count descending, then name.
     func tagCounts() async throws -> [TagCount]
+    /// The same over the posts of the libraries `userID` may see only.
+    func tagCounts(userID: Int64) async throws -> [TagCount]
     /// Each post's tags as `{id, name}` (count 0), in the post's order.
     func tagRefs(postIDs: [Int64]) async throws -> [Int64: [TagCount]]
     func flagRefs(postIDs: [Int64]) async throws -> [Int64: [TagCount]]

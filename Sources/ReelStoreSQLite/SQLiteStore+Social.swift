@@ -98,6 +98,15 @@ extension SQLiteStore {
         try await read { db in try Vocabulary.tags.counts(db) }
     }
 
+    public func tagCounts(userID: Int64) async throws -> [TagCount] {
+        try await read { db in
+            switch try Self.scope(db, userID: userID, requested: nil) {
+            case .all: try Vocabulary.tags.counts(db)
+            case .only(let ids): try Vocabulary.tags.counts(db, libraryIDs: ids)
+            }
+        }
+    }
+
     public func tagRefs(postIDs: [Int64]) async throws -> [Int64: [TagCount]] {
         try await read { db in try Vocabulary.tags.refs(db, postIDs: postIDs) }
     }

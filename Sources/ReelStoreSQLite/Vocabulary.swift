@@ -80,16 +80,18 @@ enum Vocabulary: Sendable {
     }
 
     /// Entries carried by at least one ready post, most used first, then by name.
-    func counts(_ db: Database) throws -> [TagCount] {
+    /// `libraryIDs`: count only posts of these libraries (nil: every library).
+    func counts(_ db: Database, libraryIDs: [Int64]? = nil) throws -> [TagCount] {
         try Row.fetchAll(
             db,
             sql: """
                 SELECT v.id, v.name, COUNT(*) AS uses
                 FROM \(link) l JOIN \(table) v ON v.id = l.\(column) JOIN posts p ON p.id = l.post_id
-                WHERE p.status = 'ready'
+                WHERE p.status = 'ready'\(libraryIDs.map { " AND p.library_id IN (\(SQLiteStore.placeholders($0.count)))" } ?? "")
                 GROUP BY v.id
                 ORDER BY uses DESC, v.name, v.id
-                """
+                """,
+            arguments: StatementArguments(libraryIDs ?? [])
         ).map { TagCount(id: $0[0], name: $0[1], count: $0[2]) }
     }
 }

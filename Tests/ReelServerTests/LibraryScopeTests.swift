@@ -73,6 +73,12 @@ struct LibraryScopeTests {
             ] as [(HTTPRequest.Method, String, String?)] {
                 #expect(try await status(client, method, path, member, json: body) == .notFound, "\(method) \(path)")
             }
+            // Tags count only the posts the member may see: "secretonly" is not even named.
+            try await f.server.store.addTags(postID: secret, tags: ["secretonly"])
+            let tags = try decode(APIList<APITagCount>.self, try await client.send(.get, "/api/v1/tags", key: member).body).items
+            #expect(tags.map(\.name) == ["shared"] && tags.map(\.count) == [1])
+            let ownersTags = try decode(APIList<APITagCount>.self, try await client.send(.get, "/api/v1/tags", key: f.server.ownerKey).body).items
+            #expect(Set(ownersTags.map(\.name)) == ["shared", "secretonly"] && ownersTags.first?.count == 2)
             let random = try await client.send(.get, "/api/feed/random", key: member)
             #expect(try decode([APIVideo].self, random.body).map(\.id) == [f.home.id])
             // Nothing the member received carries a media URL of the other library's post.

@@ -28,8 +28,8 @@ struct LibraryController {
             let nextCursor = try next.map { Base64URL.encode(try JSONEncoder().encode($0)) }
             return try Response.json(APIFeedPage(items: items, nextCursor: nextCursor), context: context)
         }
-        routes.on(.get, "/api/v1/tags", access: .user, "Every tag on ready posts, with counts") { _, context in
-            let counts = try await social.tagCounts().map { APITagCount(id: $0.id, name: $0.name, count: $0.count) }
+        routes.on(.get, "/api/v1/tags", access: .user, "Every tag on ready posts this user may see, with counts") { _, context in
+            let counts = try await social.tagCounts(userID: try context.requireUser().id).map { APITagCount(id: $0.id, name: $0.name, count: $0.count) }
             return try Response.json(APIList(items: counts), context: context)
         }
         routes.on(.get, "/api/v1/me", access: .user, "The signed-in user and the server's resume rule") { _, context in
