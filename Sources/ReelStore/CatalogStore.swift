@@ -1,28 +1,6 @@
 import Foundation
 import ReelModels
 
-/// What `GET /api/v1/browse` sorts by. Ties always break on the post id, in the same direction.
-public enum BrowseSort: String, Sendable, CaseIterable, Codable {
-    /// A–Z by `TitleSortKey`.
-    case title
-    /// Date added.
-    case newest
-    /// Date posted (posts without one sort as the earliest).
-    case posted
-    /// Seconds (images count as 0).
-    case duration
-    /// The viewer's rating (unrated counts as 0).
-    case rating
-
-    /// The direction a person expects when they pick the sort without one.
-    public var descendingByDefault: Bool {
-        switch self {
-        case .title, .duration: false
-        case .newest, .posted, .rating: true
-        }
-    }
-}
-
 /// Which posts a catalog listing keeps. Every constraint combines with AND; the lists are OR
 /// inside (any of the tags, any of the uploaders, any of the kinds).
 public struct CatalogFilter: Sendable, Equatable, Hashable {
