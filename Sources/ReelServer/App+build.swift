@@ -74,12 +74,23 @@ public func buildRouter(
         cursors: SearchCursorCodec(secret: dependencies.secret), encodedItems: feed.encodedItems, now: now
     )
     .register(routes("search"))
+    CatalogController(
+        catalog: dependencies.catalog, social: dependencies.social, presenter: presenter,
+        cursors: CatalogCursorCodec(secret: dependencies.secret), encodedItems: feed.encodedItems,
+        resume: configuration.resumeRule, collectionShelves: CollectionController.shelves(dependencies.collections), now: now
+    )
+    .register(routes("catalog"))
+    CollectionController(
+        collections: dependencies.collections, catalog: dependencies.catalog, social: dependencies.social, presenter: presenter,
+        cursors: CatalogCursorCodec(secret: dependencies.secret), encodedItems: feed.encodedItems, resume: configuration.resumeRule, now: now
+    )
+    .register(routes("collections"))
     VideoController(
         library: dependencies.library, grants: dependencies.libraries, social: dependencies.social,
         storage: dependencies.storage, sources: dependencies.sources, presenter: presenter, now: now
     )
         .register(routes("videos"))
-    LibraryController(social: dependencies.social, presenter: presenter, now: now)
+    LibraryController(social: dependencies.social, presenter: presenter, resume: configuration.resumeRule, now: now)
         .register(routes("library"))
     LibrariesController(libraries: dependencies.libraries, accounts: dependencies.accounts, now: now)
         .register(routes("libraries"))

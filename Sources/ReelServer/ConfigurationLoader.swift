@@ -64,6 +64,11 @@ public enum ConfigurationLoader {
         guard configuration.generationMaxAttempts >= 1, configuration.generationTimeLimitSeconds >= 1 else {
             throw ConfigurationError("generationMaxAttempts and generationTimeLimitSeconds must be at least 1")
         }
+        guard configuration.resumeMinDuration >= 0,
+              0...1 ~= configuration.resumeMinFraction, 0...1 ~= configuration.resumeMaxFraction,
+              configuration.resumeMinFraction <= configuration.resumeMaxFraction else {
+            throw ConfigurationError("resumeMinDuration must not be negative, and 0 ≤ resumeMinFraction ≤ resumeMaxFraction ≤ 1")
+        }
         let positive: [(String, Double?)] = [
             ("maxDuration", configuration.maxDuration), ("maxImagePixels", configuration.maxImagePixels.map(Double.init)),
             ("leaseSeconds", configuration.leaseSeconds), ("jobTimeoutSeconds", configuration.jobTimeoutSeconds),

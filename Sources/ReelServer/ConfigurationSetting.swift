@@ -103,6 +103,12 @@ extension ConfigurationSetting {
               "Attempts of a generation's job (submissions and polls that fail)."),
         .init("generationTimeLimitSeconds", .integer, env: "REELHOUSE_GENERATION_TIME_LIMIT_SECONDS", example: "600",
               "A generation that has not finished this long after it began fails."),
+        .init("resumeMinDuration", .number, env: "REELHOUSE_RESUME_MIN_DURATION", example: "120",
+              "Playback resumes (and Continue watching lists) only posts at least this many seconds long."),
+        .init("resumeMinFraction", .number, env: "REELHOUSE_RESUME_MIN_FRACTION", example: "0.1",
+              "…whose saved position is at least this fraction of the post…"),
+        .init("resumeMaxFraction", .number, env: "REELHOUSE_RESUME_MAX_FRACTION", example: "0.8",
+              "…and at most this fraction (past it, the post counts as finished)."),
     ]
 
     public static func named(_ key: String) -> ConfigurationSetting? { all.first { $0.key == key } }

@@ -72,6 +72,15 @@ public struct ServerConfiguration: Codable, Sendable, Equatable {
     public var lightWorkerConcurrency = 2
     public var generationMaxAttempts = GenerationJobLimits().maxAttempts
     public var generationTimeLimitSeconds = Int(GenerationJobLimits().timeLimit)
+    /// The resume rule (`ResumeRule`): positions are resumed, and listed under Continue
+    /// watching, for posts of at least `resumeMinDuration` seconds, between the two fractions.
+    public var resumeMinDuration = ResumeRule().minDuration
+    public var resumeMinFraction = ResumeRule().minFraction
+    public var resumeMaxFraction = ResumeRule().maxFraction
+
+    public var resumeRule: ResumeRule {
+        ResumeRule(minDuration: resumeMinDuration, minFraction: resumeMinFraction, maxFraction: resumeMaxFraction)
+    }
 
     public init() {}
 }

@@ -21,7 +21,19 @@ extension SQLiteStore {
         if let seconds, !(seconds.isFinite && seconds >= 0) {
             throw StoreError.invalid("a playback position is a non-negative number of seconds, not \(seconds)")
         }
-        try await upsertState(userID: userID, postID: postID, column: "position", sql: "excluded.position", value: seconds)
+        // When it was saved too: Continue watching lists the most recent first.
+        let savedAt = seconds.map { _ in RowDecoding.seconds(now) }
+        try await write { db in
+            try Self.requirePost(db, id: postID)
+            try Self.requireUser(db, id: userID)
+            try db.execute(
+                sql: """
+                    INSERT INTO post_user_state (user_id, post_id, position, position_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (user_id, post_id) DO UPDATE SET position = excluded.position, position_at = excluded.position_at
+                    """,
+                arguments: [userID, postID, seconds, savedAt]
+            )
+        }
     }
 
     public func markSeen(userID: Int64, postID: Int64, now: Date) async throws {

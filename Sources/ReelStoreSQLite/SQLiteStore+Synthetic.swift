@@ -41,7 +41,7 @@ extension SQLiteStore {
                     let tagIDs = try vocabulary.map { try Vocabulary.tags.ensureID(db, name: $0) }
                     let columns = ["folder_name", "kind", "status", "description", "uploader", "username", "shortcode",
                                    "date_posted", "source_url", "date_added", "content_hash", "media_json", "width", "height",
-                                   "duration"] + (0..<FeedShuffle.keyCount).map(FeedShuffleColumns.name)
+                                   "duration", "title_key"] + (0..<FeedShuffle.keyCount).map(FeedShuffleColumns.name)
                     let insertPost = try db.makeStatement(
                         sql: "INSERT INTO posts (\(columns.joined(separator: ", "))) VALUES (\(Self.placeholders(columns.count)))"
                     )
@@ -51,11 +51,15 @@ extension SQLiteStore {
                             let hex = String(UInt64.random(in: 0 ... UInt64.max, using: &generator), radix: 16)
                             return String(repeating: "0", count: 16 - hex.count) + hex
                         }.joined()
+                        let description = "Synthetic clip \(index) #\(vocabulary[index % vocabulary.count])"
+                        let folder = "synthetic-\(run)-\(index)"
+                        // The A–Z key written with the row, so its trigger finds nothing to do.
                         var values: [(any DatabaseValueConvertible)?] = [
-                            "synthetic-\(run)-\(index)", PostKind.video.rawValue, PostStatus.ready.rawValue,
-                            "Synthetic clip \(index) #\(vocabulary[index % vocabulary.count])", "Uploader \(index % 997)",
+                            folder, PostKind.video.rawValue, PostStatus.ready.rawValue,
+                            description, "Uploader \(index % 997)",
                             "user\(index % 997)", "s\(index)", "2024-01-01T00:00:00Z", "https://example.com/v/\(index)",
                             RowDecoding.seconds(now) - Double(count - index), hash, media, 720, 1280, 12.5,
+                            TitleKeyFunction.key(description: description, shortcode: "s\(index)", folderName: folder),
                         ]
                         values += FeedShuffle.randomKeys(using: &generator).map { $0 as (any DatabaseValueConvertible)? }
                         insertPost.setUncheckedArguments(StatementArguments(values))

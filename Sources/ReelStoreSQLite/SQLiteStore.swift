@@ -11,7 +11,7 @@ import ReelStore
 /// share the file: a writer that finds the database locked waits up to `busyTimeout` instead of
 /// failing at once. Every write is one `BEGIN IMMEDIATE` transaction: the write lock is taken
 /// before the first read, so two processes can never both read "job 7 is free" and both take it.
-public final class SQLiteStore: LibraryStore, JobStore, AccountStore, SocialStore, FeedStore, SearchStore, Sendable {
+public final class SQLiteStore: LibraryStore, JobStore, AccountStore, SocialStore, FeedStore, SearchStore, CatalogStore, CollectionStore, Sendable {
     /// How long a write waits for another connection's (or process's) write to finish.
     public static let busyTimeout: TimeInterval = 5
 
@@ -80,6 +80,8 @@ public final class SQLiteStore: LibraryStore, JobStore, AccountStore, SocialStor
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             // The search index's triggers fold text with it (`Schema.addSearchIndex`).
             db.add(function: SearchFolding.function)
+            // The A–Z key's triggers call it (`Schema.addCatalog`).
+            db.add(function: TitleKeyFunction.function)
         }
         return configuration
     }

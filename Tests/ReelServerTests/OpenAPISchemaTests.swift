@@ -29,6 +29,9 @@ struct OpenAPISchemaTests {
         "PUT /api/v1/videos/{id}": #"{"description":"First clip\nfrom the harbour","tags":["cats","dogs"]}"#,
         "POST /api/v1/libraries": #"{"name":"Family"}"#,
         "PUT /api/v1/libraries/{id}": #"{"name":"Library"}"#,
+        "POST /api/v1/collections": #"{"name":"Trips","post_ids":[1]}"#,
+        "PUT /api/v1/collections/{id}": #"{"name":"Road trips"}"#,
+        "POST /api/v1/collections/{id}/items": #"{"post_id":1}"#,
     ]
 
     /// Routes whose sample id must not be 1: revoking key 1 (the owner's) would sign the
@@ -154,7 +157,9 @@ struct OpenAPISchemaTests {
         for name in ["GET /api/v1/feed", "GET /api/v1/videos/{id}", "GET /api/v1/me", "GET /api/v1/tags", "GET /api/v1/jobs", "GET /api/v1/jobs/{id}",
                      "GET /api/v1/favorites", "GET /api/feed/random", "POST /api/v1/generations", "GET /api/v1/generations",
                      "GET /api/v1/generations/{id}", "GET /api/v1/generations/providers", "PUT /api/v1/videos/{id}/rating",
-                     "POST /api/v1/videos/{id}/tags", "POST /api/v1/session", "GET /health", "GET /api/v1/me/keys", "POST /api/v1/me/keys"] {
+                     "POST /api/v1/videos/{id}/tags", "POST /api/v1/session", "GET /health", "GET /api/v1/me/keys", "POST /api/v1/me/keys",
+                     "GET /api/v1/browse", "GET /api/v1/discover", "GET /api/v1/collections", "POST /api/v1/collections",
+                     "PUT /api/v1/collections/{id}", "POST /api/v1/collections/{id}/items"] {
             #expect(validated.contains(name), "\(name) gave no 2xx JSON answer to validate")
         }
     }

@@ -250,6 +250,9 @@ def catalog(tmp_path_factory):
     server.stop()
 
 
+WATCH_CAPTIONS = {"en": "Crème brûlée, slowly — 日本語", "pt": "Olá — ação lenta"}
+
+
 def build_watch_library(root: Path) -> Path:
     """A small library for the detail sheet and the full player: one 64 s clip (low-res, 10 fps,
     so resume has room: 30 s is inside 5 %–90 %) and two short clips with sidecars whose
@@ -257,6 +260,9 @@ def build_watch_library(root: Path) -> Path:
     sources, data = root / "sources", root / "data"
     make_clip(sources / "long" / "long01.mp4", size="180x320", seconds=64, rate=10, audio=True, label="long")
     sidecar(sources / "long" / "long01.mp4", 40, "A long clip for resume\nWatch it at https://example.org/long and see #resume", ["resume", "long"])
+    # Subtitles in two languages (non-ASCII text) for the full player's captions menu.
+    (sources / "long" / "long01.en.vtt").write_text(f"WEBVTT\n\n00:00:00.000 --> 00:01:04.000\n{WATCH_CAPTIONS['en']}\n", encoding="utf-8")
+    (sources / "long" / "long01.pt.vtt").write_text(f"WEBVTT\n\n00:00:00.000 --> 00:01:04.000\n{WATCH_CAPTIONS['pt']}\n", encoding="utf-8")
     for index in (41, 42):
         path = sources / "short" / f"short{index}.mp4"
         make_clip(path, size="180x320", seconds=3, rate=15, audio=False, label=f"short {index}")

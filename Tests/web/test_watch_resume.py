@@ -109,17 +109,52 @@ def test_closing_gives_the_element_back_to_the_feed(ctx, size):
     assert video_count(page) <= 3
 
 
-def test_captions_menu_follows_the_text_tracks(ctx, size):
+def test_captions_menu_per_language(ctx, size, artifacts):
+    from conftest import WATCH_CAPTIONS
+    post = post_with(ctx, "A long clip for resume")
+    detail = ctx.request.get(f"/api/v1/videos/{post['id']}").json()
+    if "captions" not in detail:
+        pytest.skip("this server does not list captions yet")
+    assert sorted(c["language"] for c in detail["captions"]) == ["en", "pt"]
+    page = ctx.new_page()
+    page.add_init_script("localStorage.removeItem('reelhouse.captions')")
+    open_detail(page, post["id"])
+    press_play(page, size)
+    captions = page.locator(f"{SHEET} .watch-captions")
+    assert captions.is_visible()
+    labels = captions.locator("option").all_inner_texts()
+    assert labels[0] == "Captions off" and len(labels) == 3
+    line = page.locator(f"{SHEET} .watch-captions-line")
+    assert line.is_hidden()
+    english = next(c for c in detail["captions"] if c["language"] == "en")
+    captions.select_option(f"en|{english['name']}")
+    page.wait_for_function(f"() => document.querySelector('{SHEET} .watch-captions-line').textContent === {WATCH_CAPTIONS['en']!r}", timeout=15_000)
+    assert line.is_visible()
+    shot(page, artifacts, f"watch-captions-{size}")
+    assert page.evaluate("JSON.parse(localStorage.getItem('reelhouse.captions')).language") == "en"
+    captions.select_option("")
+    page.wait_for_function(f"() => document.querySelector('{SHEET} .watch-captions-line').hidden")
+
+
+def test_a_post_without_captions_has_no_menu(ctx, size):
     post = post_with(ctx, "Short clip 42")
     page = ctx.new_page()
     open_detail(page, post["id"])
     press_play(page, size)
-    captions = page.locator(f"{SHEET} .watch-captions")
-    assert captions.is_hidden()   # this post has none
-    # A subtitle rendition arriving (the captions engine adds text tracks) shows the menu.
-    page.eval_on_selector(WATCH_VIDEO, "v => { v.addTextTrack('subtitles', 'Deutsch', 'de'); v.addTextTrack('subtitles', 'English', 'en'); }")
-    page.wait_for_function(f"() => !document.querySelector('{SHEET} .watch-captions').hidden")
-    assert captions.locator("option").all_inner_texts() == ["Captions off", "Deutsch", "English"]
-    captions.select_option("en")
-    modes = page.eval_on_selector(WATCH_VIDEO, "v => [...v.textTracks].map((t) => t.language + ':' + t.mode)")
-    assert "en:showing" in modes and "de:disabled" in modes
+    assert page.locator(f"{SHEET} .watch-captions").is_hidden()
+
+
+def test_leaving_while_playing_saves_the_position(ctx, size):
+    """No pause: the page is left (a reload) while the video plays; the keepalive write on
+    pagehide stores where it was."""
+    post = post_with(ctx, "A long clip for resume")
+    assert ctx.request.put(f"/api/v1/videos/{post['id']}/position", data={"seconds": None}).ok
+    page = ctx.new_page()
+    open_detail(page, post["id"])
+    press_play(page, size)
+    seek_to(page, size, 40)
+    page.wait_for_function(f"() => {{ const v = document.querySelector('{WATCH_VIDEO}'); return !v.paused && Math.abs(v.currentTime - 40) < 3; }}")
+    page.reload()
+    page.wait_for_timeout(500)
+    stored = ctx.request.get(f"/api/v1/videos/{post['id']}").json().get("position")
+    assert stored is not None and 37 <= stored <= 46, stored

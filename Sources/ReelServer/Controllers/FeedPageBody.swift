@@ -13,10 +13,19 @@ struct FeedPageBody {
 
     /// `items` must have their refs loaded (`VideoPresenter.withRefs`).
     func encode(_ items: [FeedItem], nextCursor: String?, now: Date) throws -> ByteBuffer {
-        let expiry = presenter.tokens.expiry(now: now)
         var buffer = ByteBuffer()
         buffer.reserveCapacity(2048 * max(1, items.count))
-        buffer.writeStaticString("{\"items\":[")
+        buffer.writeStaticString("{")
+        try writeMembers(items, nextCursor: nextCursor, now: now, into: &buffer)
+        buffer.writeStaticString("}")
+        return buffer
+    }
+
+    /// The page's members (`"items":[…]` and `,"next_cursor":"…"` when there is one) without
+    /// the braces, for objects that hold a page among other members (a shelf).
+    func writeMembers(_ items: [FeedItem], nextCursor: String?, now: Date, into buffer: inout ByteBuffer) throws {
+        let expiry = presenter.tokens.expiry(now: now)
+        buffer.writeStaticString("\"items\":[")
         for (index, item) in items.enumerated() {
             if index > 0 { buffer.writeStaticString(",") }
             let open = try cache.openObject(for: item, expiry: expiry) {
@@ -33,8 +42,6 @@ struct FeedPageBody {
             buffer.writeStaticString(",\"next_cursor\":")
             buffer.writeBytes(try Self.jsonString(nextCursor))
         }
-        buffer.writeStaticString("}")
-        return buffer
     }
 
     /// The responses' encoder settings (`AppRequestContext.responseEncoder`); only used on a miss.

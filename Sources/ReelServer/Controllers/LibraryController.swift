@@ -7,6 +7,7 @@ import ReelStore
 struct LibraryController {
     let social: any SocialStore
     let presenter: VideoPresenter
+    let resume: ResumeRule
     let now: @Sendable () -> Date
 
     func register(_ routes: APIRoutes) {
@@ -31,9 +32,10 @@ struct LibraryController {
             let counts = try await social.tagCounts().map { APITagCount(id: $0.id, name: $0.name, count: $0.count) }
             return try Response.json(APIList(items: counts), context: context)
         }
-        routes.on(.get, "/api/v1/me", access: .user, "The signed-in user") { _, context in
+        routes.on(.get, "/api/v1/me", access: .user, "The signed-in user and the server's resume rule") { _, context in
             let user = try context.requireUser()
-            return try Response.json(APIUser(id: user.id, name: user.name, role: user.role.rawValue), context: context)
+            let rule = APIResumeRule(minDuration: resume.minDuration, minFraction: resume.minFraction, maxFraction: resume.maxFraction)
+            return try Response.json(APIMe(id: user.id, name: user.name, role: user.role.rawValue, resume: rule), context: context)
         }
     }
 }

@@ -4,7 +4,7 @@
 func samplePath(_ template: String, folder: String) -> String {
     template.split(separator: "/", omittingEmptySubsequences: false).map { part -> String in
         switch part {
-        case "{id}": "1"
+        case "{id}", "{post_id}": "1"
         case "{folder}": folder
         case "{tag}": "cats"
         case "{flag}": "broken"

@@ -18,6 +18,7 @@ import { wireGestures } from './gestures.js';
 import { wireKeyboard } from './keyboard.js';
 import { renderState } from './states.js';
 import { wireMediaSession, describeForMediaSession } from './media-session.js';
+import { autoplayNextOn } from './preferences.js';
 import { createCaptionsControl } from './captions-control.js';
 
 const ERROR_TEXT = {
@@ -52,7 +53,7 @@ export function startFeed({ engine, lookAhead, tag, list = null, onUnauthorized,
   const pool = createPlayerPool({
     engine, lookup,
     // The full player gave back the element it borrowed: put the feed's players in place again.
-    onReturn: () => { if (!stopped && source.items.length) { planPlayers(); playback.playerReady(); } },
+    onReturn: () => { if (!stopped && source.items.length) { planPlayers(); playback.playerReady(); captions.update(); } },
     onReady: (slot, { element }) => { clearItemError(element); playback.playerReady(); captions.update(); },
     onError: (slot, { element }, error) => {
       showItemError(element, ERROR_TEXT[error?.code] ?? error?.message ?? ERROR_TEXT.decode);
@@ -74,6 +75,9 @@ export function startFeed({ engine, lookAhead, tag, list = null, onUnauthorized,
     const kinds = source.items.map((item) => item.kind);
     const current = pager.current;
     pool.apply(planPool({ ids: keys, kinds, current, slots: pool.assignment(), reach: lookAhead ? 3 : 1 }));
+    // Autoplay next (Profile → Preferences): videos play once and the feed moves on (onEnded).
+    const loop = !autoplayNextOn();
+    for (const slot of pool.slots) slot.video.loop = loop;
     pool.focus(kinds[current] === 'video' ? current : null);
     captions.update();
     loadImagesNear(entries.map((entry) => entry.element), current);
@@ -221,6 +225,12 @@ export function startFeed({ engine, lookAhead, tag, list = null, onUnauthorized,
     }
   });
   // `error` does not bubble: listen in the capture phase for every image in the feed.
+  // `ended` does not bubble either; it only comes when autoplay next turned looping off.
+  scroller.addEventListener('ended', (event) => {
+    if (event.target instanceof HTMLVideoElement && event.target === playback.currentVideo() && !playback.userPaused) {
+      pager.goTo(pager.current + 1);
+    }
+  }, true);
   scroller.addEventListener('error', (event) => {
     if (event.target instanceof HTMLImageElement) imageFailed(event.target);
   }, true);

@@ -1,53 +1,53 @@
-// The captions choice of the full player, built from `video.textTracks` (subtitle renditions
-// the engine or the browser adds there): hidden while the post has none, "Off" plus one entry
-// per language otherwise. The chosen language is remembered for the next video.
+// The captions choice of the full player: "Captions off" plus each subtitle language the post
+// has (`item.captions`, from GET /api/v1/videos/{id}); hidden when it has none. Cues come from
+// the engine's CaptionTrack (player/captions.js) and are drawn in `line`. The choice is the
+// feed's too (feed/captions-control.js: same remembered value), so a language picked in one
+// shows in the other.
+import { CaptionTrack } from '../player/captions.js';
+import { rememberedCaptions, captionFor } from '../feed/captions-control.js';
 
-const CAPTIONS_KEY = 'reelhouse.captions';
+const KEY = 'reelhouse.captions';
 
-const isCaption = (track) => track.kind === 'subtitles' || track.kind === 'captions';
-
-function remembered() {
-  try { return localStorage.getItem(CAPTIONS_KEY) || ''; } catch { return ''; }
+/**
+ * A pooled element keeps one caption text track for its life (text tracks cannot be removed):
+ * reuse the one the feed's CaptionTrack made on this element, if any, instead of a second.
+ */
+class SharedCaptionTrack extends CaptionTrack {
+  ownTrack() {
+    this.track ??= [...this.video.textTracks].find((track) => track.kind === 'subtitles' && track.label === 'Captions' && !track.language)
+      ?? super.ownTrack();
+    return this.track;
+  }
 }
 
-function remember(language) {
-  try { localStorage.setItem(CAPTIONS_KEY, language); } catch { /* this visit only */ }
-}
+/** Fills `select` with the post's languages and shows the chosen one; returns `{ destroy() }`. */
+export function wireCaptions(video, select, line, item) {
+  const captions = item.captions ?? [];
+  const draw = (lines) => { line.textContent = lines.join('\n'); line.hidden = lines.length === 0; };
+  const track = new SharedCaptionTrack(video, { onCues: draw });
+  select.hidden = captions.length === 0;
+  const key = (caption) => `${caption.language}|${caption.name}`;
+  select.replaceChildren(new Option('Captions off', ''), ...captions.map((caption) => new Option(caption.name || caption.language, key(caption))));
 
-/** `select` is filled and shown/hidden here; returns `{ destroy() }`. */
-export function wireCaptions(video, select) {
-  const tracks = () => Array.from(video.textTracks ?? []).filter(isCaption);
-
-  function apply(language) {
-    for (const track of tracks()) track.mode = language && (track.language || track.label) === language ? 'showing' : 'disabled';
+  function show(caption) {
+    if (caption && item.media?.master) track.show(item.media.master, caption);
+    else track.hide();
   }
 
-  function render() {
-    const list = tracks();
-    select.hidden = list.length === 0;
-    const wanted = remembered();
-    const options = [new Option('Captions off', '')].concat(list.map((track) => {
-      const key = track.language || track.label;
-      return new Option(track.label || track.language || 'Captions', key);
-    }));
-    select.replaceChildren(...options);
-    const showing = list.find((track) => track.mode === 'showing');
-    const choice = showing ? (showing.language || showing.label) : (list.some((track) => (track.language || track.label) === wanted) ? wanted : '');
-    select.value = choice;
-    apply(choice);
-  }
+  const initial = captionFor(item, rememberedCaptions());
+  select.value = initial ? key(initial) : '';
+  show(initial);
 
-  const onChange = () => { remember(select.value); apply(select.value); };
+  const onChange = () => {
+    const caption = captions.find((candidate) => key(candidate) === select.value) ?? null;
+    try { localStorage.setItem(KEY, JSON.stringify(caption ? { language: caption.language, name: caption.name } : { language: '', name: '' })); } catch { /* this visit only */ }
+    show(caption);
+  };
   select.addEventListener('change', onChange);
-  video.textTracks?.addEventListener?.('addtrack', render);
-  video.textTracks?.addEventListener?.('removetrack', render);
-  render();
   return {
     destroy() {
       select.removeEventListener('change', onChange);
-      video.textTracks?.removeEventListener?.('addtrack', render);
-      video.textTracks?.removeEventListener?.('removetrack', render);
-      for (const track of tracks()) track.mode = 'disabled';
+      track.hide();
     },
   };
 }

@@ -36,10 +36,11 @@ function controls() {
   const pip = button('pip', 'Picture in picture', 'pip');
   pip.hidden = !document.pictureInPictureEnabled;
   const fullscreen = h('button', { type: 'button', class: 'watch-fullscreen', 'data-watch': 'fullscreen', 'aria-label': 'Fullscreen', title: 'Fullscreen', innerHTML: FULLSCREEN_ICON });
+  const line = h('div', { class: 'watch-captions-line', 'aria-live': 'off', hidden: true });
   const bar = h('div', { class: 'watch-controls' },
     button('toggle', 'Pause', 'pause'), time, seek, captions, cast, pip,
     h('button', { type: 'button', class: 'watch-mute', 'data-watch': 'mute', 'aria-label': 'Mute', innerHTML: icon('soundOn') }), fullscreen);
-  return { bar, seek, time, captions, cast };
+  return { bar, seek, time, captions, cast, line };
 }
 
 /**
@@ -78,7 +79,7 @@ export function startWatch(container, { item }) {
     video.controls = false;
     video.classList.add('watch-video');
     wrapper.prepend(video);
-    wrapper.append(ui.bar);
+    wrapper.append(ui.line, ui.bar);
     const rule = resumeRule(me);
     const saver = createPositionSaver({ send: (seconds, options) => sendPosition(item.id, seconds, options), initial: item.position ?? null });
     let timer = 0;
@@ -164,7 +165,7 @@ export function startWatch(container, { item }) {
     on(window, 'pagehide', leave);
     on(document, 'visibilitychange', () => { if (document.hidden) leave(); });
 
-    const captions = wireCaptions(video, ui.captions);
+    const captions = wireCaptions(video, ui.captions, ui.line, item);
     const cast = wireCast(video, ui.cast, { item, switchToMaster });
 
     const cleanup = () => {

@@ -20,7 +20,7 @@ enum OperationCatalog {
                                             headers: ["Set-Cookie": Doc.headerDoc(Schema.string(), "reelhouse_session=…; HttpOnly; SameSite=Lax")])],
                 errors: [401, 413, 429])
         case "DELETE /api/v1/session": Doc(responses: ["204": Doc.empty("signed out; the cookie is cleared")])
-        case "GET /api/v1/me": Doc(responses: ["200": Doc.json(Schema.ref("User"), "the signed-in user")])
+        case "GET /api/v1/me": Doc(responses: ["200": Doc.json(Schema.ref("Me"), "the signed-in user and the resume rule")])
         case "GET /api/v1/tags": Doc(responses: ["200": Doc.json(Schema.ref("TagCountList"), "tags with counts")])
         case "GET /api/v1/feed": feed
         case "GET /api/v1/search": search
@@ -61,7 +61,8 @@ enum OperationCatalog {
             ]])
         case "POST /api/v1/jobs/{id}/cancel", "POST /api/v1/jobs/{id}/retry":
             Doc(responses: ["200": Doc.json(Schema.ref("Job"), "the job afterwards")], errors: [403, 409])
-        default: generationDoc(method: method, path: path) ?? accountDoc(method: method, path: path) ?? fileDoc(method: method, path: path)
+        default: generationDoc(method: method, path: path) ?? accountDoc(method: method, path: path) ?? catalogDoc(method: method, path: path)
+            ?? fileDoc(method: method, path: path)
         }
     }
 

@@ -74,6 +74,7 @@ enum WireSchemas {
         schemas.merge(accounts) { mine, _ in mine }
         schemas.merge(RequestSchemas.all) { mine, _ in mine }
         schemas.merge(RequestSchemas.accounts) { mine, _ in mine }
+        schemas.merge(CatalogSchemas.all) { mine, _ in mine }
         return schemas
     }
 

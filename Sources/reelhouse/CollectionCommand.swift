@@ -1,0 +1,133 @@
+import ArgumentParser
+import Foundation
+import ReelStore
+import ReelStoreSQLite
+
+/// `reelhouse collection …`: the collections owners curate in the web client, from a shell.
+/// Collections are named by name (unique ignoring case), posts by id. Every mistake is one
+/// line and a non-zero exit, and nothing changes on a mistake.
+struct CollectionCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "collection", abstract: "Manage collections (named, ordered sets of posts).",
+        subcommands: [List.self, Create.self, Rename.self, Add.self, Remove.self, Delete.self]
+    )
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List collections: id, ready posts, name.")
+        @OptionGroup var dataOptions: DataOptions
+
+        func run() async throws {
+            let context = try AppContext(dataPath: dataOptions.resolvedPath)
+            let collections = try await context.store.collections()
+            if collections.isEmpty { print("no collections") }
+            for collection in collections {
+                print("\(collection.id)\t\(collection.count) post\(collection.count == 1 ? "" : "s")\t\(collection.name)")
+            }
+        }
+    }
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create an empty collection.")
+        @OptionGroup var dataOptions: DataOptions
+        @Argument var name: String
+
+        func run() async throws {
+            let context = try AppContext(dataPath: dataOptions.resolvedPath)
+            let created = try await CollectionCommand.run("create") {
+                try await context.store.createCollection(name: name, postIDs: [], createdBy: nil, now: Date())
+            }
+            print("created collection \(created.name) (id \(created.id))")
+        }
+    }
+
+    struct Rename: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Rename a collection.")
+        @OptionGroup var dataOptions: DataOptions
+        @Argument var name: String
+        @Argument var newName: String
+
+        func run() async throws {
+            let context = try AppContext(dataPath: dataOptions.resolvedPath)
+            let collection = try await CollectionCommand.named(name, in: context, command: "rename")
+            let renamed = try await CollectionCommand.run("rename") {
+                try await context.store.updateCollection(id: collection.id, name: newName, postIDs: nil, now: Date())
+            }
+            print("renamed \(collection.name) to \(renamed.name)")
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Append posts (by id) to a collection; posts already in it keep their place.")
+        @OptionGroup var dataOptions: DataOptions
+        @Argument var name: String
+        @Argument(help: ArgumentHelp("Post ids, in the order to append them.", valueName: "post-id")) var postIDs: [String] = []
+
+        func run() async throws {
+            let ids = try CollectionCommand.postIDs(postIDs, command: "add")
+            let context = try AppContext(dataPath: dataOptions.resolvedPath)
+            let collection = try await CollectionCommand.named(name, in: context, command: "add")
+            let changed = try await CollectionCommand.run("add") {
+                try await context.store.addToCollection(id: collection.id, postIDs: ids, now: Date())
+            }
+            print("\(changed.name) holds \(changed.count) ready post\(changed.count == 1 ? "" : "s")")
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove posts (by id) from a collection.")
+        @OptionGroup var dataOptions: DataOptions
+        @Argument var name: String
+        @Argument(help: ArgumentHelp("Post ids.", valueName: "post-id")) var postIDs: [String] = []
+
+        func run() async throws {
+            let ids = try CollectionCommand.postIDs(postIDs, command: "remove")
+            let context = try AppContext(dataPath: dataOptions.resolvedPath)
+            let collection = try await CollectionCommand.named(name, in: context, command: "remove")
+            let changed = try await CollectionCommand.run("remove") {
+                try await context.store.removeFromCollection(id: collection.id, postIDs: ids, now: Date())
+            }
+            print("\(changed.name) holds \(changed.count) ready post\(changed.count == 1 ? "" : "s")")
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a collection (its posts stay in the library).")
+        @OptionGroup var dataOptions: DataOptions
+        @Argument var name: String
+
+        func run() async throws {
+            let context = try AppContext(dataPath: dataOptions.resolvedPath)
+            let collection = try await CollectionCommand.named(name, in: context, command: "delete")
+            try await CollectionCommand.run("delete") { try await context.store.deleteCollection(id: collection.id) }
+            print("deleted collection \(collection.name)")
+        }
+    }
+
+    static func named(_ name: String, in context: AppContext, command: String) async throws -> PostCollection {
+        guard let collection = try await context.store.collection(named: name) else {
+            throw CLIError("collection \(command): no collection named \(name)")
+        }
+        return collection
+    }
+
+    static func postIDs(_ texts: [String], command: String) throws -> [Int64] {
+        guard !texts.isEmpty else { throw CLIError("collection \(command): name at least one post id") }
+        return try texts.map { text in
+            guard let id = Int64(text), id > 0 else { throw CLIError("collection \(command): \(text) is not a post id") }
+            return id
+        }
+    }
+
+    /// The store's refusals as one line naming the subcommand.
+    static func run<T>(_ command: String, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as StoreError {
+            switch error {
+            case .notFound(let what): throw CLIError("collection \(command): no \(what)")
+            case .conflict(let why), .invalid(let why): throw CLIError("collection \(command): \(why)")
+            case .corrupt, .unavailable: throw error
+            }
+        }
+    }
+}
