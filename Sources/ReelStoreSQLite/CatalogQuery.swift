@@ -38,9 +38,10 @@ struct CatalogListing {
     /// SQL expressions that are never NULL (so row-value comparisons are total).
     var keys: [String]
     var descending: Bool
-    /// The partial index over ready posts that holds `keys` then `id`, when there is one. Named,
-    /// because without statistics SQLite prefers the `(status, date_added)` index and sorts every
-    /// ready post for each page.
+    /// Which index the walk follows: `INDEXED BY` the partial index over ready posts that holds
+    /// `keys` then `id`, or `NOT INDEXED` (the table itself, in id order) for a listing ordered by
+    /// id alone. Named, because without statistics SQLite prefers the `(status, date_added)` index
+    /// and sorts every ready post for each page.
     var index: String?
 
     /// The selected columns: `FeedQuery.Column`'s (so `FeedRow` reads them), then the keys.
@@ -48,17 +49,17 @@ struct CatalogListing {
 
     func page(userID: Int64, after: CatalogPosition?, limit: Int) throws -> (sql: String, arguments: StatementArguments) {
         var arguments: StatementArguments = []
-        let keyColumns = keys.enumerated().map { "\($1) AS catalog_key\($0)" }.joined(separator: ", ")
+        let keyColumns = keys.enumerated().map { ", \($1) AS catalog_key\($0)" }.joined()
         var sql = """
             SELECT p.id, p.revision, 0 AS feed_key,
                    s.favorited_at AS viewer_favorited_at, s.rating AS viewer_rating,
-                   s.position AS viewer_position, s.seen_at AS viewer_seen_at, \(keyColumns)
+                   s.position AS viewer_position, s.seen_at AS viewer_seen_at\(keyColumns)
             """
         if let source {
             sql += " FROM \(source.sql) m CROSS JOIN posts p ON p.id = m.post_id"
             arguments += source.arguments
         } else {
-            sql += " FROM posts p" + (index.map { " INDEXED BY \($0)" } ?? "")
+            sql += " FROM posts p" + (index.map { $0 == "NOT INDEXED" ? " NOT INDEXED" : " INDEXED BY \($0)" } ?? "")
         }
         sql += " LEFT JOIN post_user_state s ON s.user_id = ? AND s.post_id = p.id"
         arguments += [userID]
