@@ -201,7 +201,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelPipelineTests",
                     dependencies: [
-                        "ReelPipeline", "ReelStorage", "ReelJobs", "ReelStoreSQLite", "ReelStore", "ReelModels",
+                        "ReelPipeline", "ReelImport", "ReelStorage", "ReelJobs", "ReelStoreSQLite", "ReelStore", "ReelModels",
                         .product(name: "Logging", package: "swift-log"),
                     ],
                     swiftSettings: swiftSettings),

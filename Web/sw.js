@@ -8,7 +8,7 @@
 const CACHE = 'reelhouse-shell-v1';
 const SHELL = [
   '/', '/index.html', '/manifest.webmanifest',
-  '/css/base.css', '/css/login.css', '/css/feed.css', '/css/overlay.css',
+  '/css/base.css', '/css/login.css', '/css/feed.css', '/css/overlay.css', '/css/nav.css', '/css/screens.css',
   '/js/app.js', '/js/api.js', '/icons/icon-192.png',
 ];
 const NEVER = ['/api/', '/media/', '/img/', '/videos/', '/health', '/metrics', '/openapi.json'];

@@ -25,12 +25,36 @@ public struct MasterPlaylist: Sendable, Equatable {
         }
     }
 
+    /// `#EXT-X-MEDIA:TYPE=SUBTITLES`: one WebVTT media playlist per language.
+    public struct SubtitleRendition: Sendable, Equatable {
+        /// Unique within the group; what a player's menu shows.
+        public var name: String
+        /// RFC 5646 (`en`, `pt-BR`).
+        public var language: String
+        public var isDefault: Bool
+        public var autoselect: Bool
+        public var uri: String
+
+        public init(name: String, language: String, isDefault: Bool = false, autoselect: Bool = true, uri: String) {
+            self.name = name
+            self.language = language
+            self.isDefault = isDefault
+            self.autoselect = autoselect
+            self.uri = uri
+        }
+    }
+
+    /// The one subtitle group every variant refers to.
+    public static let subtitleGroup = "subs"
+
     public var independentSegments: Bool
     public var variants: [Variant]
+    public var subtitles: [SubtitleRendition]
 
-    public init(independentSegments: Bool = true, variants: [Variant]) {
+    public init(independentSegments: Bool = true, variants: [Variant], subtitles: [SubtitleRendition] = []) {
         self.independentSegments = independentSegments
         self.variants = variants
+        self.subtitles = subtitles
     }
 
     public static func parse(_ text: String) throws(HLSError) -> MasterPlaylist {
@@ -49,6 +73,16 @@ public struct MasterPlaylist: Sendable, Equatable {
             switch tag {
             case "#EXT-X-INDEPENDENT-SEGMENTS": playlist.independentSegments = true
             case "#EXT-X-STREAM-INF": pending = try HLSAttributes.parse(value)
+            case "#EXT-X-MEDIA":
+                let attributes = try HLSAttributes.parse(value)
+                guard attributes["TYPE"] == "SUBTITLES" else { continue }
+                guard let name = attributes["NAME"], let uri = attributes["URI"] else {
+                    throw .invalidPlaylist("#EXT-X-MEDIA:TYPE=SUBTITLES without NAME or URI")
+                }
+                playlist.subtitles.append(SubtitleRendition(
+                    name: name, language: attributes["LANGUAGE"] ?? "", isDefault: attributes["DEFAULT"] == "YES",
+                    autoselect: attributes["AUTOSELECT"] == "YES", uri: uri
+                ))
             case "#EXTINF", "#EXT-X-TARGETDURATION": throw .invalidPlaylist("this is a media playlist, not a master playlist")
             default: continue
             }
@@ -63,16 +97,29 @@ public struct MasterPlaylist: Sendable, Equatable {
     public func render() -> String {
         var lines = ["#EXTM3U", "#EXT-X-VERSION:7"]
         if independentSegments { lines.append("#EXT-X-INDEPENDENT-SEGMENTS") }
+        for subtitle in subtitles {
+            // RFC 8216 §4.3.4.1: quoted strings cannot hold `"` or line breaks.
+            lines.append(
+                "#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"\(Self.subtitleGroup)\",NAME=\"\(Self.quotable(subtitle.name))\","
+                    + "LANGUAGE=\"\(Self.quotable(subtitle.language))\",DEFAULT=\(subtitle.isDefault ? "YES" : "NO"),"
+                    + "AUTOSELECT=\(subtitle.autoselect || subtitle.isDefault ? "YES" : "NO"),URI=\"\(Self.quotable(subtitle.uri))\""
+            )
+        }
         for variant in variants {
             var attributes = ["BANDWIDTH=\(variant.bandwidth)"]
             if let average = variant.averageBandwidth { attributes.append("AVERAGE-BANDWIDTH=\(average)") }
             attributes.append("RESOLUTION=\(variant.width)x\(variant.height)")
             attributes.append("CODECS=\"\(variant.codecs)\"")
             if let rate = variant.frameRate { attributes.append("FRAME-RATE=\(HLSAttributes.decimal(rate, digits: 3))") }
+            if !subtitles.isEmpty { attributes.append("SUBTITLES=\"\(Self.subtitleGroup)\"") }
             lines.append("#EXT-X-STREAM-INF:" + attributes.joined(separator: ","))
             lines.append(variant.uri)
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func quotable(_ text: String) -> String {
+        String(text.map { $0 == "\"" || $0.isNewline ? "'" : $0 })
     }
 
     static func variant(_ attributes: [String: String], uri: String) throws(HLSError) -> Variant {

@@ -7,12 +7,15 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedSource(String)
     /// Key or IV of the wrong size, or a ciphertext that does not decrypt.
     case crypto(String)
+    /// A subtitle sidecar that is not usable WebVTT or SubRip.
+    case invalidSubtitles(SubtitleProblem)
 
     public var description: String {
         switch self {
         case .invalidProbe(let reason): "invalid ffprobe output: \(reason)"
         case .unsupportedSource(let reason): "unsupported source: \(reason)"
         case .crypto(let reason): "segment encryption failed: \(reason)"
+        case .invalidSubtitles(let problem): "the subtitles file \(problem)"
         }
     }
 }

@@ -73,13 +73,19 @@ public struct Post: Codable, Sendable, Equatable, Identifiable {
     public var createdBy: Int64?
     /// What the transcode does to the source before the ladder (an upload's size policy).
     public var preparation: SourcePreparation
+    /// The library the post belongs to; members see only the libraries granted to them.
+    public var libraryID: Int64
+
+    /// The library every post was in before there were several, and the one new users get.
+    public static let defaultLibraryID: Int64 = 1
 
     public init(
         id: Int64, folderName: String, kind: PostKind, status: PostStatus, metadata: PostMetadata,
         flags: [String] = [], dateAdded: Date, contentHash: String, media: PublishedMedia? = nil,
         failureReason: String? = nil, filter: VideoFilter = .none, createdBy: Int64? = nil,
-        preparation: SourcePreparation = .asIs
+        preparation: SourcePreparation = .asIs, libraryID: Int64 = Post.defaultLibraryID
     ) {
+        self.libraryID = libraryID
         self.filter = filter
         self.createdBy = createdBy
         self.preparation = preparation

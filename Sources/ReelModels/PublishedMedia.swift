@@ -20,12 +20,17 @@ public struct PublishedMedia: Codable, Sendable, Equatable {
     public var download: String?
     /// Image posts: one entry per image, each with responsive variants, in carousel order.
     public var images: [ImageSet]
+    /// Video posts with subtitle sidecars: one HLS subtitle rendition per language, listed in
+    /// the master playlist. Nil (omitted from the stored JSON) when there are none, which is
+    /// also how posts published before captions existed decode.
+    public var subtitles: [SubtitleTrack]?
 
     public init(
         duration: Double?, width: Int, height: Int, hasSourceAudio: Bool, encrypted: Bool,
         masterPlaylist: String?, renditions: [Rendition], poster: ImageFile?, thumbnail: ImageFile?,
-        download: String?, images: [ImageSet]
+        download: String?, images: [ImageSet], subtitles: [SubtitleTrack]? = nil
     ) {
+        self.subtitles = subtitles
         self.duration = duration
         self.width = width
         self.height = height
@@ -52,7 +57,33 @@ public struct PublishedMedia: Codable, Sendable, Equatable {
         if let thumbnail { files.append(thumbnail.path) }
         if let download { files.append(download) }
         for image in images { files.append(contentsOf: image.variants.map(\.path)) }
+        for track in subtitles ?? [] {
+            files.append(track.playlist)
+            files.append(contentsOf: track.segments)
+        }
         return files
+    }
+}
+
+/// One language of captions as published: a WebVTT media playlist and its segments, aligned
+/// with the video's segments.
+public struct SubtitleTrack: Codable, Sendable, Equatable {
+    /// The tag from the sidecar's name (`en`, `pt-BR`, `en-orig`); also the folder name.
+    public var tag: String
+    /// RFC 5646, as the master's `LANGUAGE` (`en` for `en-orig`).
+    public var language: String
+    /// What a menu shows ("English", "Portuguese (Brazil)"), the master's `NAME`.
+    public var name: String
+    /// Relative paths: `subtitles/en/index.m3u8`, `subtitles/en/seg_00000.vtt`…
+    public var playlist: String
+    public var segments: [String]
+
+    public init(tag: String, language: String, name: String, playlist: String, segments: [String]) {
+        self.tag = tag
+        self.language = language
+        self.name = name
+        self.playlist = playlist
+        self.segments = segments
     }
 }
 

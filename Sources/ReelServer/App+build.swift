@@ -60,6 +60,8 @@ public func buildRouter(
         .register(routes("system"))
     SessionController(accounts: dependencies.accounts, passwords: dependencies.passwords, limiter: limiter, credentials: credentials, configuration: configuration, now: now)
         .register(routes("session"))
+    AccountController(accounts: dependencies.accounts, passwords: dependencies.passwords, limiter: limiter, credentials: credentials, configuration: configuration, now: now)
+        .register(routes("me"))
     let feed = FeedController(
         feed: dependencies.feed, social: dependencies.social, presenter: presenter,
         cursors: FeedCursorCodec(secret: dependencies.secret), now: now,
@@ -83,10 +85,15 @@ public func buildRouter(
         cursors: CatalogCursorCodec(secret: dependencies.secret), encodedItems: feed.encodedItems, resume: configuration.resumeRule, now: now
     )
     .register(routes("collections"))
-    VideoController(library: dependencies.library, social: dependencies.social, presenter: presenter, now: now)
+    VideoController(
+        library: dependencies.library, grants: dependencies.libraries, social: dependencies.social,
+        storage: dependencies.storage, sources: dependencies.sources, presenter: presenter, now: now
+    )
         .register(routes("videos"))
     LibraryController(social: dependencies.social, presenter: presenter, resume: configuration.resumeRule, now: now)
         .register(routes("library"))
+    LibrariesController(libraries: dependencies.libraries, accounts: dependencies.accounts, now: now)
+        .register(routes("libraries"))
     JobController(
         jobs: dependencies.jobs, library: dependencies.library, generations: dependencies.generations?.store,
         uploads: dependencies.uploads?.storage, now: now,
@@ -94,7 +101,7 @@ public func buildRouter(
     )
     .register(routes("jobs"))
     if let uploads = dependencies.uploads {
-        UploadController(dependencies: uploads, now: now).register(routes("uploads"))
+        UploadController(dependencies: uploads, libraries: dependencies.libraries, now: now).register(routes("uploads"))
     }
     MediaController(library: dependencies.library, storage: dependencies.storage, tokens: tokens, images: images, now: now)
         .register(routes("media"))
@@ -130,44 +137,5 @@ struct BodyLimitMiddleware: RouterMiddleware {
         var context = context
         context.maxBodyBytes = maxBodyBytes
         return try await next(request, context)
-    }
-}
-
-/// Serves the web client's files, but only for plain shell paths: API, media and
-/// compatibility paths never touch the file system here, and a path with anything but
-/// `[A-Za-z0-9._/-]` or a `..` component is not looked up at all.
-struct WebClientMiddleware<Files: RouterMiddleware>: RouterMiddleware where Files.Context == AppRequestContext {
-    typealias Context = AppRequestContext
-    let files: Files
-
-    static var reservedPrefixes: [String] { ["/api/", "/media/", "/img/", "/videos/", "/bench/", "/health", "/metrics", "/openapi.json"] }
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let path = request.uri.path
-        guard request.method == .get || request.method == .head, Self.isShellPath(path) else {
-            return try await next(request, context)
-        }
-        var response = try await files.handle(request, context: context, next: next)
-        response.headers[.contentSecurityPolicy] = WebShellPolicy.contentSecurityPolicy
-        return response
-    }
-}
-
-/// The shell runs only its own modules: no inline or third-party script, no plugins, no
-/// framing. `blob:` media is the player's MediaSource; inline styles are the player's element
-/// sizing (CSSOM), which CSP cannot tell from a `style` attribute.
-enum WebShellPolicy {
-    static let contentSecurityPolicy = [
-        "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob:",
-        "media-src 'self' blob:", "connect-src 'self'", "worker-src 'self'", "manifest-src 'self'", "object-src 'none'",
-        "base-uri 'self'", "form-action 'self'", "frame-ancestors 'none'",
-    ].joined(separator: "; ")
-}
-
-extension WebClientMiddleware {
-    static func isShellPath(_ path: String) -> Bool {
-        guard path.hasPrefix("/"), path.count <= 200, !reservedPrefixes.contains(where: path.hasPrefix) else { return false }
-        guard path.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._/-".contains($0)) }) else { return false }
-        return !path.split(separator: "/").contains { $0 == ".." || $0 == "." }
     }
 }

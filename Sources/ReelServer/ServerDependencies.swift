@@ -11,10 +11,14 @@ public struct ServerDependencies: Sendable {
     public var social: any SocialStore
     public var feed: any FeedStore
     public var search: any SearchStore
+    /// Libraries and who is granted them.
+    public var libraries: any LibraryGrantStore
     /// Browse, Discover and its shelves.
     public var catalog: any CatalogStore
     public var collections: any CollectionStore
     public var storage: any MediaStorage
+    /// Posts' source files, removed with the last post using them; nil leaves them on disk.
+    public var sources: (any SourceStorage)?
     public var passwords: any PasswordHasher
     /// HMAC secret for media tokens and feed cursors; the same on every API node.
     public var secret: Data
@@ -29,7 +33,8 @@ public struct ServerDependencies: Sendable {
 
     public init(
         library: any LibraryStore, jobs: any JobStore, accounts: any AccountStore, social: any SocialStore,
-        feed: any FeedStore, search: any SearchStore, catalog: any CatalogStore, collections: any CollectionStore, storage: any MediaStorage, passwords: any PasswordHasher, secret: Data,
+        feed: any FeedStore, search: any SearchStore, libraries: any LibraryGrantStore, catalog: any CatalogStore, collections: any CollectionStore,
+        storage: any MediaStorage, sources: (any SourceStorage)? = nil, passwords: any PasswordHasher, secret: Data,
         now: @escaping @Sendable () -> Date = Date.init,
         orderByRandomBaseline: (@Sendable (_ userID: Int64, _ limit: Int) async throws -> [FeedItem])? = nil,
         generations: GenerationDependencies? = nil, uploads: UploadDependencies? = nil
@@ -43,6 +48,8 @@ public struct ServerDependencies: Sendable {
         self.social = social
         self.feed = feed
         self.search = search
+        self.libraries = libraries
+        self.sources = sources
         self.catalog = catalog
         self.collections = collections
         self.storage = storage

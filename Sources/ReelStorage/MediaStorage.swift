@@ -11,3 +11,11 @@ public protocol MediaStorage: Sendable {
     /// A local file for serving with zero copies, when the storage is local.
     func localFile(postKey: String, relativePath: String) -> URL?
 }
+
+/// Where posts' source files (their mezzanines) are kept, by the path relative to the data
+/// folder that the store records (`sources/ab12….mp4`).
+public protocol SourceStorage: Sendable {
+    /// Removes a kept source; one that is already gone, or a path outside the sources folder,
+    /// is left alone without error.
+    func removeSource(_ relativePath: String) async
+}

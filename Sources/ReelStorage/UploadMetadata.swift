@@ -8,6 +8,16 @@ public enum UploadMetadata {
         (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
+    public static let libraryKey = "library"
+
+    /// The library id an upload goes to; missing means the default library. The server checks
+    /// the uploader is granted it and records the id when the upload is created.
+    public static func library(_ text: String?) throws -> Int64? {
+        guard let text, !text.isEmpty else { return nil }
+        guard let id = Int64(text), id > 0 else { throw PipelineError.rejected("library must be a library id (a positive integer)") }
+        return id
+    }
+
     /// A look by name; missing means none. An unknown name is refused when the upload is created.
     public static func filter(_ text: String?) throws -> VideoFilter {
         guard let text, !text.isEmpty else { return .none }

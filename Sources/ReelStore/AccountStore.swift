@@ -38,8 +38,9 @@ public protocol AccountStore: Sendable {
     func users() async throws -> [User]
     func countUsers() async throws -> Int
     func passwordHash(userID: Int64) async throws -> String?
-    /// Also deletes the user's sessions, so a changed password logs out every browser.
-    func setPasswordHash(userID: Int64, passwordHash: String) async throws
+    /// Also deletes the user's sessions but `keepingSession` (the hash of the token of the
+    /// browser that made the change, if any), so a changed password logs out every other browser.
+    func setPasswordHash(userID: Int64, passwordHash: String, keepingSession: String?) async throws
 
     /// `keyHash` is the hex SHA-256 of the key.
     func createAPIKey(userID: Int64, name: String, keyHash: String, prefix: String, now: Date) async throws -> APIKeyRecord
@@ -56,4 +57,11 @@ public protocol AccountStore: Sendable {
     func deleteSession(tokenHash: String) async throws
     /// Returns how many were deleted.
     func deleteExpiredSessions(now: Date) async throws -> Int
+}
+
+extension AccountStore {
+    /// Changes the password and ends every session of the user.
+    public func setPasswordHash(userID: Int64, passwordHash: String) async throws {
+        try await setPasswordHash(userID: userID, passwordHash: passwordHash, keepingSession: nil)
+    }
 }

@@ -66,6 +66,9 @@ public struct FeedItem: Sendable, Equatable {
 /// The same position always gives the same page while the library is unchanged. A page never
 /// crosses into the next epoch: it may be short, and its `next` is then the start of the next
 /// epoch. It is empty only when nothing matches, and then `next` is nil.
+///
+/// Only posts in the libraries the user may see are served (`LibraryGrantStore.scope`); a
+/// filter naming a library not granted to the user is `StoreError.notFound`.
 public protocol FeedStore: Sendable {
     func feedPage(userID: Int64, filter: FeedFilter, position: FeedPosition, limit: Int) async throws -> (items: [FeedItem], next: FeedPosition?)
     func countFeed(userID: Int64, filter: FeedFilter) async throws -> Int

@@ -15,11 +15,15 @@ public struct NewPost: Sendable, Equatable {
     public var filter: VideoFilter
     public var createdBy: Int64?
     public var preparation: SourcePreparation
+    /// Must name an existing library (`StoreError.notFound` otherwise).
+    public var libraryID: Int64
 
     public init(
         kind: PostKind, folderName: String, metadata: PostMetadata, contentHash: String, sourcePaths: [String], dateAdded: Date,
-        filter: VideoFilter = .none, createdBy: Int64? = nil, preparation: SourcePreparation = .asIs
+        filter: VideoFilter = .none, createdBy: Int64? = nil, preparation: SourcePreparation = .asIs,
+        libraryID: Int64 = Post.defaultLibraryID
     ) {
+        self.libraryID = libraryID
         self.filter = filter
         self.createdBy = createdBy
         self.preparation = preparation
@@ -49,12 +53,18 @@ public protocol LibraryStore: Sendable {
     func setStatus(postID: Int64, status: PostStatus, failureReason: String?) async throws
     /// Marks the post `ready` with its media and key in one transaction.
     func publish(postID: Int64, media: PublishedMedia, key: Data?) async throws
-    /// The source was prepared (an upload compressed): `sourcePath` replaces the post's only
-    /// source and its preparation becomes `asIs`, in one transaction, so a retried job never
+    /// The source was prepared (an upload compressed): `sourcePath` replaces the post's video
+    /// (its first source; subtitle files after it stay) and its preparation becomes `asIs`, in one transaction, so a retried job never
     /// compresses twice. Returns the source path it replaced.
     func finishSourcePreparation(postID: Int64, sourcePath: String) async throws -> String?
     func encryptionKey(postID: Int64) async throws -> Data?
     func deletePost(id: Int64) async throws
+    /// Deletes the post like `deletePost` and answers the source paths no other post uses any
+    /// more (the caller removes those files); nil when there was no such post.
+    func removePost(id: Int64) async throws -> [String]?
+    /// Sets the description (when given; empty clears it) and replaces the tags (when given),
+    /// in one transaction. `StoreError.notFound` when there is no such post.
+    func editPost(id: Int64, description: String??, tags: [String]?) async throws
     func countPosts(status: PostStatus?) async throws -> Int
     /// Every post id in `status`, in one query (the sweeper compares it with the media folders).
     func postIDs(status: PostStatus) async throws -> Set<Int64>

@@ -124,12 +124,21 @@ public struct SearchQuery: Sendable, Equatable, Hashable {
 /// Full-text search over ready posts, answered as feed items with the viewer's state.
 public protocol SearchStore: Sendable {
     /// Up to `limit` matches after the first `offset`, best first (tag and people matches
-    /// outrank description-only ones), and whether more follow. Only ready posts match.
-    func search(userID: Int64, query: SearchQuery, offset: Int, limit: Int) async throws -> (items: [FeedItem], hasMore: Bool)
+    /// outrank description-only ones), and whether more follow. Only ready posts in the
+    /// libraries the user may see (only `library`, when given) match; a library not granted
+    /// is `StoreError.notFound`.
+    func search(userID: Int64, library: Int64?, query: SearchQuery, offset: Int, limit: Int) async throws -> (items: [FeedItem], hasMore: Bool)
 
     /// How deep results go: `offset + limit` may not exceed it.
     var maxSearchResults: Int { get }
 
     /// Rebuilds the search index from the posts themselves; returns how many posts it holds.
     func rebuildSearchIndex() async throws -> Int
+}
+
+extension SearchStore {
+    /// Over every library the user may see.
+    public func search(userID: Int64, query: SearchQuery, offset: Int, limit: Int) async throws -> (items: [FeedItem], hasMore: Bool) {
+        try await search(userID: userID, library: nil, query: query, offset: offset, limit: limit)
+    }
 }

@@ -39,6 +39,14 @@ public protocol SocialStore: Sendable {
     /// Each post's tags as `{id, name}` (count 0), in the post's order.
     func tagRefs(postIDs: [Int64]) async throws -> [Int64: [TagCount]]
     func flagRefs(postIDs: [Int64]) async throws -> [Int64: [TagCount]]
-    /// Ready posts the user favorited, newest favorite first. `next` is nil on the last page.
-    func favorites(userID: Int64, after: FavoritesCursor?, limit: Int) async throws -> (posts: [Post], next: FavoritesCursor?)
+    /// Ready posts the user favorited in the libraries they may see (only `library`, when
+    /// given; not granted: `StoreError.notFound`), newest favorite first. `next` is nil on the last page.
+    func favorites(userID: Int64, library: Int64?, after: FavoritesCursor?, limit: Int) async throws -> (posts: [Post], next: FavoritesCursor?)
+}
+
+extension SocialStore {
+    /// Over every library the user may see.
+    public func favorites(userID: Int64, after: FavoritesCursor?, limit: Int) async throws -> (posts: [Post], next: FavoritesCursor?) {
+        try await favorites(userID: userID, library: nil, after: after, limit: limit)
+    }
 }

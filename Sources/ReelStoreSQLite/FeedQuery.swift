@@ -11,19 +11,28 @@ struct ResolvedFeedFilter: Sendable {
     var favoritesOnly: Bool
     /// Nil when the filter's minimum is absent or ≤ 0 (every post has rating ≥ 0).
     var minRating: Int?
+    /// The libraries the viewer may see here; nil: every library (no condition at all, so the
+    /// common case of one library, or an owner, costs the feed nothing).
+    var libraryIDs: [Int64]?
 
-    static func resolve(_ db: Database, _ filter: FeedFilter) throws -> ResolvedFeedFilter {
+    /// `StoreError.notFound` when the filter names a library the viewer is not granted.
+    static func resolve(_ db: Database, _ filter: FeedFilter, userID: Int64) throws -> ResolvedFeedFilter {
         let wanted = filter.tags.filter { !Vocabulary.isBlank($0) }
+        let libraryIDs: [Int64]? = switch try SQLiteStore.scope(db, userID: userID, requested: filter.library) {
+        case .all: nil
+        case .only(let ids): ids
+        }
         return ResolvedFeedFilter(
             anyTagIDs: wanted.isEmpty ? nil : try Vocabulary.tags.existingIDs(db, names: wanted),
             excludeTagIDs: try Vocabulary.tags.existingIDs(db, names: filter.excludeTags),
             kind: filter.kind,
             favoritesOnly: filter.favoritesOnly,
-            minRating: filter.minRating.flatMap { $0 > 0 ? $0 : nil }
+            minRating: filter.minRating.flatMap { $0 > 0 ? $0 : nil },
+            libraryIDs: libraryIDs
         )
     }
 
-    var matchesNothing: Bool { anyTagIDs?.isEmpty == true || (minRating ?? 0) > 5 }
+    var matchesNothing: Bool { anyTagIDs?.isEmpty == true || (minRating ?? 0) > 5 || libraryIDs?.isEmpty == true }
 }
 
 /// Which set of rows a feed query starts from. The shuffle index finds a page in O(log n) plus
@@ -35,6 +44,7 @@ enum FeedDriver: Sendable, Equatable {
     case tags
     case favorites
     case rated
+    case libraries
 }
 
 enum FeedQuery {
@@ -79,6 +89,12 @@ enum FeedQuery {
             sql = "FROM (SELECT post_id FROM post_user_state WHERE user_id = ? AND rating >= ?) m"
                 + " CROSS JOIN posts p ON p.id = m.post_id"
             arguments += [userID, filter.minRating ?? 0]
+        case .libraries:
+            let ids = filter.libraryIDs ?? []
+            sql = "FROM (SELECT id AS post_id FROM posts INDEXED BY posts_ready_by_library"
+                + " WHERE library_id IN (\(SQLiteStore.placeholders(ids.count))) AND status = 'ready') m"
+                + " CROSS JOIN posts p ON p.id = m.post_id"
+            arguments += StatementArguments(ids)
         }
         sql += " LEFT JOIN post_user_state s ON s.user_id = ? AND s.post_id = p.id"
         arguments += [userID]
@@ -91,6 +107,10 @@ enum FeedQuery {
         if !filter.excludeTagIDs.isEmpty {
             sql += " AND NOT EXISTS (SELECT 1 FROM post_tag_ids x WHERE x.post_id = p.id AND x.tag_id IN (\(SQLiteStore.placeholders(filter.excludeTagIDs.count))))"
             arguments += StatementArguments(filter.excludeTagIDs)
+        }
+        if let ids = filter.libraryIDs {
+            sql += " AND p.library_id IN (\(SQLiteStore.placeholders(ids.count)))"
+            arguments += StatementArguments(ids)
         }
         if let kind = filter.kind {
             sql += " AND p.kind = ?"
@@ -147,6 +167,9 @@ enum FeedQuery {
         }
         if let minRating = filter.minRating {
             candidates.append((.rated, "SELECT 1 FROM post_user_state WHERE user_id = ? AND rating >= ?", [userID, minRating]))
+        }
+        if let ids = filter.libraryIDs {
+            candidates.append((.libraries, "SELECT 1 FROM posts INDEXED BY posts_ready_by_library WHERE library_id IN (\(SQLiteStore.placeholders(ids.count))) AND status = 'ready'", StatementArguments(ids)))
         }
         if candidates.isEmpty { return .shuffleIndex }
         let threshold = try threshold()

@@ -10,7 +10,7 @@ import ReelStore
 /// tells where everything is.
 struct PostColumns {
     let id, folderName, kind, status, description, uploader, username, shortcode, datePosted: Int
-    let sourceURL, dateAdded, contentHash, mediaJSON, failureReason, filter, createdBy, preparation: Int
+    let sourceURL, dateAdded, contentHash, mediaJSON, failureReason, filter, createdBy, preparation, libraryID: Int
     /// The `viewer_…` columns of a feed query; nil when the query selected none.
     let viewer: ViewerColumns?
 
@@ -44,6 +44,7 @@ struct PostColumns {
         filter = try at("filter")
         createdBy = try at("created_by")
         preparation = try at("preparation")
+        libraryID = try at("library_id")
         if let favoritedAt = indexes["viewer_favorited_at"] {
             viewer = ViewerColumns(
                 favoritedAt: favoritedAt, rating: try at("viewer_rating"), position: try at("viewer_position"),

@@ -61,7 +61,8 @@ enum RowDecoding {
             failureReason: row[columns.failureReason],
             filter: try enumValue(row[columns.filter], VideoFilter.self, what: "post \(id) filter"),
             createdBy: row[columns.createdBy],
-            preparation: try enumValue(row[columns.preparation], SourcePreparation.self, what: "post \(id) preparation")
+            preparation: try enumValue(row[columns.preparation], SourcePreparation.self, what: "post \(id) preparation"),
+            libraryID: row[columns.libraryID]
         )
     }
 

@@ -49,11 +49,13 @@ extension SQLiteStore {
     }
 
     /// API keys survive a password change: they are separate credentials, revoked one by one.
-    public func setPasswordHash(userID: Int64, passwordHash: String) async throws {
+    public func setPasswordHash(userID: Int64, passwordHash: String, keepingSession: String?) async throws {
         try await write { db in
             try db.execute(sql: "UPDATE users SET password_hash = ? WHERE id = ?", arguments: [passwordHash, userID])
             guard db.changesCount > 0 else { throw StoreError.notFound("user \(userID)") }
-            try db.execute(sql: "DELETE FROM sessions WHERE user_id = ?", arguments: [userID])
+            try db.execute(
+                sql: "DELETE FROM sessions WHERE user_id = ? AND token_hash IS NOT ?", arguments: [userID, keepingSession]
+            )
         }
     }
 

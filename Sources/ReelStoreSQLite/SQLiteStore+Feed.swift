@@ -23,7 +23,7 @@ extension SQLiteStore {
         }
         let posts = feedPosts
         return try await read { db in
-            let resolved = try ResolvedFeedFilter.resolve(db, filter)
+            let resolved = try ResolvedFeedFilter.resolve(db, filter, userID: userID)
             if resolved.matchesNothing { return ([], nil) }
             let driver = try FeedQuery.chooseDriver(db, userID: userID, filter: resolved) {
                 try FeedQuery.threshold(db, limit: limit)
@@ -41,7 +41,7 @@ extension SQLiteStore {
     /// Counts every ready post the filter keeps: O(matches), it is not meant per page.
     public func countFeed(userID: Int64, filter: FeedFilter) async throws -> Int {
         try await read { db in
-            let resolved = try ResolvedFeedFilter.resolve(db, filter)
+            let resolved = try ResolvedFeedFilter.resolve(db, filter, userID: userID)
             if resolved.matchesNothing { return 0 }
             let driver = try FeedQuery.chooseDriver(db, userID: userID, filter: resolved) {
                 try Int(Int64.fetchOne(db, sql: "SELECT MAX(id) FROM posts") ?? 0)
@@ -55,7 +55,7 @@ extension SQLiteStore {
     /// `reelhouse doctor` and the tests that pin the index use.
     func feedQueryPlan(userID: Int64, filter: FeedFilter, position: FeedPosition, limit: Int) async throws -> [String] {
         try await read { db in
-            let resolved = try ResolvedFeedFilter.resolve(db, filter)
+            let resolved = try ResolvedFeedFilter.resolve(db, filter, userID: userID)
             let driver = try FeedQuery.chooseDriver(db, userID: userID, filter: resolved) {
                 try FeedQuery.threshold(db, limit: limit)
             }

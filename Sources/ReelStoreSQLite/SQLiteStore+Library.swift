@@ -40,13 +40,14 @@ extension SQLiteStore {
             if let existing = try Int64.fetchOne(db, sql: "SELECT id FROM posts WHERE content_hash = ?", arguments: [post.contentHash]) {
                 throw StoreError.conflict("content \(post.contentHash) is already stored as post \(existing)")
             }
+            try Self.requireLibrary(db, id: post.libraryID)
             let folderName = try Self.unusedFolderName(db, preferred: post.folderName)
             let metadata = post.metadata
             var arguments: StatementArguments = [
                 folderName, post.kind.rawValue, PostStatus.queued.rawValue, metadata.description, metadata.uploader,
                 metadata.username, metadata.shortcode, metadata.datePosted, metadata.sourceURL,
                 RowDecoding.seconds(post.dateAdded), post.contentHash, post.filter.rawValue, post.createdBy,
-                post.preparation.rawValue,
+                post.preparation.rawValue, post.libraryID,
             ]
             arguments += StatementArguments(FeedShuffle.randomKeys())
             try db.execute(sql: Self.insertPostSQL, arguments: arguments)
@@ -68,8 +69,9 @@ extension SQLiteStore {
 
     public func finishSourcePreparation(postID: Int64, sourcePath: String) async throws -> String? {
         try await write { db in
-            let old = try String.fetchOne(db, sql: "SELECT path FROM post_sources WHERE post_id = ? ORDER BY position", arguments: [postID])
-            try db.execute(sql: "DELETE FROM post_sources WHERE post_id = ?", arguments: [postID])
+            let old = try String.fetchOne(db, sql: "SELECT path FROM post_sources WHERE post_id = ? AND position = 0", arguments: [postID])
+            // Only the video is replaced: a video's subtitle files follow it in the sources.
+            try db.execute(sql: "DELETE FROM post_sources WHERE post_id = ? AND position = 0", arguments: [postID])
             try db.execute(sql: "INSERT INTO post_sources (post_id, position, path) VALUES (?, 0, ?)", arguments: [postID, sourcePath])
             try db.execute(sql: "UPDATE posts SET preparation = 'as_is' WHERE id = ?", arguments: [postID])
             return old
@@ -137,6 +139,28 @@ extension SQLiteStore {
         try await write { db in try db.execute(sql: "DELETE FROM posts WHERE id = ?", arguments: [id]) }
     }
 
+    public func removePost(id: Int64) async throws -> [String]? {
+        try await write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM posts WHERE id = ?)", arguments: [id]) == true else { return nil }
+            let paths = try String.fetchAll(db, sql: "SELECT DISTINCT path FROM post_sources WHERE post_id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM posts WHERE id = ?", arguments: [id])
+            return try paths.filter { path in
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM post_sources WHERE path = ?)", arguments: [path]) != true
+            }
+        }
+    }
+
+    public func editPost(id: Int64, description: String??, tags: [String]?) async throws {
+        try await write { db in
+            try Self.requirePost(db, id: id)
+            if let description {
+                let text = description.flatMap { $0.isEmpty ? nil : $0 }
+                try db.execute(sql: "UPDATE posts SET description = ? WHERE id = ?", arguments: [text, id])
+            }
+            if let tags { try Vocabulary.tags.replace(db, postID: id, names: tags) }
+        }
+    }
+
     public func postIDs(status: PostStatus) async throws -> Set<Int64> {
         try await read { db in
             Set(try Int64.fetchAll(db, sql: "SELECT id FROM posts WHERE status = ?", arguments: [status.rawValue]))
@@ -171,7 +195,7 @@ extension SQLiteStore {
         let keys = (0..<FeedShuffle.keyCount).map(FeedShuffleColumns.name)
         let columns = ["folder_name", "kind", "status", "description", "uploader", "username", "shortcode",
                        "date_posted", "source_url", "date_added", "content_hash", "filter", "created_by",
-                       "preparation"] + keys
+                       "preparation", "library_id"] + keys
         return "INSERT INTO posts (\(columns.joined(separator: ", "))) VALUES (\(placeholders(columns.count)))"
     }()
 

@@ -9,14 +9,19 @@ extension SQLiteStore {
     public static let maxSearchResults = 1000
     public var maxSearchResults: Int { Self.maxSearchResults }
 
-    public func search(userID: Int64, query: SearchQuery, offset: Int, limit: Int) async throws -> (items: [FeedItem], hasMore: Bool) {
+    public func search(userID: Int64, library: Int64?, query: SearchQuery, offset: Int, limit: Int) async throws -> (items: [FeedItem], hasMore: Bool) {
         guard (1...Self.maxFeedPage).contains(limit), offset >= 0, offset + limit <= Self.maxSearchResults else {
             throw StoreError.invalid("search pages hold 1 to \(Self.maxFeedPage) posts within the first \(Self.maxSearchResults) results")
         }
-        guard !query.isEmpty else { return ([], false) }
-        let statement = SearchStatement(userID: userID, query: query, offset: offset, limit: limit + 1)
         let posts = feedPosts
         return try await read { db in
+            // Scoped first: a library not granted is "not found" even for an empty query.
+            let libraryIDs: [Int64]? = switch try Self.scope(db, userID: userID, requested: library) {
+            case .all: nil
+            case .only(let ids): ids
+            }
+            guard !query.isEmpty, libraryIDs?.isEmpty != true else { return ([], false) }
+            let statement = SearchStatement(userID: userID, query: query, libraryIDs: libraryIDs, offset: offset, limit: limit + 1)
             // Not a cached statement: queries have too many shapes to keep one of each per connection.
             let rows = try Row.fetchAll(db, sql: statement.sql, arguments: statement.arguments).map(FeedRow.init)
             let items = try posts.items(db, rows: Array(rows.prefix(limit)))

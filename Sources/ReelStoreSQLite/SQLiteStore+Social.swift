@@ -107,7 +107,7 @@ extension SQLiteStore {
     }
 
     /// Walks the partial index `(user_id, favorited_at, post_id)` backwards from the cursor.
-    public func favorites(userID: Int64, after: FavoritesCursor?, limit: Int) async throws -> (posts: [Post], next: FavoritesCursor?) {
+    public func favorites(userID: Int64, library: Int64?, after: FavoritesCursor?, limit: Int) async throws -> (posts: [Post], next: FavoritesCursor?) {
         guard limit > 0 else { throw StoreError.invalid("a page holds at least one post, not \(limit)") }
         return try await read { db in
             var sql = """
@@ -116,6 +116,10 @@ extension SQLiteStore {
                 WHERE s.user_id = ? AND s.favorited_at IS NOT NULL AND p.status = 'ready'
                 """
             var arguments: StatementArguments = [userID]
+            if case .only(let ids) = try Self.scope(db, userID: userID, requested: library) {
+                sql += " AND p.library_id IN (\(Self.placeholders(ids.count)))"
+                arguments += StatementArguments(ids)
+            }
             if let after {
                 sql += " AND (s.favorited_at, s.post_id) < (?, ?)"
                 arguments += [after.favoritedAt, after.postID]

@@ -20,7 +20,8 @@ struct SearchStatement {
     let sql: String
     let arguments: StatementArguments
 
-    init(userID: Int64, query: SearchQuery, offset: Int, limit: Int) {
+    /// `libraryIDs`: only posts in these libraries; nil: every library.
+    init(userID: Int64, query: SearchQuery, libraryIDs: [Int64]? = nil, offset: Int, limit: Int) {
         var sets: [String] = []
         var arguments: StatementArguments = []
         var ranking: [String] = []
@@ -81,10 +82,16 @@ struct SearchStatement {
             joinRanked = "LEFT JOIN ranked r ON r.id = m.id"
         }
         // The page is cut from the matched ids alone (every set above holds only ready posts),
-        // so only its own rows are joined with posts and the viewer's state, not every match.
+        // so only its own rows are joined with posts and the viewer's state, not every match;
+        // a library scope joins each match with its post's library before the cut.
+        var joinLibrary = ""
+        if let libraryIDs {
+            joinLibrary = "JOIN posts l ON l.id = m.id AND l.library_id IN (\(SQLiteStore.placeholders(libraryIDs.count)))"
+            arguments += StatementArguments(libraryIDs)
+        }
         sql += """
             , page(id, score) AS MATERIALIZED (
-                SELECT m.id, \(score) FROM matched m \(joinRanked)
+                SELECT m.id, \(score) FROM matched m \(joinLibrary) \(joinRanked)
                 ORDER BY \(score) IS NULL, \(score), m.id DESC LIMIT ? OFFSET ?
             )
             """

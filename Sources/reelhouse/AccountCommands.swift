@@ -79,10 +79,7 @@ struct KeyCommand: AsyncParsableCommand {
         func run() async throws {
             let context = try AppContext(dataPath: dataOptions.resolvedPath)
             guard let account = try await context.store.user(name: user) else { throw CLIError("key create: no user named \(user)") }
-            let key = Credentials.newAPIKey()
-            _ = try await context.store.createAPIKey(
-                userID: account.id, name: name, keyHash: Credentials.hash(key), prefix: Credentials.displayPrefix(key), now: Date()
-            )
+            let (_, key) = try await context.store.mintAPIKey(userID: account.id, name: name, now: Date())
             print(key)
         }
     }
@@ -136,7 +133,9 @@ enum PasswordInput {
         } else {
             password = readLine(strippingNewline: true)
         }
-        guard let password, password.count >= 8 else { throw CLIError("a password of at least 8 characters is required") }
+        guard let password, password.count >= APIPasswordChangeRequest.minimumLength else {
+            throw CLIError("a password of at least \(APIPasswordChangeRequest.minimumLength) characters is required")
+        }
         return password
     }
 }

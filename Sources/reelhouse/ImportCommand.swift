@@ -26,6 +26,9 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(name: .long, help: "A look applied to every imported video while transcoding: \(VideoFilter.allCases.map(\.rawValue).joined(separator: ", ")).")
     var filter: String = VideoFilter.none.rawValue
 
+    @Option(name: .long, help: "The library the posts go to, by name (created if missing; default: the first library).")
+    var library: String?
+
     @Flag(name: .long, help: "Print one JSON object on stdout and nothing else.")
     var json = false
 
@@ -55,13 +58,15 @@ struct ImportCommand: AsyncParsableCommand {
         guard let look = VideoFilter(rawValue: filter) else {
             throw CLIError("import: --filter must be one of \(VideoFilter.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        var libraryID = Post.defaultLibraryID
+        if let library { libraryID = try await LibraryCommand.findOrCreate(library, in: context.store).id }
         let roots = paths.map { URL(fileURLWithPath: $0) }
         let missing = roots.filter { !FileManager.default.fileExists(atPath: $0.path) }
         if !json, let first = missing.first {
             throw CLIError("import: \(first.path) does not exist")
         }
         // With --json a missing path is one more rejected entry; the others are imported.
-        var (report, jobIDs) = try await importer.run(roots.filter { !missing.contains($0) }, options: ImportOptions(tags: tag, filter: look)) { event in
+        var (report, jobIDs) = try await importer.run(roots.filter { !missing.contains($0) }, options: ImportOptions(tags: tag, filter: look, libraryID: libraryID)) { event in
             progress.handle(event)
         }
         report.rejected += missing.map { ImportReport.Skipped(path: $0.path, reason: "does not exist") }

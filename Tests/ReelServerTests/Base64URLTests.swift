@@ -1,4 +1,6 @@
+import Crypto
 import Foundation
+import ReelModels
 import Testing
 @testable import ReelServer
 
@@ -14,5 +16,16 @@ struct Base64URLTests {
             #expect(Base64URL.decode(Base64URL.encode(data)) == data)
         }
         #expect(Base64URL.encode(Data([0xFB, 0xFF])) == "-_8")
+    }
+}
+
+@Suite("Hex text of bytes")
+struct HexTests {
+    @Test("digests and edge bytes are written as lowercase pairs")
+    func digests() {
+        #expect(Hex.lowercase(SHA256.hash(data: Data("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(Hex.lowercase([0x00, 0x0f, 0xf0, 0xff]) == "000ff0ff")
+        #expect(Hex.lowercase([UInt8]()) == "")
+        #expect(Credentials.hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 }

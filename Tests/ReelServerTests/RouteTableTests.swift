@@ -69,7 +69,8 @@ struct RouteTableTests {
             #expect(documented == registered)
             // And every documented route really is served: a route-level miss says "<path> was not found".
             for route in registry.routes {
-                let uri = Self.sample(route.path)
+                // Not key 1: revoking the owner's own key would sign every later call out.
+                let uri = route.path == "/api/v1/me/keys/{id}" ? "/api/v1/me/keys/999" : Self.sample(route.path)
                 let method = HTTPRequest.Method(route.method)!
                 let answer = try await client.send(method, uri, key: server.ownerKey, json: [.post, .put].contains(method) ? "{}" : nil)
                 if answer.status == .notFound {

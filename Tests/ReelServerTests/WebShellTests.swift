@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import ReelServer
+@testable import ReelServer
 import Testing
 
 @Suite("The web client's shell")
@@ -23,6 +23,13 @@ struct WebShellTests {
             let csp = try #require(index.headers[.contentSecurityPolicy])
             #expect(csp.contains("script-src 'self'") && csp.contains("media-src 'self' blob:") && csp.contains("frame-ancestors 'none'"))
             #expect(index.headers[.cacheControl]?.contains("no-cache") == true)
+            // A reload on one of the app's own URLs gets the shell, under the same policy.
+            for path in ["/discover", "/p/12", "/shelf/new"] {
+                let deep = try await client.send(.get, path)
+                #expect(deep.status == .ok && String(decoding: deep.body, as: UTF8.self).contains("<title>shell</title>"), "\(path)")
+                #expect(deep.headers[.contentSecurityPolicy] != nil)
+            }
+            #expect(try await client.send(.get, "/nowhere").status == .notFound)
             let script = try await client.send(.get, "/js/app.js")
             #expect(script.status == .ok && script.headers[.contentType]?.contains("javascript") == true)
             for path in ["/../secret.txt", "/js/../../secret.txt", "/%2e%2e/secret.txt", "/js/%2F..%2Fsecret.txt", "/secret.txt"] {
@@ -31,6 +38,19 @@ struct WebShellTests {
             }
             // API paths never fall through to files, and stay behind authentication.
             #expect(try await client.send(.get, "/api/v1/feed").status == .unauthorized)
+        }
+    }
+}
+
+@Suite("The web app's own URLs")
+struct WebAppRouteTests {
+    @Test("the app's screens and item pages are answered with the shell; anything else is not")
+    func appRoutes() {
+        for path in ["/discover", "/browse", "/search", "/favorites", "/profile", "/create", "/p/12", "/shelf/tag-3", "/collection/7"] {
+            #expect(WebAppRoute.isAppRoute(path), "\(path)")
+        }
+        for path in ["/", "/js/app.js", "/p", "/p/", "/p/1/2", "/discover/x", "/shelf/a.b", "/unknown", "/index.html", "/p/\(String(repeating: "1", count: 81))"] {
+            #expect(!WebAppRoute.isAppRoute(path), "\(path)")
         }
     }
 }

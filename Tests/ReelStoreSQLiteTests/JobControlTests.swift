@@ -45,13 +45,13 @@ struct JobControlTests {
     func preparation(location: StoreLocation) async throws {
         try await withStore(location) { (store) async throws in
             let user = try await store.createUser(name: "ana", role: .member, passwordHash: "x", now: t0)
-            var upload = newPost(sources: ["sources/original.mov"])
+            var upload = newPost(sources: ["sources/original.mov", "sources/abc.en.vtt"])
             upload.createdBy = user.id
             upload.preparation = .compress
             let (post, _) = try await store.insertPost(upload, maxAttempts: 3, now: t0)
             #expect(post.createdBy == user.id && post.preparation == .compress)
             #expect(try await store.finishSourcePreparation(postID: post.id, sourcePath: "sources/small.mp4") == "sources/original.mov")
-            #expect(try await store.sourcePaths(postID: post.id) == ["sources/small.mp4"])
+            #expect(try await store.sourcePaths(postID: post.id) == ["sources/small.mp4", "sources/abc.en.vtt"], "subtitles stay")
             #expect(try await store.post(id: post.id)?.preparation == .asIs)
         }
     }

@@ -11,11 +11,11 @@ public enum TestMedia {
     @discardableResult
     public static func publishVideo(
         name: String, store: SQLiteStore, mediaRoot: URL, tags: [String] = [], encrypted: Bool = true, kind: PostKind = .video,
-        segments: Int = 1, segmentBytes: Int = 1000, posterHash: String? = nil
+        segments: Int = 1, segmentBytes: Int = 1000, posterHash: String? = nil, libraryID: Int64 = Post.defaultLibraryID
     ) async throws -> Post {
         let (post, _) = try await store.insertPost(
             NewPost(kind: kind, folderName: name, metadata: PostMetadata(description: "about \(name)", uploader: "Up", username: "up", tags: tags),
-                    contentHash: UUID().uuidString, sourcePaths: ["sources/\(name).mp4"], dateAdded: Date()),
+                    contentHash: UUID().uuidString, sourcePaths: ["sources/\(name).mp4"], dateAdded: Date(), libraryID: libraryID),
             maxAttempts: 3, now: Date()
         )
         let folder = mediaRoot.appendingPathComponent("\(post.id)")

@@ -31,7 +31,7 @@ def sidecar(path: Path, index: int, description: str, tags: list[str]) -> None:
     info = {
         "id": f"web{index:02d}", "title": f"Clip {index}", "description": description,
         "uploader": f"Uploader {index % 4}", "uploader_id": f"@creator{index % 4}",
-        "upload_date": f"202401{index + 1:02d}", "tags": tags,
+        "upload_date": f"2024{1 + index // 28:02d}{index % 28 + 1:02d}", "tags": tags,
         "webpage_url": f"https://example.com/clips/web{index:02d}", "extractor": "generic",
     }
     path.with_suffix(".info.json").write_text(json.dumps(info))
@@ -153,12 +153,13 @@ def signed_in_state(browser, base_url: str) -> dict:
     return _sessions[base_url]
 
 
-def new_context(browser, base_url: str, viewport: dict = PHONE, signed_in: bool = True):
+def new_context(browser, base_url: str, viewport: dict = PHONE, signed_in: bool = True, touch: bool = False):
     # Service workers would sit between the page and page.route(); the shell cache has its own test.
     state = signed_in_state(browser, base_url) if signed_in else None
     # bypass_csp: Playwright's string predicates are evaluated with eval, which the shell's
     # Content-Security-Policy (script-src 'self') rightly forbids; the app itself needs no eval.
-    return browser.new_context(base_url=base_url, viewport=viewport, service_workers="block", storage_state=state, bypass_csp=True)
+    extra = {"has_touch": True, "is_mobile": True} if touch else {}
+    return browser.new_context(base_url=base_url, viewport=viewport, service_workers="block", storage_state=state, bypass_csp=True, **extra)
 
 
 def open_feed(context, path: str = "/"):
@@ -185,3 +186,97 @@ def page(context):
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+# The catalog library (Discover, Browse, Search): 44 image posts and 4 short clips — more than
+# a page of a grid (24) — with titles the search must find as a person means them.
+CATALOG_TITLES = [
+    ("Léon", "A film night pick", ["film"]),
+    ("Spider-Man", "Swinging through the city", ["film", "city"]),
+    ("Mr. Robot", "A series about a hacker", ["series"]),
+    ("Crème brûlée", "Torching the sugar crust", ["food"]),
+    ("Supercalifragilisticexpialidocious", "A very long word", ["music"]),
+    ("Whiskers at noon", "A cat in the sun", ["cats"]),
+    ("Morning walk", "Along the river\nwith a quixotic detour past the mill", ["city"]),
+    ("The Zebra crossing", "Stripes on the road", ["city"]),
+    ("An apple a day", "Orchard harvest", ["food"]),
+    ("Cats on a roof", "Three cats", ["cats"]),
+]
+
+
+def catalog_plan() -> list[dict]:
+    plan = []
+    for index in range(48):
+        if index < len(CATALOG_TITLES):
+            title, more, tags = CATALOG_TITLES[index]
+        else:
+            title, more, tags = f"Catalog post {index:02d}", f"Filler number {index}", ["filler"]
+        plan.append({
+            "index": index, "title": title, "tags": tags, "description": f"{title}\n{more}",
+            "video": index >= 44, "uploader": f"Maker {'AB'[index % 2]}",
+        })
+    return plan
+
+
+def build_catalog(root: Path) -> Path:
+    sources, data = root / "sources", root / "data"
+    for entry in catalog_plan():
+        index = entry["index"]
+        name = f"cat{index:02d}"
+        if entry["video"]:
+            path = make_clip(sources / f"{name}.mp4", size="360x640", seconds=2 + index % 3, audio=False,
+                             source=SOURCES[index % len(SOURCES)], label=f"cat {index}")
+        else:
+            path = make_image(sources / f"{name}.jpg", size="360x640", source=SOURCES[index % len(SOURCES)], label=f"cat {index}")
+        info = {
+            "id": name, "title": entry["title"], "description": entry["description"],
+            "uploader": entry["uploader"], "uploader_id": f"@maker{'ab'[index % 2]}",
+            "upload_date": f"2024{1 + index % 12:02d}{1 + index % 28:02d}", "tags": entry["tags"],
+            "webpage_url": f"https://example.com/catalog/{name}", "extractor": "generic",
+        }
+        Path(str(path).rsplit(".", 1)[0] + ".info.json").write_text(json.dumps(info))
+    reelhouse(data, "import", str(sources), "--json")
+    reelhouse(data, "user", "add", USER, "--role", "owner", stdin=PASSWORD + "\n")
+    return data
+
+
+@pytest.fixture(scope="session")
+def catalog(tmp_path_factory):
+    keep = os.environ.get("REELHOUSE_WEB_CATALOG")
+    root = Path(keep) if keep else tmp_path_factory.mktemp("web-catalog")
+    data = root / "data" if keep and (root / "data" / "reelhouse.sqlite").exists() else build_catalog(root)
+    server = Server(data, root / "serve.log")
+    yield {"url": server.url, "data": data, "plan": catalog_plan()}
+    server.stop()
+
+
+WATCH_CAPTIONS = {"en": "Crème brûlée, slowly — 日本語", "pt": "Olá — ação lenta"}
+
+
+def build_watch_library(root: Path) -> Path:
+    """A small library for the detail sheet and the full player: one 64 s clip (low-res, 10 fps,
+    so resume has room: 30 s is inside 5 %–90 %) and two short clips with sidecars whose
+    descriptions hold a link and a #tag, and whose source URLs are set."""
+    sources, data = root / "sources", root / "data"
+    make_clip(sources / "long" / "long01.mp4", size="180x320", seconds=64, rate=10, audio=True, label="long")
+    sidecar(sources / "long" / "long01.mp4", 40, "A long clip for resume\nWatch it at https://example.org/long and see #resume", ["resume", "long"])
+    # Subtitles in two languages (non-ASCII text) for the full player's captions menu.
+    (sources / "long" / "long01.en.vtt").write_text(f"WEBVTT\n\n00:00:00.000 --> 00:01:04.000\n{WATCH_CAPTIONS['en']}\n", encoding="utf-8")
+    (sources / "long" / "long01.pt.vtt").write_text(f"WEBVTT\n\n00:00:00.000 --> 00:01:04.000\n{WATCH_CAPTIONS['pt']}\n", encoding="utf-8")
+    for index in (41, 42):
+        path = sources / "short" / f"short{index}.mp4"
+        make_clip(path, size="180x320", seconds=3, rate=15, audio=False, label=f"short {index}")
+        sidecar(path, index, f"Short clip {index}\nMore at https://example.org/{index} #detail", ["detail", "short"])
+    reelhouse(data, "import", str(sources / "long"), "--json")
+    reelhouse(data, "import", str(sources / "short"), "--json")
+    reelhouse(data, "user", "add", USER, "--role", "owner", stdin=PASSWORD + "\n")
+    return data
+
+
+@pytest.fixture(scope="session")
+def watch_library(tmp_path_factory):
+    root = tmp_path_factory.mktemp("web-watch")
+    data = build_watch_library(root)
+    server = Server(data, root / "serve.log")
+    yield {"url": server.url, "data": data}
+    server.stop()

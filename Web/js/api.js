@@ -1,5 +1,6 @@
 // The one place the web client talks to the server's JSON API. Same-origin fetches carry the
 // HttpOnly session cookie; every failure becomes an ApiError with the server's {code, message}.
+import { currentLibrary } from './state/library.js';
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -13,8 +14,8 @@ export class ApiError extends Error {
 }
 
 /** A JSON request; failures are ApiErrors (with `retryAfter` seconds when the server sent one). */
-export async function request(method, path, body) {
-  const init = { method, credentials: 'same-origin', headers: { accept: 'application/json' } };
+export async function request(method, path, body, { signal } = {}) {
+  const init = { method, credentials: 'same-origin', headers: { accept: 'application/json' }, signal };
   if (body !== undefined) {
     init.headers['content-type'] = 'application/json';
     init.body = JSON.stringify(body);
@@ -22,7 +23,8 @@ export async function request(method, path, body) {
   let response;
   try {
     response = await fetch(path, init);
-  } catch {
+  } catch (error) {
+    if (error?.name === 'AbortError') throw error;   // the caller cancelled it: not "offline"
     throw new ApiError(0, 'offline', 'The server could not be reached.');
   }
   const text = await response.text();
@@ -37,6 +39,21 @@ export async function request(method, path, body) {
   return json;
 }
 
+/** `path?query` with the empty values left out (null, undefined, ''). */
+export function withQuery(path, params = {}) {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== '') query.set(key, String(value));
+  }
+  const text = query.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+/** A listing call: the chosen library (state/library.js) goes with it, and the abort signal. */
+function list(path, params, signal) {
+  return request('GET', withQuery(path, { ...params, library: currentLibrary() ?? undefined }), undefined, { signal });
+}
+
 export const api = {
   me: () => request('GET', '/api/v1/me'),
   login: (username, password) => request('POST', '/api/v1/session', { username, password }),
@@ -45,14 +62,22 @@ export const api = {
 
   /** One page of the endless feed; `filter` holds tags / kind / favorites / min_rating. */
   feed({ cursor, limit, filter = {} }) {
-    const query = new URLSearchParams();
-    if (cursor) query.set('cursor', cursor);
-    if (limit) query.set('limit', String(limit));
-    for (const [key, value] of Object.entries(filter)) {
-      if (value !== undefined && value !== null && value !== '') query.set(key, String(value));
-    }
-    return request('GET', `/api/v1/feed?${query}`);
+    return list('/api/v1/feed', { ...filter, cursor, limit });
   },
+
+  // Catalog listings (docs/catalog-api.md): each answers {items, next_cursor} (discover: shelves).
+  discover: ({ signal } = {}) => list('/api/v1/discover', {}, signal),
+  shelf: (id, { cursor, limit, signal } = {}) => list(`/api/v1/shelves/${encodeURIComponent(id)}`, { cursor, limit }, signal),
+  /** `params`: sort, order, tags, exclude_tags, uploader, kind, min/max_duration, favorites, min_rating, seen. */
+  browse: (params, { cursor, limit, signal } = {}) => list('/api/v1/browse', { ...params, cursor, limit }, signal),
+  search: (q, { cursor, limit, signal } = {}) => list('/api/v1/search', { q, cursor, limit }, signal),
+  favorites: ({ cursor, limit, signal } = {}) => list('/api/v1/favorites', { cursor, limit }, signal),
+  collections: ({ signal } = {}) => list('/api/v1/collections', {}, signal),
+  collection: (id, { cursor, limit, signal } = {}) => list(`/api/v1/collections/${encodeURIComponent(id)}`, { cursor, limit }, signal),
+  libraries: () => request('GET', '/api/v1/libraries'),
+  recentSearches: () => request('GET', '/api/v1/me/searches'),
+  recordSearch: (query) => request('POST', '/api/v1/me/searches', { query }),
+  clearSearches: () => request('DELETE', '/api/v1/me/searches'),
 
   /** One post with freshly signed media URLs (the feed's item shape). */
   video: (id) => request('GET', `/api/v1/videos/${id}`),

@@ -1,17 +1,27 @@
-// Boot: GET /api/v1/me decides between the feed and the sign-in form.
+// Boot: GET /api/v1/me decides between the app and the sign-in form. The app is the feed at
+// `/` plus the screens of the router (router.js, screen-host.js); the URL the person opened
+// is kept through the sign-in form, so a deep link lands where it points after signing in.
 import { api } from './api.js';
 import { showLogin, hideLogin } from './auth/login.js';
 import { logout } from './auth/logout.js';
 import { startFeed } from './feed/feed.js';
+import { listFromQuery, listLabel } from './feed/list-source.js';
 import { loadEngine } from './engine-loader.js';
 import { prefetchEnabled } from './feed/preferences.js';
 import { watchConnectivity } from './ui/offline.js';
 import { toggleHelp } from './ui/help.js';
 import { showToast } from './ui/toast.js';
 import { createMediaRefresher } from './feed/media-refresh.js';
+import { createRouter } from './router.js';
+import { createScreenHost } from './screen-host.js';
+import { createNav } from './nav/nav.js';
+import { setLibraryUser } from './state/library.js';
 
 let feed = null;
-const connectivity = watchConnectivity({ onOnline: () => { feed ? feed.retry() : boot(); } });
+let feedKey = null;     // the feed's query (tag, or the list it plays): the same one is kept
+let user = null;
+let signedIn = false;
+const connectivity = watchConnectivity({ onOnline: () => { feed ? feed.retry() : (signedIn ? null : boot()); } });
 // Expired or rotated media URLs: the post is refetched (once a minute at most) for fresh ones.
 const refresher = createMediaRefresher({ fetchItem: (id) => api.video(id) });
 
@@ -26,42 +36,85 @@ const enginePromise = loadEngine({
 // often a post was refetched for fresh media URLs.
 globalThis.reelhouse = { stats: async () => ({ ...(await enginePromise).stats(), mediaRefetches: refresher.refetches }) };
 
-function currentTag() {
-  return new URLSearchParams(location.search).get('tag') || null;
-}
+const router = createRouter({ onRoute: (route) => showRoute(route) });
+const nav = createNav(document.getElementById('app-nav'), { api });
 
-function renderFilter(tag) {
+function renderChip(label) {
   const chip = document.getElementById('filter-chip');
-  chip.hidden = !tag;
-  chip.querySelector('.filter-name').textContent = tag ? `#${tag}` : '';
-  chip.title = tag ? `#${tag}` : '';   // the chip may show it cut short
+  chip.hidden = !label;
+  chip.querySelector('.filter-name').textContent = label ?? '';
+  chip.title = label ?? '';   // the chip may show it cut short
 }
 
 function setFilter(tag) {
-  const url = new URL(location.href);
-  if (tag) url.searchParams.set('tag', tag); else url.searchParams.delete('tag');
-  history.replaceState(null, '', url);
-  openFeed();
+  router.navigate(tag ? `/?tag=${encodeURIComponent(tag)}` : '/', { replace: true });
 }
 
-async function openFeed() {
-  feed?.stop();
+/** The feed's part of a `/` URL: the same key means the same feed (kept where it was). */
+function feedKeyOf(query) {
+  const key = new URLSearchParams(query);
+  key.delete('prefetch');
+  key.sort();
+  return key.toString();
+}
+
+let feedVisible = false;
+const feedScreen = {
+  async show(query) {
+    feedVisible = true;
+    document.getElementById('feed-view').hidden = false;
+    const key = feedKeyOf(query);
+    if (feed && key === feedKey) { feed.setActive(true); return; }
+    feed?.stop();
+    feedKey = key;
+    const list = listFromQuery(query);
+    const tag = list ? null : query.get('tag') || null;
+    renderChip(list ? listLabel(list) : tag ? `#${tag}` : null);
+    const started = startFeed({
+      engine: await enginePromise, lookAhead, tag, list, connectivity, refresher,
+      onUnauthorized: () => openLogin(),
+      onFilterChange: setFilter,
+    });
+    if (feedKey !== key || !signedIn) { started.stop(); return; }   // overtaken while the engine loaded
+    feed = started;
+    if (!feedVisible) started.setActive(false);   // the person went elsewhere meanwhile
+  },
+  hide() {
+    feedVisible = false;
+    document.getElementById('feed-view').hidden = true;
+    feed?.setActive(false);
+  },
+};
+
+const host = createScreenHost({ api, navigate: router.navigate, feed: feedScreen, nav, getUser: () => user });
+
+function showRoute(route) {
+  if (!signedIn) return;
+  if (route.name === 'create') {
+    // Create is a page of its own (its camera and previews stay off the shell's three players).
+    location.replace(`/create.html${location.hash}`);
+    return;
+  }
+  host.show(route);
+}
+
+function openApp() {
+  signedIn = true;
   hideLogin();
-  document.getElementById('feed-view').hidden = false;
-  const tag = currentTag();
-  renderFilter(tag);
-  feed = startFeed({
-    engine: await enginePromise, lookAhead, tag, connectivity, refresher,
-    onUnauthorized: () => openLogin(),
-    onFilterChange: setFilter,
-  });
+  document.body.classList.add('signed-in');
+  router.start();
 }
 
 function openLogin() {
+  signedIn = false;
   feed?.stop();
   feed = null;
+  feedKey = null;
+  host.clear();
+  document.body.classList.remove('signed-in');
   document.getElementById('feed-view').hidden = true;
-  showLogin({ onSignedIn: openFeed });
+  // The URL stays as it is: after signing in, the app opens exactly there.
+  showLogin({ onSignedIn: () => boot() });
 }
 
 async function boot() {
@@ -70,9 +123,10 @@ async function boot() {
   status.querySelector('p').textContent = 'Loading…';
   status.querySelector('button').hidden = true;
   try {
-    await api.me();
+    user = await api.me();
+    setLibraryUser(user?.id);
     status.hidden = true;
-    openFeed();
+    openApp();
   } catch (error) {
     if (error.isUnauthorized) { status.hidden = true; openLogin(); return; }
     status.querySelector('p').textContent = error.isOffline ? 'You are offline. Reelhouse will retry when the connection is back.' : error.message;
@@ -81,9 +135,22 @@ async function boot() {
   }
 }
 
-document.getElementById('boot-retry').addEventListener('click', boot);
-document.getElementById('logout').addEventListener('click', async () => {
+async function signOut() {
   try { await logout(); openLogin(); } catch { showToast("Couldn't sign out. Try again.", { kind: 'error' }); }
+}
+
+document.getElementById('boot-retry').addEventListener('click', boot);
+document.getElementById('logout').addEventListener('click', signOut);
+window.addEventListener('reelhouse:signed-out', () => { if (signedIn) openLogin(); });
+window.addEventListener('reelhouse:library', () => {
+  // The endless feed is scoped too: a hidden one starts again in the new library when shown.
+  if (!feed) return;
+  const query = new URLSearchParams(location.search);
+  const onFeed = !document.getElementById('feed-view').hidden;
+  feed.stop();
+  feed = null;
+  feedKey = null;
+  if (onFeed) feedScreen.show(query);
 });
 document.getElementById('help-button').addEventListener('click', toggleHelp);
 document.getElementById('clear-filter').addEventListener('click', () => setFilter(null));

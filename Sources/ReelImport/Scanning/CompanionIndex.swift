@@ -11,6 +11,9 @@ struct FolderEntry {
 struct CompanionIndex {
     private var sidecarsByStem: [String: [(rank: Int, entry: FolderEntry)]] = [:]
     private var captionsByStem: [String: FolderEntry] = [:]
+    /// `clip.en.vtt` is listed under `clip` (tag `en`) and under `clip.en` (tag `und`): which
+    /// reading is right depends on which video exists, so both are kept.
+    private var subtitlesByStem: [String: [(tag: String, entry: FolderEntry)]] = [:]
     /// Names of companions that some candidate claimed; the rest are reported as orphans.
     private(set) var claimed: Set<String> = []
     let all: [FolderEntry]
@@ -28,6 +31,14 @@ struct CompanionIndex {
             let lowered = entry.name.lowercased()
             if lowered.hasSuffix(".txt") {
                 captionsByStem[String(entry.name.dropLast(4))] = entry
+                continue
+            }
+            if lowered.hasSuffix(".vtt") || lowered.hasSuffix(".srt") {
+                let base = entry.name.dropLast(4)
+                subtitlesByStem[String(base), default: []].append(("und", entry))
+                if let dot = base.lastIndex(of: "."), let tag = SubtitleSidecar.normalizedTag(base[base.index(after: dot)...]) {
+                    subtitlesByStem[String(base[..<dot]), default: []].append((tag, entry))
+                }
                 continue
             }
             guard let match = Self.sidecarSuffixes.first(where: { lowered.hasSuffix($0.suffix) }) else { continue }
@@ -63,6 +74,28 @@ struct CompanionIndex {
             }
         }
         return nil
+    }
+
+    /// The subtitle files of a video with stem `stem`, one per language tag (compared without
+    /// case; `.vtt` wins over `.srt`, as it needs no conversion), claiming all of them.
+    /// `duplicates` are the files that lost to another of the same language, with the winner.
+    mutating func claimSubtitles(forStem stem: String) -> (kept: [SubtitleSidecar], duplicates: [(entry: FolderEntry, winner: String)]) {
+        var byTag: [String: SubtitleSidecar] = [:]
+        var losers: [(entry: FolderEntry, tag: String)] = []
+        for (tag, entry) in (subtitlesByStem[stem] ?? []).sorted(by: { $0.entry.name < $1.entry.name }) where !claimed.contains(entry.name) {
+            claimed.insert(entry.name)
+            let key = tag.lowercased(), sidecar = SubtitleSidecar(url: entry.url, tag: tag)
+            if let existing = byTag[key] {
+                guard existing.format != "vtt", sidecar.format == "vtt" else {
+                    losers.append((entry, key))
+                    continue
+                }
+                losers.append((FolderEntry(name: existing.url.lastPathComponent, url: existing.url), key))
+            }
+            byTag[key] = sidecar
+        }
+        let duplicates = losers.map { ($0.entry, byTag[$0.tag]?.url.lastPathComponent ?? "") }
+        return (byTag.values.sorted { $0.tag < $1.tag }, duplicates)
     }
 
     /// Marks every sidecar of `stem` as belonging to a post without choosing one, so that

@@ -117,7 +117,7 @@ struct FolderWalker {
     private static func isCompanion(_ name: String) -> Bool {
         guard !name.hasPrefix(".") else { return false }
         let kind = CompanionKind(fileName: name)
-        return kind == .sidecar || kind == .caption
+        return kind == .sidecar || kind == .caption || kind == .subtitles
     }
 
     /// Why a file that is not media is skipped, or nil when it is not worth mentioning.
@@ -126,6 +126,7 @@ struct FolderWalker {
         case .junk: return nil
         case .sidecar: return "metadata file without a matching media file"
         case .caption: return "text file without a matching media file"
+        case .subtitles: return "subtitles without a matching video"
         case .partialDownload: return "unfinished download"
         case .unsupported:
             let fileExtension = (name as NSString).pathExtension

@@ -14,13 +14,47 @@ public struct ImportCandidate: Sendable, Equatable {
     public var captionFile: URL?
     /// The first media file's path relative to the scanned root, for reports.
     public var displayPath: String
+    /// Videos only: subtitle sidecars (`clip.en.vtt`, `clip.pt-BR.srt`), one per language tag,
+    /// sorted by tag. Not opened yet: the pipeline reads and validates them.
+    public var subtitles: [SubtitleSidecar]
 
-    public init(kind: PostKind, mediaFiles: [URL], sidecar: URL? = nil, captionFile: URL? = nil, displayPath: String) {
+    public init(
+        kind: PostKind, mediaFiles: [URL], sidecar: URL? = nil, captionFile: URL? = nil, displayPath: String,
+        subtitles: [SubtitleSidecar] = []
+    ) {
+        self.subtitles = subtitles
         self.kind = kind
         self.mediaFiles = mediaFiles
         self.sidecar = sidecar
         self.captionFile = captionFile
         self.displayPath = displayPath
+    }
+}
+
+/// A subtitle file next to a video, with the language tag its name carries.
+public struct SubtitleSidecar: Sendable, Equatable {
+    public var url: URL
+    /// `en`, `pt-BR`, `en-orig` (yt-dlp's names); `und` (undetermined) for `clip.vtt`.
+    public var tag: String
+
+    public init(url: URL, tag: String) {
+        self.url = url
+        self.tag = tag
+    }
+
+    /// `srt` or `vtt`, lowercased.
+    public var format: String { url.pathExtension.lowercased() }
+
+    /// A language tag as it may appear in a file name and, later, a media folder: a letter,
+    /// then letters, digits and hyphens, at most 35 characters (RFC 5646's longest tags).
+    /// yt-dlp's `en_US` spelling becomes `en-US`.
+    public static func normalizedTag(_ text: Substring) -> String? {
+        let tag = text.replacingOccurrences(of: "_", with: "-")
+        guard (1...35).contains(tag.count), tag.first?.isLetter == true, tag.first?.isASCII == true,
+              tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }),
+              !tag.hasSuffix("-"), !tag.contains("--")
+        else { return nil }
+        return tag
     }
 }
 

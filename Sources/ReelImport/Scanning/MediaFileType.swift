@@ -30,6 +30,8 @@ enum CompanionKind: Equatable {
     case sidecar
     /// `.txt`: an instaloader caption that may belong to a post.
     case caption
+    /// `.vtt` / `.srt`: subtitles (yt-dlp `--write-subs`) that may belong to a video.
+    case subtitles
     /// Operating-system clutter nobody wants to hear about.
     case junk
     /// A download tool's leftover of an interrupted transfer.
@@ -44,6 +46,8 @@ enum CompanionKind: Equatable {
             self = .sidecar
         } else if lowered.hasSuffix(".txt") {
             self = .caption
+        } else if lowered.hasSuffix(".vtt") || lowered.hasSuffix(".srt") {
+            self = .subtitles
         } else if Self.partialExtensions.contains((lowered as NSString).pathExtension) {
             self = .partialDownload
         } else {

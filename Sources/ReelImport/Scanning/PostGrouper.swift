@@ -44,8 +44,11 @@ struct PostGrouper {
     /// Companions no candidate claimed, to report when the whole folder was scanned.
     var orphanedCompanions: [IgnoredFile] {
         companions.all.filter { !companions.claimed.contains($0.name) }.map { entry in
-            let what = entry.name.lowercased().hasSuffix(".txt") ? "text file" : "metadata file"
-            return IgnoredFile(path: display(entry.name), reason: "\(what) without a matching media file")
+            switch CompanionKind(fileName: entry.name) {
+            case .subtitles: return IgnoredFile(path: display(entry.name), reason: "subtitles without a matching video")
+            case .caption: return IgnoredFile(path: display(entry.name), reason: "text file without a matching media file")
+            default: return IgnoredFile(path: display(entry.name), reason: "metadata file without a matching media file")
+            }
         }
     }
 
@@ -97,7 +100,8 @@ struct PostGrouper {
             }
             candidates.append(ImportCandidate(
                 kind: .video, mediaFiles: [file.entry.url], sidecar: ownSidecar ?? baseSidecar,
-                captionFile: ownCaption ?? baseCaption, displayPath: display(file.entry.name)
+                captionFile: ownCaption ?? baseCaption, displayPath: display(file.entry.name),
+                subtitles: claimSubtitles(of: file)
             ))
         }
         guard let first = images.first else { return }
@@ -115,8 +119,18 @@ struct PostGrouper {
         let caption = companions.claimCaption(forStems: [file.stem])
         candidates.append(ImportCandidate(
             kind: file.type == .video ? .video : .image, mediaFiles: [file.entry.url],
-            sidecar: sidecar, captionFile: caption, displayPath: display(file.entry.name)
+            sidecar: sidecar, captionFile: caption, displayPath: display(file.entry.name),
+            subtitles: file.type == .video ? claimSubtitles(of: file) : []
         ))
+    }
+
+    /// A video's subtitle files, one per language; the others of a language are reported.
+    private mutating func claimSubtitles(of file: MediaFile) -> [SubtitleSidecar] {
+        let (kept, duplicates) = companions.claimSubtitles(forStem: file.stem)
+        for (entry, winner) in duplicates {
+            ignored.append(IgnoredFile(path: display(entry.name), reason: "subtitles in the same language as \(winner)"))
+        }
+        return kept
     }
 
     /// gallery-dl names its sidecar after the full file name (`x.jpg.json`), the others after

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ReelModels
 
 /// Files on disk that outlive the process: a time-to-live (24 h by default) and a size cap,
 /// least recently used evicted first. Each entry carries its key, the time it was stored and
@@ -110,7 +111,7 @@ public actor DiskCache {
     }
 
     static func fileName(for key: CacheKey) -> String {
-        SHA256.hash(data: Data(key.rawValue.utf8)).map { String(format: "%02x", $0) }.joined() + ".entry"
+        Hex.lowercase(SHA256.hash(data: Data(key.rawValue.utf8))) + ".entry"
     }
 
     // Layout: magic(4) storedAt(8, bit pattern) keyLength(4) key payloadLength(8) checksum(8) payload.

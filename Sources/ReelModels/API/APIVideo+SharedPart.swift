@@ -31,6 +31,7 @@ extension APIVideo {
             try container.encode(video.width, forKey: .width)
             try container.encode(video.height, forKey: .height)
             try container.encode(video.media, forKey: .media)
+            if let captions = video.captions, !captions.isEmpty { try container.encode(captions, forKey: .captions) }
         }
     }
 

@@ -38,6 +38,9 @@ public struct APIVideo: Codable, Sendable, Equatable, Identifiable {
     /// Seconds into the video where this user stopped, if they did.
     public var position: Double?
     public var media: APIMedia
+    /// The subtitle languages the master playlist carries as renditions; nil (omitted on the
+    /// wire) when there are none, so clients that predate captions see the item unchanged.
+    public var captions: [APICaption]?
 
     /// snake_case on the wire, spelled out so encoding needs no key conversion per request.
     enum CodingKeys: String, CodingKey {
@@ -60,14 +63,16 @@ public struct APIVideo: Codable, Sendable, Equatable, Identifiable {
         case height
         case position
         case media
+        case captions
     }
 
     public init(
         id: Int64, folderName: String, isFavorited: Bool, rating: Int, description: String?, tags: [APITagRef],
         flags: [APITagRef], shortcode: String?, datePosted: String?, uploader: String?, username: String?,
         dateAdded: String?, kind: PostKind, sourceUrl: String?, duration: Double?, width: Int, height: Int,
-        position: Double?, media: APIMedia
+        position: Double?, media: APIMedia, captions: [APICaption]? = nil
     ) {
+        self.captions = captions
         self.id = id
         self.folderName = folderName
         self.isFavorited = isFavorited
@@ -87,6 +92,18 @@ public struct APIVideo: Codable, Sendable, Equatable, Identifiable {
         self.height = height
         self.position = position
         self.media = media
+    }
+}
+
+/// One subtitle language of a video: `{"language":"en","name":"English"}`, the `LANGUAGE`
+/// and `NAME` of its `#EXT-X-MEDIA:TYPE=SUBTITLES` rendition in the master playlist.
+public struct APICaption: Codable, Sendable, Equatable, Hashable {
+    public var language: String
+    public var name: String
+
+    public init(language: String, name: String) {
+        self.language = language
+        self.name = name
     }
 }
 

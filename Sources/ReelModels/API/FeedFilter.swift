@@ -12,8 +12,14 @@ public struct FeedFilter: Codable, Sendable, Equatable, Hashable {
     public var favoritesOnly: Bool
     /// Only posts the viewer rated at least this; nil or ≤ 0 means no constraint.
     public var minRating: Int?
+    /// Only this library; nil means every library granted to the viewer.
+    public var library: Int64?
 
-    public init(tags: [String] = [], excludeTags: [String] = [], kind: PostKind? = nil, favoritesOnly: Bool = false, minRating: Int? = nil) {
+    public init(
+        tags: [String] = [], excludeTags: [String] = [], kind: PostKind? = nil, favoritesOnly: Bool = false, minRating: Int? = nil,
+        library: Int64? = nil
+    ) {
+        self.library = library
         self.tags = tags
         self.excludeTags = excludeTags
         self.kind = kind
@@ -35,6 +41,7 @@ public struct FeedFilter: Codable, Sendable, Equatable, Hashable {
             URLQueryItem(name: "kind", value: kind?.rawValue),
             URLQueryItem(name: "favorites", value: favoritesOnly ? "true" : nil),
             URLQueryItem(name: "min_rating", value: minRating.map(String.init)),
+            URLQueryItem(name: "library", value: library.map(String.init)),
         ].filter { $0.value != nil }
     }
 
@@ -62,6 +69,14 @@ public struct FeedFilter: Codable, Sendable, Equatable, Hashable {
             guard let value = Int(text), (0...5).contains(value) else { throw FeedFilterError("min_rating must be an integer from 0 to 5") }
             minRating = value
         }
+        library = try Self.library(parameter("library"))
+    }
+
+    /// The `library` parameter of every listing: absent, empty or a library id.
+    public static func library(_ text: String?) throws(FeedFilterError) -> Int64? {
+        guard let text, !text.isEmpty else { return nil }
+        guard let id = Int64(text), id > 0 else { throw FeedFilterError("library must be a library id (a positive integer)") }
+        return id
     }
 
     /// A comma-separated list: blanks trimmed, empty and over-long names dropped.

@@ -16,11 +16,14 @@ public struct ImportOptions: Sendable {
     /// Videos larger than this are compressed to H.264 ≤ 1080p30 before their ladder (the
     /// upload size policy); nil keeps every source as it is.
     public var compressAboveBytes: Int64?
+    /// The library every imported post goes to (it must exist).
+    public var libraryID: Int64
 
     public init(
         tags: [String] = [], maxAttempts: Int = 3, filter: VideoFilter = .none, createdBy: Int64? = nil,
-        compressAboveBytes: Int64? = nil
+        compressAboveBytes: Int64? = nil, libraryID: Int64 = Post.defaultLibraryID
     ) {
+        self.libraryID = libraryID
         self.tags = tags
         self.maxAttempts = maxAttempts
         self.filter = filter
@@ -108,6 +111,9 @@ public struct Importer: Sendable {
             SidecarLoader.load(sidecar: sidecar, caption: caption, decompressXZ: XZ.decompress)
         }
         for warning in warnings { outcome.warnings.append(.init(path: candidate.displayPath, reason: warning)) }
+        let subtitleFiles = candidate.subtitles
+        let (subtitles, subtitleWarnings) = try await BlockingIO.run { SubtitleSidecars.load(subtitleFiles) }
+        for warning in subtitleWarnings { outcome.warnings.append(.init(path: candidate.displayPath, reason: warning)) }
         var metadata = sidecarMetadata ?? PostMetadata()
         metadata.tags = Self.mergeTags(metadata.tags, options.tags)
 
@@ -130,7 +136,10 @@ public struct Importer: Sendable {
         var jobIDs: [Int64] = []
         for files in groups {
             let kind: PostKind = files.count > 1 ? .carousel : (files[0].mediaClass == .image ? .image : .video)
-            if let job = try await insert(files, kind: kind, metadata: metadata, candidate: candidate, options: options, outcome: &outcome) {
+            if let job = try await insert(
+                files, kind: kind, metadata: metadata, subtitles: kind == .video ? subtitles : [], candidate: candidate,
+                options: options, outcome: &outcome
+            ) {
                 jobIDs.append(job)
             }
         }
@@ -138,7 +147,7 @@ public struct Importer: Sendable {
     }
 
     private func insert(
-        _ files: [InspectedMedia], kind: PostKind, metadata: PostMetadata, candidate: ImportCandidate,
+        _ files: [InspectedMedia], kind: PostKind, metadata: PostMetadata, subtitles: [SubtitleSidecars.Track], candidate: ImportCandidate,
         options: ImportOptions, outcome: inout CandidateOutcome
     ) async throws -> Int64? {
         let display = Self.displayPath(files[0].url, candidate: candidate)
@@ -161,13 +170,15 @@ public struct Importer: Sendable {
         }
 
         let sources = SourceStore(dataFolder: dataFolder)
-        let kept = try zip(files, hashes).map { try sources.keep($0.url, contentHash: $1) }
+        var kept = try zip(files, hashes).map { try sources.keep($0.url, contentHash: $1) }
+        // Subtitles follow the media in the post's sources; the transcode tells them apart by name.
+        kept += try subtitles.map { try sources.keepSubtitles($0.vtt, tag: $0.tag) }
         let stem = files[0].url.deletingPathExtension().lastPathComponent
         let size = (try? FileManager.default.attributesOfItem(atPath: files[0].url.path)[.size] as? NSNumber)?.int64Value ?? 0
         let newPost = NewPost(
             kind: kind, folderName: FolderName.make(from: metadata, fileStem: stem), metadata: metadata,
             contentHash: contentHash, sourcePaths: kept, dateAdded: now(), filter: kind == .video ? options.filter : .none,
-            createdBy: options.createdBy, preparation: options.preparation(kind: kind, size: size)
+            createdBy: options.createdBy, preparation: options.preparation(kind: kind, size: size), libraryID: options.libraryID
         )
         do {
             let (post, job) = try await store.insertPost(newPost, maxAttempts: options.maxAttempts, now: now())

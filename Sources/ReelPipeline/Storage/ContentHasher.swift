@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ReelModels
 import ReelStorage
 
 /// SHA-256 of file contents, read in bounded chunks so a 4 GB clip costs 1 MB of memory.
@@ -15,19 +16,15 @@ public enum ContentHasher {
             if chunk.isEmpty { break }
             hasher.update(data: chunk)
         }
-        return hex(hasher.finalize())
+        return Hex.lowercase(hasher.finalize())
     }
 
     public static func sha256(of data: Data) -> String {
-        hex(SHA256.hash(data: data))
+        Hex.lowercase(SHA256.hash(data: data))
     }
 
     /// A post made of several files (a carousel) is identified by the hash of its parts' hashes.
     public static func combine(_ hashes: [String]) -> String {
         hashes.count == 1 ? hashes[0] : sha256(of: Data(hashes.joined(separator: "\n").utf8))
-    }
-
-    static func hex(_ digest: some Sequence<UInt8>) -> String {
-        digest.map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -8,6 +8,7 @@ import ReelStorage
 ///   reelhouse.sqlite   metadata, jobs and encryption keys
 ///   media/<post id>/   published outputs, served to clients
 ///   sources/<sha256>.<ext>  the mezzanine each post was made from (hard link when possible)
+///   sources/<sha256>.<tag>.vtt  a video's validated subtitles, one per language tag
 ///   tmp/job-<id>/      a job's work in progress; never served, swept when its job is gone
 ///   uploads/<id>.bin   a resumable upload in progress (and <id>.json); expired ones swept
 /// ```
@@ -42,7 +43,7 @@ public struct DataFolder: Sendable, Equatable {
     public func sourceURL(_ relativePath: String) throws -> URL {
         let parts = relativePath.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0] == "sources",
-              parts[1].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." }),
+              parts[1].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }),
               !parts[1].hasPrefix(".")
         else { throw PipelineError.inconsistent("unexpected source path \(relativePath)") }
         return root.appendingPathComponent(relativePath)

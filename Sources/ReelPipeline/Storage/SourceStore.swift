@@ -4,7 +4,7 @@ import ReelStorage
 /// Keeps the mezzanine of every post under `sources/`, named by content hash, so a transcode
 /// job (on this machine or, later, another worker) never depends on the user's import folder
 /// still being there. A hard link costs no space when the import folder is on the same disk.
-public struct SourceStore: Sendable {
+public struct SourceStore: SourceStorage {
     public let dataFolder: DataFolder
 
     public init(dataFolder: DataFolder) {
@@ -36,6 +36,41 @@ public struct SourceStore: Sendable {
             throw PipelineError.storage("cannot keep a copy of \(file.path): \(error.localizedDescription)")
         }
         return relative
+    }
+
+    public func removeSource(_ relativePath: String) async {
+        discard(relativePath)
+    }
+
+    /// Keeps validated WebVTT for language `tag` (already a safe file-name part, see
+    /// `SubtitleSidecar.normalizedTag`) as `sources/<sha256>.<tag>.vtt`, written under a
+    /// temporary name and renamed.
+    public func keepSubtitles(_ vtt: Data, tag: String) throws -> String {
+        let name = "\(ContentHasher.sha256(of: vtt)).\(tag).vtt"
+        let relative = "sources/\(name)"
+        let destination = dataFolder.root.appendingPathComponent(relative)
+        let fileManager = FileManager.default
+        try fileManager.createDirectory(at: dataFolder.sourcesRoot, withIntermediateDirectories: true)
+        if fileManager.fileExists(atPath: destination.path) { return relative }
+        let partial = dataFolder.sourcesRoot.appendingPathComponent(".\(name).partial-\(UUID().uuidString)")
+        do {
+            try vtt.write(to: partial)
+            try fileManager.moveItem(at: partial, to: destination)
+        } catch {
+            try? fileManager.removeItem(at: partial)
+            if fileManager.fileExists(atPath: destination.path) { return relative }
+            throw PipelineError.storage("cannot keep subtitles: \(error.localizedDescription)")
+        }
+        return relative
+    }
+
+    /// The language tag of a kept subtitle file (`sources/<sha>.pt-BR.vtt` → `pt-BR`), nil for
+    /// any other source.
+    public static func subtitleTag(ofSourcePath path: String) -> String? {
+        let name = path.split(separator: "/").last ?? ""
+        let parts = name.split(separator: ".")
+        guard parts.count == 3, parts[2] == "vtt" else { return nil }
+        return String(parts[1])
     }
 
     public func discard(_ relativePath: String) {

@@ -21,18 +21,29 @@ struct HLSPackager {
         try plan.rungs.map { rung in try packageRung(rung, key: key) }
     }
 
-    func writeMaster(_ renditions: [Rendition]) throws {
+    func writeMaster(_ renditions: [Rendition], subtitles: [SubtitleTrack] = []) throws {
         let master = MasterPlaylist(
             independentSegments: true,
-            variants: renditions.map { rendition in
-                MasterPlaylist.Variant(
-                    bandwidth: rendition.bandwidth, averageBandwidth: rendition.averageBandwidth,
-                    width: rendition.width, height: rendition.height, codecs: rendition.codecs,
-                    frameRate: rendition.frameRate, uri: rendition.playlist
-                )
-            }
+            variants: Self.variants(renditions),
+            subtitles: SubtitlePackager.renditions(subtitles)
         )
         try Data(master.render().utf8).write(to: directory.appendingPathComponent(Self.masterName), options: .atomic)
+    }
+
+    /// Segment durations of a packaged rung (all rungs share them).
+    func segmentDurations(_ rendition: Rendition) throws -> [Double] {
+        let text = try String(contentsOf: directory.appendingPathComponent(rendition.playlist), encoding: .utf8)
+        return try MediaPlaylist.parse(text).segments.map(\.duration)
+    }
+
+    private static func variants(_ renditions: [Rendition]) -> [MasterPlaylist.Variant] {
+        renditions.map { rendition in
+            MasterPlaylist.Variant(
+                bandwidth: rendition.bandwidth, averageBandwidth: rendition.averageBandwidth,
+                width: rendition.width, height: rendition.height, codecs: rendition.codecs,
+                frameRate: rendition.frameRate, uri: rendition.playlist
+            )
+        }
     }
 
     private func packageRung(_ rung: Rung, key: Data?) throws -> Rendition {

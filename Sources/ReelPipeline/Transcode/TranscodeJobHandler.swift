@@ -59,7 +59,10 @@ public struct TranscodeJobHandler: JobHandler {
         defer { try? FileManager.default.removeItem(at: work) }
 
         do {
-            let sources = try await store.sourcePaths(postID: postID).map(dataFolder.sourceURL)
+            let paths = try await store.sourcePaths(postID: postID)
+            let subtitlePaths = paths.compactMap { path in SourceStore.subtitleTag(ofSourcePath: path).map { (tag: $0, path: path) } }
+            let subtitles = try subtitlePaths.map { (tag: $0.tag, url: try dataFolder.sourceURL($0.path)) }
+            let sources = try paths.filter { SourceStore.subtitleTag(ofSourcePath: $0) == nil }.map(dataFolder.sourceURL)
             guard !sources.isEmpty else { throw JobFailure.invalidInput("the post has no source file") }
             for source in sources where !FileManager.default.fileExists(atPath: source.path) {
                 throw JobFailure.invalidInput("the source file \(source.lastPathComponent) is missing from the data folder")
@@ -80,14 +83,20 @@ public struct TranscodeJobHandler: JobHandler {
                     source = try await preparer.prepare(postID: postID, source: source, work: work, context: context)
                     transcoder.progressRange = SourcePreparer.progressRange.upperBound...0.9
                 }
-                media = try await transcoder.transcode(source: source, into: staging, key: key, context: context)
+                media = try await transcoder.transcode(source: source, subtitles: subtitles, into: staging, key: key, context: context)
             case .image, .carousel:
                 media = try await ImageProcessor(runner: runner).process(sources: sources, into: staging, context: context)
             }
             try Task.checkCancellation()
             let postKey = String(postID)
             try await storage.publish(stagedDirectory: staging, postKey: postKey)
-            try await store.publish(postID: postID, media: media, key: key)
+            do {
+                try await store.publish(postID: postID, media: media, key: key)
+            } catch StoreError.notFound {
+                // Deleted while it was being transcoded: the files just published belong to no post.
+                try? await storage.remove(postKey: postKey)
+                throw JobFailure.invalidInput("the post of this job was deleted")
+            }
             await context.reportProgress(1)
             logger.info("published post", metadata: ["post": "\(postID)", "folder": "\(post.folderName)"])
             return .finished
@@ -111,7 +120,11 @@ public struct TranscodeJobHandler: JobHandler {
         case .invalidInput(let message): (reason, final) = (message, true)
         case .transient(let message): (reason, final) = (message, job.attempts >= job.maxAttempts)
         }
-        try await store.setStatus(postID: postID, status: final ? .failed : .queued, failureReason: final ? reason : nil)
+        do {
+            try await store.setStatus(postID: postID, status: final ? .failed : .queued, failureReason: final ? reason : nil)
+        } catch StoreError.notFound {
+            // Deleted meanwhile: there is no post left to mark, and its job went with it.
+        }
     }
 
     /// The deployment's own prefix (if any) followed by the post's look.

@@ -15,7 +15,10 @@ struct VideoTranscoder {
     /// it takes the part below).
     var progressRange: ClosedRange<Double> = 0...0.9
 
-    func transcode(source: URL, into staging: URL, key: Data?, context: JobContext) async throws -> PublishedMedia {
+    /// `subtitles` are the post's kept WebVTT files with their language tags.
+    func transcode(
+        source: URL, subtitles: [(tag: String, url: URL)] = [], into staging: URL, key: Data?, context: JobContext
+    ) async throws -> PublishedMedia {
         let probe = try await runner.probeForTranscode(source)
         let plan: LadderPlan
         do {
@@ -43,10 +46,20 @@ struct VideoTranscoder {
         )
         guard remux.succeeded else { throw FFmpegFailure.classify(remux.stderrTail) }
         await context.reportProgress(0.93)
+        // Read before the segments are encrypted: where the first frame sits on the timeline.
+        let firstFrame = subtitles.isEmpty ? 0 : try await firstPresentationTime(
+            staging.appendingPathComponent("\(plan.rungs[plan.rungs.count - 1].name)/index.m3u8")
+        )
 
         let packager = HLSPackager(directory: staging)
         let renditions = try packager.package(plan: plan, key: key)
-        try packager.writeMaster(renditions)
+        var tracks: [SubtitleTrack] = []
+        if !subtitles.isEmpty, let top = renditions.last {
+            tracks = try SubtitlePackager(directory: staging).package(
+                subtitles, segmentDurations: try packager.segmentDurations(top), firstPresentationTime: firstFrame
+            )
+        }
+        try packager.writeMaster(renditions, subtitles: tracks)
         await context.reportProgress(0.97)
 
         let top = plan.rungs[plan.rungs.count - 1]
@@ -57,8 +70,15 @@ struct VideoTranscoder {
         return PublishedMedia(
             duration: plan.duration, width: top.width, height: top.height, hasSourceAudio: plan.hasSourceAudio,
             encrypted: key != nil, masterPlaylist: HLSPackager.masterName, renditions: renditions,
-            poster: poster, thumbnail: thumbnail, download: Self.downloadName, images: []
+            poster: poster, thumbnail: thumbnail, download: Self.downloadName, images: [],
+            subtitles: tracks.isEmpty ? nil : tracks
         )
+    }
+
+    /// The top rung's first video timestamp (ffprobe), 0 when ffprobe cannot say.
+    private func firstPresentationTime(_ playlist: URL) async throws -> Double {
+        let output = try await runner.run("ffprobe", SubtitleSegmenter.firstPresentationTimeArguments(playlist: playlist.path))
+        return output.succeeded ? SubtitleSegmenter.firstPresentationTime(ffprobeOutput: String(decoding: output.stdout, as: UTF8.self)) : 0
     }
 
     static let downloadName = "download.mp4"

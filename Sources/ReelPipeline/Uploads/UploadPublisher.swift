@@ -32,7 +32,8 @@ public struct UploadPublisher: Sendable {
         if let description = record.metadata["description"], !description.isEmpty { sidecar["description"] = description }
         let options = ImportOptions(
             tags: UploadMetadata.tags(record.metadata["tags"]), filter: try UploadMetadata.filter(record.metadata["filter"]),
-            createdBy: record.userID, compressAboveBytes: policy.compressAboveBytes
+            createdBy: record.userID, compressAboveBytes: policy.compressAboveBytes,
+            libraryID: try UploadMetadata.library(record.metadata[UploadMetadata.libraryKey]) ?? Post.defaultLibraryID
         )
         let imported = try await StagedImport(importer: importer).run(
             file: file, placement: .link, stageName: "upload-\(record.id)", stem: name.stem, ext: name.ext, sidecar: sidecar,

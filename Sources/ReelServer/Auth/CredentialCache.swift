@@ -38,4 +38,10 @@ actor CredentialCache {
     func forget(_ hash: String) {
         entries[hash] = nil
     }
+
+    /// Forgets every remembered credential whose identity `matches`, but the one under `keeping`:
+    /// a revoked key or a signed-out session stops working here at once, not after `ttl`.
+    func forget(keeping: String? = nil, where matches: (Identity) -> Bool) {
+        entries = entries.filter { key, entry in key == keeping || !matches(entry.identity) }
+    }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ReelModels
 
 /// API keys and session tokens: 32 random bytes, base64url, with a readable prefix. Only their
 /// SHA-256 is stored, so a leaked database does not leak working credentials.
@@ -11,7 +12,7 @@ public enum Credentials {
     public static func newSessionToken() -> String { randomToken() }
 
     public static func hash(_ secret: String) -> String {
-        SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.lowercase(SHA256.hash(data: Data(secret.utf8)))
     }
 
     /// The first characters of a key, shown in `reelhouse key list` to tell keys apart.

@@ -18,7 +18,7 @@ struct FeedController {
     static let maxLimit = 50
 
     func register(_ routes: APIRoutes) {
-        routes.on(.get, "/api/v1/feed", access: .user, "A page of the endless shuffled feed (cursor, limit, tags, exclude_tags, kind, favorites, min_rating)") { request, context in
+        routes.on(.get, "/api/v1/feed", access: .user, "A page of the endless shuffled feed (cursor, limit, tags, exclude_tags, kind, favorites, min_rating, library)") { request, context in
             let user = try context.requireUser()
             let query = request.uri.queryParameters
             let filter = try Self.filter(from: query)
@@ -64,6 +64,15 @@ struct FeedController {
     static func filter(from query: Parameters) throws(APIError) -> FeedFilter {
         do throws(FeedFilterError) {
             return try FeedFilter { name in query[Substring(name)].map(String.init) }
+        } catch {
+            throw APIError.badRequest(error.message)
+        }
+    }
+
+    /// The `library` parameter of a listing (nil: every library the user may see), or a 400.
+    static func library(from query: Parameters) throws(APIError) -> Int64? {
+        do throws(FeedFilterError) {
+            return try FeedFilter.library(query["library"].map(String.init))
         } catch {
             throw APIError.badRequest(error.message)
         }

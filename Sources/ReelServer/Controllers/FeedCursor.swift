@@ -43,5 +43,7 @@ struct FeedCursorCodec: Sendable {
             filter.favoritesOnly ? "1" : "0",
             filter.minRating.map(String.init) ?? "",
         ].joined(separator: ";")
+            // Only when set, so the cursors of unscoped feeds read as they did before libraries.
+            + (filter.library.map { ";library=\($0)" } ?? "")
     }
 }

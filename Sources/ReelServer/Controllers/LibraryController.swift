@@ -11,10 +11,11 @@ struct LibraryController {
     let now: @Sendable () -> Date
 
     func register(_ routes: APIRoutes) {
-        routes.on(.get, "/api/v1/favorites", access: .user, "The user's favorites, newest first (cursor, limit)") { request, context in
+        routes.on(.get, "/api/v1/favorites", access: .user, "The user's favorites, newest first (cursor, limit, library)") { request, context in
             let user = try context.requireUser()
             let query = request.uri.queryParameters
             let limit = try FeedController.limit(from: query)
+            let library = try FeedController.library(from: query)
             var after: FavoritesCursor?
             if let text = query["cursor"], !text.isEmpty {
                 guard let data = Base64URL.decode(text), let cursor = try? JSONDecoder().decode(FavoritesCursor.self, from: data) else {
@@ -22,7 +23,7 @@ struct LibraryController {
                 }
                 after = cursor
             }
-            let (posts, next) = try await social.favorites(userID: user.id, after: after, limit: limit)
+            let (posts, next) = try await social.favorites(userID: user.id, library: library, after: after, limit: limit)
             let items = try await presenter.present(posts, userID: user.id, social: social, now: now())
             let nextCursor = try next.map { Base64URL.encode(try JSONEncoder().encode($0)) }
             return try Response.json(APIFeedPage(items: items, nextCursor: nextCursor), context: context)

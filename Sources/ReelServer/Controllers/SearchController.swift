@@ -15,7 +15,7 @@ struct SearchController {
 
     static let defaultLimit = 20
     static let maxLimit = 50
-    static let summary = "Search ready posts (q: words, \"phrases\", tag:name, -tag:name, @uploader; cursor, limit)"
+    static let summary = "Search ready posts (q: words, \"phrases\", tag:name, -tag:name, @uploader; cursor, limit, library)"
 
     func register(_ routes: APIRoutes) {
         routes.on(.get, "/api/v1/search", access: .user, Self.summary) { request, context in
@@ -23,19 +23,22 @@ struct SearchController {
             let parameters = request.uri.queryParameters
             let text = parameters["q"].map(String.init) ?? ""
             let limit = try FeedController.limit(from: parameters, default: Self.defaultLimit, maximum: Self.maxLimit)
+            let library = try FeedController.library(from: parameters)
+            // A cursor belongs to its query and its library.
+            let context = library.map { "\(text)\u{1F}library=\($0)" } ?? text
             var offset = 0
             if let cursor = parameters["cursor"].map(String.init), !cursor.isEmpty {
-                offset = try cursors.decode(cursor, query: text)
+                offset = try cursors.decode(cursor, query: context)
                 guard offset + limit <= search.maxSearchResults else {
                     throw APIError.invalidCursor("the cursor points past the last result served")
                 }
             }
             // Blank, or nothing but punctuation: a page with nothing on it, like a search that finds nothing.
             let query = SearchQuery.parse(text)
-            let (items, hasMore) = try await search.search(userID: user.id, query: query, offset: offset, limit: limit)
+            let (items, hasMore) = try await search.search(userID: user.id, library: library, query: query, offset: offset, limit: limit)
             let body = try FeedPageBody(presenter: presenter, cache: encodedItems).encode(
                 try await VideoPresenter.withRefs(items, social: social),
-                nextCursor: hasMore ? cursors.encode(offset: offset + limit, query: text) : nil,
+                nextCursor: hasMore ? cursors.encode(offset: offset + limit, query: context) : nil,
                 now: now()
             )
             return Response.json(body: body)

@@ -1,22 +1,27 @@
 import Foundation
 import Hummingbird
 import ReelModels
+import ReelStorage
 import ReelStore
 
 /// One post: read it, and the per-user and library mutations on it. Seed 000's folder-name
 /// routes answer 200 with the new state, which is what that client checks.
 struct VideoController {
     let library: any LibraryStore
+    let grants: any LibraryGrantStore
     let social: any SocialStore
+    let storage: any MediaStorage
+    let sources: (any SourceStorage)?
     let presenter: VideoPresenter
     let now: @Sendable () -> Date
 
     func register(_ routes: APIRoutes) {
-        routes.on(.get, "/api/v1/videos/{id}", access: .user, "One post with signed media URLs") { _, context in
+        routes.on(.get, "/api/v1/videos/{id}", access: .user, "One post with signed media URLs, its title, library, collections and captions") { _, context in
             let user = try context.requireUser()
             let post = try await readyPost(context)
-            return try Response.json(try await present(post, userID: user.id), context: context)
+            return try Response.json(try await detail(post, userID: user.id), context: context)
         }
+        registerEditing(routes)
         routes.on(.post, "/api/v1/videos/{id}/favorite", access: .user, "Favorite a post") { _, context in
             try await setFavorite(try await readyPost(context), true, context)
         }
@@ -95,23 +100,36 @@ struct VideoController {
         return try Response.json(APIViewerState(id: post.id, isFavorited: viewer.isFavorited, rating: viewer.rating), context: context)
     }
 
-    private func present(_ post: Post, userID: Int64) async throws -> APIVideo {
+    func present(_ post: Post, userID: Int64) async throws -> APIVideo {
         try await presenter.present([post], userID: userID, social: social, now: now())[0]
     }
 
-    private func readyPost(_ context: AppRequestContext) async throws -> Post {
+    /// A ready post in a library the user is granted; anything else is "not found", so a post
+    /// in another library cannot even be told apart from one that does not exist.
+    func readyPost(_ context: AppRequestContext) async throws -> Post {
+        let id = try Self.postID(context)
+        guard let post = try await library.post(id: id), post.status == .ready, try await isVisible(post, context) else {
+            throw APIError.notFound("video \(id)")
+        }
+        return post
+    }
+
+    static func postID(_ context: AppRequestContext) throws(APIError) -> Int64 {
         guard let text = context.parameters.get("id"), let id = Int64(text), id > 0 else {
             throw APIError.badRequest("the video id must be a positive integer")
         }
-        guard let post = try await library.post(id: id), post.status == .ready else { throw APIError.notFound("video \(id)") }
-        return post
+        return id
+    }
+
+    private func isVisible(_ post: Post, _ context: AppRequestContext) async throws -> Bool {
+        try await grants.scope(userID: try context.requireUser().id, requested: nil).contains(post.libraryID)
     }
 
     private func readyPost(folder context: AppRequestContext) async throws -> Post {
         guard let folder = context.parameters.get("folder"), Self.isSlug(folder) else {
             throw APIError.badRequest("the folder name is not valid")
         }
-        guard let post = try await library.post(folderName: folder), post.status == .ready else {
+        guard let post = try await library.post(folderName: folder), post.status == .ready, try await isVisible(post, context) else {
             throw APIError.notFound("video \(folder)")
         }
         return post

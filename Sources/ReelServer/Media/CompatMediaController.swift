@@ -127,7 +127,7 @@ struct CompatMediaController {
         try await posts.entry(for: folder, now: now()) { try await library.post(folderName: folder) }
     }
 
-    /// The files seed 000's player needs: playlists, init sections and segments.
+    /// The files seed 000's player needs: playlists, init sections, segments and subtitles.
     static func hlsFiles(_ media: PublishedMedia) -> Set<String> {
         var files = Set<String>()
         if let master = media.masterPlaylist { files.insert(master) }
@@ -135,6 +135,12 @@ struct CompatMediaController {
             files.insert(rendition.playlist)
             files.insert(rendition.initSegment)
             files.formUnion(rendition.segments)
+        }
+        // The master names its subtitle renditions: AVPlayer fetches one when the viewer (or the
+        // system's captions setting, AUTOSELECT=YES) picks it, so they must resolve here too.
+        for track in media.subtitles ?? [] {
+            files.insert(track.playlist)
+            files.formUnion(track.segments)
         }
         return files
     }

@@ -219,7 +219,7 @@ enum ETag {
     /// in, e.g. the host a playlist was rewritten for).
     static func strong(_ parts: [String]) -> String {
         let digest = SHA256.hash(data: Data(parts.joined(separator: "|").utf8))
-        return "\"" + digest.prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        return "\"" + Hex.lowercase(digest.prefix(16)) + "\""
     }
 
     static func parts(postID: Int64, contentHash: String, name: String, facts: MediaFileResponder.FileFacts) -> [String] {

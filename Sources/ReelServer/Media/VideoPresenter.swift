@@ -21,8 +21,14 @@ public struct VideoPresenter: Sendable {
             datePosted: post.metadata.datePosted, uploader: post.metadata.uploader, username: post.metadata.username,
             dateAdded: Self.iso8601(post.dateAdded), kind: post.kind, sourceUrl: post.metadata.sourceURL,
             duration: media?.duration, width: media?.width ?? 0, height: media?.height ?? 0,
-            position: viewer.position, media: mediaURLs(for: post, now: now)
+            position: viewer.position, media: mediaURLs(for: post, now: now), captions: Self.captions(of: media)
         )
+    }
+
+    /// Nil for none, so the item's JSON stays what it was for posts without subtitles.
+    static func captions(of media: PublishedMedia?) -> [APICaption]? {
+        guard let tracks = media?.subtitles, !tracks.isEmpty else { return nil }
+        return tracks.map { APICaption(language: $0.language, name: $0.name) }
     }
 
     public func mediaURLs(for post: Post, now: Date) -> APIMedia {

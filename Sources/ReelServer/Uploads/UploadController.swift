@@ -38,6 +38,8 @@ public struct UploadDependencies: Sendable {
 /// HEAD names the post once the job has run.
 struct UploadController {
     let dependencies: UploadDependencies
+    /// Which library an upload may go to (its `library` metadata, or the uploader's first).
+    let libraries: any LibraryGrantStore
     let now: @Sendable () -> Date
     let locks = UploadLocks()
     /// How long a PATCH waits for another one on the same upload before 423.
@@ -98,8 +100,10 @@ struct UploadController {
         try TusHeaders.requireVersion(request.headers)
         let user = try context.requireUser()
         let length = try TusHeaders.uploadLength(request.headers, maxBytes: policy.maxBytes)
-        let metadata = try TusHeaders.metadata(request.headers[TusHeaders.uploadMetadata])
+        var metadata = try TusHeaders.metadata(request.headers[TusHeaders.uploadMetadata])
         try Self.validate(metadata)
+        // Decided now, before any byte is sent, and recorded: the import later reads it as is.
+        metadata[UploadMetadata.libraryKey] = String(try await library(for: metadata, user: user))
         let carriesData = request.headers[.contentType]?.lowercased().hasPrefix(TusHeaders.offsetContentType) == true
         if !carriesData, let declared = request.headers[.contentLength], declared != "0" {
             throw APIError.badRequest("a creation request with a body needs Content-Type \(TusHeaders.offsetContentType)")
@@ -126,6 +130,23 @@ struct UploadController {
         }
         response.headers[.location] = "/api/v1/uploads/\(record.id)"
         return response
+    }
+
+    /// The library named by the `library` metadata, which must be granted to the uploader
+    /// (else 404, as for any library not granted); without it the first library they may see.
+    private func library(for metadata: [String: String], user: User) async throws -> Int64 {
+        let requested: Int64?
+        do {
+            requested = try UploadMetadata.library(metadata[UploadMetadata.libraryKey])
+        } catch let error as PipelineError {
+            throw APIError.badRequest(error.description)
+        }
+        switch try await libraries.scope(userID: user.id, requested: requested) {
+        case .all: return requested ?? Post.defaultLibraryID
+        case .only(let ids):
+            guard let first = requested ?? ids.min() else { throw APIError.forbidden("no library is granted to you to upload into") }
+            return first
+        }
     }
 
     /// Checks the metadata that becomes the post when the upload is created, so a bad value is

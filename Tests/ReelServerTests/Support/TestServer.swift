@@ -58,8 +58,9 @@ struct TestServer {
 
     var dependencies: ServerDependencies {
         ServerDependencies(
-            library: store, jobs: store, accounts: store, social: store, feed: store, search: store, catalog: store, collections: store, storage: storage,
-            passwords: BcryptPasswordHasher(cost: 4), secret: secret, generations: generations
+            library: store, jobs: store, accounts: store, social: store, feed: store, search: store, libraries: store, catalog: store,
+            collections: store, storage: storage, sources: SourceStore(dataFolder: DataFolder(root: root)), passwords: BcryptPasswordHasher(cost: 4),
+            secret: secret, generations: generations
         )
     }
 
@@ -73,10 +74,12 @@ struct TestServer {
 
     /// A ready video post with small but well-formed HLS files on disk (ReelTestSupport's maker).
     @discardableResult
-    func publishVideo(name: String, tags: [String] = [], encrypted: Bool = true, kind: PostKind = .video) async throws -> Post {
+    func publishVideo(
+        name: String, tags: [String] = [], encrypted: Bool = true, kind: PostKind = .video, libraryID: Int64 = Post.defaultLibraryID
+    ) async throws -> Post {
         try await TestMedia.publishVideo(
             name: name, store: store, mediaRoot: root.appendingPathComponent("media"), tags: tags, encrypted: encrypted, kind: kind,
-            posterHash: "0123456789abcdef"
+            posterHash: "0123456789abcdef", libraryID: libraryID
         )
     }
 }

@@ -5,6 +5,7 @@ import { api } from '../api.js';
 import { showToast } from '../ui/toast.js';
 import { toggleHelp } from '../ui/help.js';
 import { createFeedSource } from './feed-source.js';
+import { listLabel, listPageFetcher } from './list-source.js';
 import { planPool, prefetchTargets } from './pool-plan.js';
 import { createPager } from './pager.js';
 import { createPlayerPool } from './player-pool.js';
@@ -17,6 +18,8 @@ import { wireGestures } from './gestures.js';
 import { wireKeyboard } from './keyboard.js';
 import { renderState } from './states.js';
 import { wireMediaSession, describeForMediaSession } from './media-session.js';
+import { autoplayNextOn } from './preferences.js';
+import { createCaptionsControl } from './captions-control.js';
 
 const ERROR_TEXT = {
   network: "This video couldn't be loaded. Check your connection.",
@@ -29,10 +32,16 @@ const ERROR_TEXT = {
 /** Error codes a retry may fix by itself once the server answers again. */
 const RETRIED_WHEN_BACK = new Set(['network', 'expired']);
 
-export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChange, connectivity, refresher }) {
+/**
+ * `list` (list-source.js's listFromQuery) plays a browse / search / shelf / collection /
+ * favorites list from one post on instead of the endless feed; `tag` filters the endless feed.
+ */
+export function startFeed({ engine, lookAhead, tag, list = null, onUnauthorized, onFilterChange, connectivity, refresher }) {
   const scroller = document.getElementById('feed');
   const stateBox = document.getElementById('feed-state');
-  const source = createFeedSource({ fetchPage: (query) => api.feed(query), filter: tag ? { tags: tag } : {} });
+  const source = list
+    ? createFeedSource({ fetchPage: listPageFetcher(api, list) })
+    : createFeedSource({ fetchPage: (query) => api.feed(query), filter: tag ? { tags: tag } : {} });
   // One entry per feed position ({ item, element }); positions, not API ids, name items here,
   // because after the library wraps one post can be on the page twice.
   const entries = [];
@@ -43,7 +52,9 @@ export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChan
   const entryOf = (element) => entries[Number(element?.dataset.entry)] ?? null;
   const pool = createPlayerPool({
     engine, lookup,
-    onReady: (slot, { element }) => { clearItemError(element); playback.playerReady(); },
+    // The full player gave back the element it borrowed: put the feed's players in place again.
+    onReturn: () => { if (!stopped && source.items.length) { planPlayers(); playback.playerReady(); captions.update(); } },
+    onReady: (slot, { element }) => { clearItemError(element); playback.playerReady(); captions.update(); },
     onError: (slot, { element }, error) => {
       showItemError(element, ERROR_TEXT[error?.code] ?? error?.message ?? ERROR_TEXT.decode);
       element.dataset.errorCode = error?.code ?? 'unknown';
@@ -53,6 +64,7 @@ export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChan
   });
   const playback = createPlayback({ pool, elementFor: (key) => entries[key]?.element ?? null });
   const pager = createPager({ scroller, onCurrentChange });
+  const captions = createCaptionsControl({ pool, entryFor: (key) => entries[key] ?? null });
 
   function currentEntry() {
     return entries[pager.current] ?? null;
@@ -63,7 +75,11 @@ export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChan
     const kinds = source.items.map((item) => item.kind);
     const current = pager.current;
     pool.apply(planPool({ ids: keys, kinds, current, slots: pool.assignment(), reach: lookAhead ? 3 : 1 }));
+    // Autoplay next (Profile → Preferences): videos play once and the feed moves on (onEnded).
+    const loop = !autoplayNextOn();
+    for (const slot of pool.slots) slot.video.loop = loop;
     pool.focus(kinds[current] === 'video' ? current : null);
+    captions.update();
     loadImagesNear(entries.map((entry) => entry.element), current);
     if (lookAhead) engine.prefetch(prefetchTargets(kinds, current).map((index) => source.items[index]));
   }
@@ -72,6 +88,7 @@ export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChan
     const item = source.items[index];
     planPlayers();
     playback.setCurrent(item.kind === 'video' ? index : null);
+    captions.setCurrent(item.kind === 'video' ? index : null);
     describeForMediaSession(item);
     if (source.wantsMore(index)) loadMore();
   }
@@ -80,6 +97,7 @@ export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChan
     source.items.slice(fromIndex).forEach((item, offset) => {
       const element = createItemElement(item);
       element.dataset.entry = String(fromIndex + offset);
+      captions.render(element, item);
       entries.push({ item, element });
       if (item.kind === 'carousel') wireCarousel(element);
       pager.append(element);
@@ -95,7 +113,8 @@ export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChan
       pageFailed = false;
       if (stopped) return;
       if (source.items.length === 0) {
-        renderState(stateBox, tag ? { kind: 'no-match', tag } : { kind: 'empty' }, {
+        const state = list ? { kind: 'list-empty', label: listLabel(list) } : tag ? { kind: 'no-match', tag } : { kind: 'empty' };
+        renderState(stateBox, state, {
           onRetry: () => restartSameFilter(), onClearFilter: () => onFilterChange(null),
         });
         return;
@@ -197,6 +216,7 @@ export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChan
       case 'expand': toggleDescription(button); break;
       case 'tag': onFilterChange(button.dataset.tag); break;
       case 'mute': playback.toggleMute(); break;
+      case 'captions': captions.cycle(element, entry.item); break;
       case 'unmute': playback.unmute(); break;
       case 'pip': togglePictureInPicture(); break;
       case 'retry': retryEntry(element, { force: true }); break;
@@ -205,6 +225,12 @@ export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChan
     }
   });
   // `error` does not bubble: listen in the capture phase for every image in the feed.
+  // `ended` does not bubble either; it only comes when autoplay next turned looping off.
+  scroller.addEventListener('ended', (event) => {
+    if (event.target instanceof HTMLVideoElement && event.target === playback.currentVideo() && !playback.userPaused) {
+      pager.goTo(pager.current + 1);
+    }
+  }, true);
   scroller.addEventListener('error', (event) => {
     if (event.target instanceof HTMLImageElement) imageFailed(event.target);
   }, true);
@@ -217,7 +243,7 @@ export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChan
     onDoubleTap: (element) => { burstHeart(element); like(element, true); },
     onHold: (element, on) => playback.hold(on),
   });
-  const unwireKeys = wireKeyboard({
+  const keyActions = {
     next: () => pager.goTo(pager.current + 1),
     previous: () => pager.goTo(pager.current - 1),
     left: () => stepCarousel(currentEntry()?.element, -1),
@@ -226,8 +252,14 @@ export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChan
     toggleMute: () => playback.toggleMute(),
     like: () => { const element = currentEntry()?.element; if (element) like(element); },
     fullscreen: toggleFullscreen,
+    captions: () => {
+      const entry = currentEntry();
+      if (entry?.element.querySelector('[data-action="captions"]')) captions.cycle(entry.element, entry.item);
+    },
     help: toggleHelp,
-  });
+  };
+  let unwireKeys = wireKeyboard(keyActions);
+  let active = true;
   wireMediaSession({
     play: () => { if (playback.userPaused) togglePause(); },
     pause: () => { if (!playback.userPaused) togglePause(); },
@@ -240,6 +272,18 @@ export function startFeed({ engine, lookAhead, tag, onUnauthorized, onFilterChan
   loadMore();
 
   return {
+    /**
+     * Another screen of the app is shown over the feed (false) or the feed is back (true):
+     * it is hidden, not stopped, so it keeps its position, its pages and its three players;
+     * meanwhile nothing plays and its keys are not listened to.
+     */
+    setActive(on) {
+      if (on === active || stopped) return;
+      active = on;
+      playback.suspend(!on);
+      if (on) unwireKeys = wireKeyboard(keyActions);
+      else unwireKeys();
+    },
     /** The network is back: fetch the page that failed, reload videos that failed to load. */
     retry() {
       if (pageFailed || source.items.length === 0) loadMore();

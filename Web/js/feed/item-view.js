@@ -38,6 +38,7 @@ export function createItemElement(item) {
       <div class="play-indicator" aria-hidden="true">${icon('play', 'icon play')}${icon('pause', 'icon pause')}</div>
       <div class="heart-burst" aria-hidden="true">${icon('heart')}</div>
       ${item.kind === 'video' ? '<button type="button" class="unmute-hint" data-action="unmute" hidden>Tap to unmute</button>' : ''}
+      ${item.captions?.length ? '<p class="captions-line" aria-live="off" hidden></p>' : ''}
     </div>
     ${overlayHTML(item)}`;
   applyFrame(element.querySelector('.stage'), frame);

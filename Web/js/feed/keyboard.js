@@ -1,4 +1,4 @@
-// Feed shortcuts: ↑/↓ or k/j move, space pauses, m mutes, l likes, f fullscreen, ? help,
+// Feed shortcuts: ↑/↓ or k/j move, space pauses, m mutes, l likes, f fullscreen, c captions, ? help,
 // ←/→ step through a carousel. Typing in a field, or Space/Enter on a focused button, keeps
 // its usual meaning.
 
@@ -20,6 +20,7 @@ export function wireKeyboard(actions) {
       m: actions.toggleMute, M: actions.toggleMute,
       l: actions.like, L: actions.like,
       f: actions.fullscreen, F: actions.fullscreen,
+      c: actions.captions, C: actions.captions,
       '?': actions.help,
     };
     const action = map[event.key];

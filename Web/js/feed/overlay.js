@@ -31,6 +31,7 @@ export function overlayHTML(item) {
         </div>
         <button type="button" class="action" data-action="info" aria-expanded="false" aria-controls="${infoId}" aria-label="Details">${icon('info')}</button>
         ${isVideo ? `<button type="button" class="action mute" data-action="mute" aria-label="Sound">${icon('soundOff', 'icon off')}${icon('soundOn', 'icon on')}</button>` : ''}
+        ${isVideo && item.captions?.length ? `<button type="button" class="action captions" data-action="captions" aria-pressed="false" aria-label="Captions off" title="Captions off"><span class="cc" aria-hidden="true">CC</span><span class="cc-language" aria-hidden="true"></span></button>` : ''}
         ${isVideo && document.pictureInPictureEnabled ? `<button type="button" class="action" data-action="pip" aria-label="Picture in picture">${icon('pip')}</button>` : ''}
       </div>
     </div>`;

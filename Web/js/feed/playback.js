@@ -8,6 +8,7 @@ export function createPlayback({ pool, elementFor }) {
   let forcedMuted = false;     // the browser refused sound this visit
   let userPaused = false;
   let held = false;
+  let suspended = false;       // the feed is hidden behind another screen of the app
   let currentKey = null;
   let progressFrame = 0;
 
@@ -63,7 +64,7 @@ export function createPlayback({ pool, elementFor }) {
   function update() {
     for (const slot of pool.slots) {
       const isCurrent = slot.key !== null && slot.key === currentKey;
-      if (isCurrent && slot.ready && !userPaused && !held && !document.hidden) {
+      if (isCurrent && slot.ready && !userPaused && !held && !suspended && !document.hidden) {
         start(slot);
       } else {
         slot.video.pause();
@@ -91,6 +92,8 @@ export function createPlayback({ pool, elementFor }) {
     playerReady() { update(); trackProgress(); },
     togglePause() { userPaused = !userPaused; update(); return userPaused; },
     hold(on) { held = on; update(); },
+    /** Hidden behind another screen: nothing plays until the feed is shown again. */
+    suspend(on) { suspended = on; update(); },
     toggleMute() {
       muted = !effectiveMuted();
       forcedMuted = false;

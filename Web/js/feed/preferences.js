@@ -19,3 +19,16 @@ export function prefersReducedMotion() {
 export function prefetchEnabled() {
   return new URLSearchParams(location.search).get('prefetch') !== '0';
 }
+
+export { dataSaverOn, setDataSaver } from '../player/data-saver.js';
+
+const AUTOPLAY_NEXT_KEY = 'reelhouse.autoplayNext';
+
+/** Autoplay next: a video that ends moves on to the next post instead of looping (off by default). */
+export function autoplayNextOn() {
+  try { return localStorage.getItem(AUTOPLAY_NEXT_KEY) === 'true'; } catch { return false; }
+}
+
+export function setAutoplayNext(on) {
+  try { localStorage.setItem(AUTOPLAY_NEXT_KEY, String(Boolean(on))); } catch { /* this visit only */ }
+}

@@ -10,6 +10,8 @@ async function commit(item, element, change, send, failure) {
   renderSocial(element, item);
   try {
     await send();
+    // The rest of the app follows (the Favorites tab appears with the first like).
+    window.dispatchEvent(new CustomEvent('reelhouse:post-changed', { detail: { item } }));
   } catch (error) {
     Object.assign(item, before);
     renderSocial(element, item);

@@ -15,6 +15,11 @@ export function renderState(box, state, { onRetry, onClearFilter } = {}) {
       <pre><code>reelhouse import ~/Downloads/reels</code></pre>
       <p>Videos, images and instaloader / yt-dlp downloads with their sidecars all work.</p>
       <button type="button" data-state-action="retry">Check again</button>`;
+  } else if (state.kind === 'list-empty') {
+    box.innerHTML = `
+      <h2>Nothing to play here</h2>
+      <p>${escapeHTML(state.label)} has no posts (any more).</p>
+      <button type="button" data-state-action="clear">Back to the feed</button>`;
   } else if (state.kind === 'no-match') {
     box.innerHTML = `
       <h2>Nothing tagged #${escapeHTML(state.tag)}</h2>

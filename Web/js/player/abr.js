@@ -41,6 +41,7 @@ export class ThroughputEstimator {
 
 /**
  * Index of the variant to play.
+ * - Data saver on: always the lowest.
  * - Unknown network: start at the lowest variant (the one prefetch warms).
  * - Never above the element's pixel size × devicePixelRatio (short edge against short edge,
  *   so portrait and landscape compare alike); the lowest is always allowed.
@@ -49,7 +50,8 @@ export class ThroughputEstimator {
  *   under half of what is buffered (a fast link at the start: climb at the next segment, not
  *   after a buffer of low-rung video); down at once when throughput or the buffer falls short.
  */
-export function chooseVariant(variants, { throughputBps = null, maxShortEdge = Infinity, bufferAhead = 0, current = null, safety = 0.7, segmentSeconds = 2 } = {}) {
+export function chooseVariant(variants, { throughputBps = null, maxShortEdge = Infinity, bufferAhead = 0, current = null, safety = 0.7, segmentSeconds = 2, dataSaver = false } = {}) {
+  if (dataSaver) return 0;                                     // the person asked for the lowest rung
   const allowed = variants
     .map((variant, index) => ({ variant, index }))
     .filter(({ variant, index }) => index === 0 || Math.min(variant.width, variant.height) <= maxShortEdge * 1.05);

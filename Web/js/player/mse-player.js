@@ -13,6 +13,7 @@ import { playerError, abortedError } from './errors.js';
 import { parseMaster, parseMedia } from './playlist.js';
 import { importKey, decryptSegment, ivForSequence } from './decrypt.js';
 import { chooseVariant, shortEdgeOf } from './abr.js';
+import { dataSaverOn } from './data-saver.js';
 import { MediaPipe } from './media-pipe.js';
 import { BUFFER_GOAL, bufferedAhead, isBuffered, holds, staleSegment, evictionCut } from './buffer-policy.js';
 import { StallRecovery, watchedRequest, steppedDown, rungFor } from './stall-recovery.js';
@@ -98,11 +99,11 @@ export class MsePlayer {
     session.media = null;
     session.variants = await this.readMaster(item.media.master, signal);
     let start = chooseVariant(session.variants, {
-      throughputBps: this.estimator.bitsPerSecond, maxShortEdge: shortEdgeOf(this.video),
+      throughputBps: this.estimator.bitsPerSecond, maxShortEdge: shortEdgeOf(this.video), dataSaver: dataSaverOn(),
     });
     // What prefetch warmed starts at once; the rung climbs later if the network allows.
     const warm = item.media.prefetch && session.variants.findIndex((v) => v.uri === absolute(item.media.prefetch.playlist));
-    if (warm >= 0 && this.loader.store.has(absolute(item.media.prefetch.first_segment))) start = warm;
+    if (warm >= 0 && !dataSaverOn() && this.loader.store.has(absolute(item.media.prefetch.first_segment))) start = warm;
 
     await this.pipe.prepare(session.variants[start].codecs, signal);
     await this.switchTo(session, start);
@@ -215,6 +216,7 @@ export class MsePlayer {
         let target = holdsRung ? session.variantIndex : chooseVariant(session.variants, {
           throughputBps: this.estimator.bitsPerSecond, maxShortEdge: shortEdgeOf(this.video),
           bufferAhead: ahead, current: session.variantIndex, segmentSeconds: session.media.targetDuration || 2,
+          dataSaver: dataSaverOn(),
         });
         const index = session.next;
         target = rungFor(session, index, target);

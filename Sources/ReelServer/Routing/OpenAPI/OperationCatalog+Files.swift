@@ -55,7 +55,7 @@ extension OperationCatalog {
                 parameters: [
                     tus,
                     Doc.header("Upload-Length", count, required: true, "the file's size in bytes"),
-                    Doc.header("Upload-Metadata", Schema.string(maxLength: TusHeaders.maxMetadataBytes), "comma-separated `key base64(value)`: filename, filetype, description, tags, filter"),
+                    Doc.header("Upload-Metadata", Schema.string(maxLength: TusHeaders.maxMetadataBytes), "comma-separated `key base64(value)`: filename, filetype, description, tags, filter, library (an id granted to you; default your first library, else 404)"),
                     checksum,
                 ],
                 requestBody: ["required": false, "content": [TusHeaders.offsetContentType: ["schema": Schema.binary]]],
@@ -64,7 +64,7 @@ extension OperationCatalog {
                         "Location": Doc.headerDoc(Schema.string(), "/api/v1/uploads/{id}"), "Upload-Offset": offset,
                     ], links: uploadLinks),
                 ],
-                errors: [409, 412, 413, 415, 422, 460]
+                errors: [403, 409, 412, 413, 415, 422, 460]
             )
         case ("HEAD", "/api/v1/uploads/{id}"):
             return Doc(parameters: [tus], pathSchemas: uploadID,

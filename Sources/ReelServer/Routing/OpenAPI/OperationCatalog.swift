@@ -25,10 +25,10 @@ enum OperationCatalog {
         case "GET /api/v1/feed": feed
         case "GET /api/v1/search": search
         case "GET /api/v1/favorites":
-            Doc(parameters: [cursor, limit], responses: ["200": Doc.json(Schema.ref("FeedPage"), "a page of favorites", links: pageLinks)])
+            Doc(parameters: [cursor, limit, library], responses: ["200": Doc.json(Schema.ref("FeedPage"), "a page of favorites", links: pageLinks)])
         case "GET /api/feed/random": Doc(responses: ["200": Doc.json(Schema.array(Schema.ref("Video")), "a random batch (seed 000's shape)")])
         case "GET /bench/feed-order-by-random": Doc(parameters: [limit], responses: ["200": Doc.json(Schema.ref("FeedPage"), "a page")], errors: [403])
-        case "GET /api/v1/videos/{id}": Doc(responses: ["200": video("the post with fresh signed media URLs")])
+        case "GET /api/v1/videos/{id}": Doc(responses: ["200": video("the post with fresh signed media URLs", schema: "VideoDetail")])
         case "POST /api/v1/videos/{id}/favorite", "DELETE /api/v1/videos/{id}/favorite":
             Doc(responses: ["200": Doc.json(Schema.ref("ViewerState"), "this user's state of the post")])
         case "PUT /api/v1/videos/{id}/rating":
@@ -61,7 +61,8 @@ enum OperationCatalog {
             ]])
         case "POST /api/v1/jobs/{id}/cancel", "POST /api/v1/jobs/{id}/retry":
             Doc(responses: ["200": Doc.json(Schema.ref("Job"), "the job afterwards")], errors: [403, 409])
-        default: generationDoc(method: method, path: path) ?? catalogDoc(method: method, path: path) ?? fileDoc(method: method, path: path)
+        default: generationDoc(method: method, path: path) ?? accountDoc(method: method, path: path) ?? catalogDoc(method: method, path: path)
+            ?? fileDoc(method: method, path: path)
         }
     }
 
@@ -80,6 +81,7 @@ enum OperationCatalog {
                 Doc.query("kind", Schema.oneOf([""] + PostKind.allCases.map(\.rawValue)), "only this kind of post (empty: any)"),
                 Doc.query("favorites", Schema.oneOf(["", "true", "false", "1", "0"]), "only this user's favorites (empty: all posts)"),
                 Doc.query("min_rating", Schema.integer(minimum: 0, maximum: 5), "only posts this user rated at least this"),
+                library,
             ],
             responses: ["200": Doc.json(Schema.ref("FeedPage"), "a page of the endless shuffled feed", links: pageLinks)]
         )
@@ -96,6 +98,7 @@ enum OperationCatalog {
                     """),
                 Doc.query("cursor", Schema.string(maxLength: 512), "next_cursor of the previous page of the same q"),
                 Doc.query("limit", Schema.integer(minimum: 1, maximum: SearchController.maxLimit), "page size (default \(SearchController.defaultLimit))"),
+                library,
             ],
             responses: ["200": Doc.json(Schema.ref("FeedPage"), "the best matches first, as feed items", links: pageLinks)]
         )
@@ -117,8 +120,8 @@ enum OperationCatalog {
          "RetryJob": Doc.link(OpenAPIDocument.operationID("POST", "/api/v1/jobs/{id}/retry"), ["id": "$response.body#/id"])]
     }
 
-    static func video(_ description: String) -> JSONObject {
-        Doc.json(Schema.ref("Video"), description, links: [
+    static func video(_ description: String, schema: String = "Video") -> JSONObject {
+        Doc.json(Schema.ref(schema), description, links: [
             "FavoriteVideo": Doc.link(OpenAPIDocument.operationID("POST", "/api/v1/videos/{id}/favorite"), ["id": "$response.body#/id"]),
             "RateVideo": Doc.link(OpenAPIDocument.operationID("PUT", "/api/v1/videos/{id}/rating"), ["id": "$response.body#/id"]),
             "TagVideo": Doc.link(OpenAPIDocument.operationID("POST", "/api/v1/videos/{id}/tags"), ["id": "$response.body#/id"]),

@@ -21,6 +21,11 @@ enum WireSchemas {
                 required: ["id", "name", "role"]
             ),
             "TagRef": Schema.object(["id": Schema.int64, "name": Schema.string()], required: ["id", "name"]),
+            "Caption": Schema.object(
+                ["language": Schema.string(description: "RFC 5646, the rendition's LANGUAGE"),
+                 "name": Schema.string(description: "the rendition's NAME")],
+                required: ["language", "name"], description: "a subtitle rendition of the master playlist"
+            ),
             "Image": Schema.object(
                 ["url": Schema.string(description: "signed, permanent /img/… path"), "width": Schema.integer(minimum: 0), "height": Schema.integer(minimum: 0)],
                 required: ["url", "width", "height"]
@@ -66,7 +71,9 @@ enum WireSchemas {
                 ["items": Schema.array(Schema.ref(item)), "next_cursor": Schema.string()], required: ["items"]
             )
         }
+        schemas.merge(accounts) { mine, _ in mine }
         schemas.merge(RequestSchemas.all) { mine, _ in mine }
+        schemas.merge(RequestSchemas.accounts) { mine, _ in mine }
         schemas.merge(CatalogSchemas.all) { mine, _ in mine }
         return schemas
     }
@@ -78,7 +85,8 @@ enum WireSchemas {
              "shortcode": Schema.string(), "date_posted": Schema.string(), "uploader": Schema.string(), "username": Schema.string(),
              "date_added": Schema.string(), "kind": Schema.oneOf(PostKind.allCases.map(\.rawValue)), "source_url": Schema.string(),
              "duration": Schema.number(minimum: 0), "width": Schema.integer(minimum: 0), "height": Schema.integer(minimum: 0),
-             "position": Schema.number(minimum: 0, description: "seconds where this user stopped"), "media": Schema.ref("Media")],
+             "position": Schema.number(minimum: 0, description: "seconds where this user stopped"), "media": Schema.ref("Media"),
+             "captions": Schema.array(Schema.ref("Caption"))],
             required: ["id", "folder_name", "is_favorited", "rating", "tags", "flags", "kind", "width", "height", "media"],
             description: "A post; its first twelve fields are seed 000's Video model"
         )

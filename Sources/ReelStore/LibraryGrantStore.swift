@@ -1,0 +1,59 @@
+import Foundation
+import ReelModels
+
+/// A library: a named set of posts, and who may see it.
+public struct LibraryRecord: Sendable, Equatable, Identifiable {
+    public var id: Int64
+    public var name: String
+    /// Ready posts in it.
+    public var postCount: Int
+    /// The users granted it, by id, ascending (owners see every library whether granted or not).
+    public var members: [Int64]
+
+    public init(id: Int64, name: String, postCount: Int, members: [Int64]) {
+        self.id = id
+        self.name = name
+        self.postCount = postCount
+        self.members = members
+    }
+}
+
+/// Which libraries a listing covers, worked out from who asks and what they asked for.
+public enum LibraryScope: Sendable, Equatable {
+    /// Every library (an owner, or a member granted every library there is).
+    case all
+    /// Only these (never empty unless the member is granted nothing).
+    case only([Int64])
+
+    public func contains(_ libraryID: Int64) -> Bool {
+        switch self {
+        case .all: true
+        case .only(let ids): ids.contains(libraryID)
+        }
+    }
+}
+
+/// Libraries and the per-user grants to them. Names are unique ignoring case.
+///
+/// Listings (`FeedStore`, `SearchStore`, favorites) apply `scope(userID:requested:)` themselves
+/// from the user id they are given, so no listing can forget it.
+public protocol LibraryGrantStore: Sendable {
+    /// Every library, oldest first.
+    func libraries() async throws -> [LibraryRecord]
+    func library(id: Int64) async throws -> LibraryRecord?
+    /// Ignoring case.
+    func library(name: String) async throws -> LibraryRecord?
+    /// A taken name is `StoreError.conflict`.
+    func createLibrary(name: String, now: Date) async throws -> LibraryRecord
+    /// A taken name is `StoreError.conflict`, an unknown library `StoreError.notFound`.
+    func renameLibrary(id: Int64, name: String) async throws -> LibraryRecord
+    /// Replaces who is granted the library; an unknown user or library is `StoreError.notFound`.
+    func setMembers(libraryID: Int64, userIDs: [Int64]) async throws -> LibraryRecord
+    /// Granting twice, or revoking what was not granted, changes nothing.
+    func grant(libraryID: Int64, userID: Int64) async throws
+    func revoke(libraryID: Int64, userID: Int64) async throws
+    /// What `userID` may see, narrowed to `requested` when given. A requested library that
+    /// does not exist or is not granted to a member is `StoreError.notFound`, exactly like a
+    /// library that does not exist, so its existence is not revealed. An unknown user sees nothing.
+    func scope(userID: Int64, requested: Int64?) async throws -> LibraryScope
+}

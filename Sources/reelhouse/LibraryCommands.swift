@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import ReelModels
+import ReelStore
+import ReelStoreSQLite
+
+/// `reelhouse library list|create|rename|grant|revoke`: libraries and who may see them.
+struct LibraryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "library", abstract: "Manage libraries and the members granted each (owners see every library).",
+        subcommands: [List.self, Create.self, Rename.self, Grant.self, Revoke.self]
+    )
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List libraries: id, name, ready posts, granted members.")
+        @OptionGroup var dataOptions: DataOptions
+
+        func run() async throws {
+            let context = try AppContext(dataPath: dataOptions.resolvedPath)
+            let names = Dictionary(try await context.store.users().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+            for library in try await context.store.libraries() {
+                let members = library.members.map { names[$0] ?? "user \($0)" }.joined(separator: ",")
+                print("\(library.id)\t\(library.name)\t\(library.postCount)\t\(members)")
+            }
+        }
+    }
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a library.")
+        @OptionGroup var dataOptions: DataOptions
+        @Argument var name: String
+
+        func run() async throws {
+            let context = try AppContext(dataPath: dataOptions.resolvedPath, creating: true)
+            let library = try await LibraryCommand.storeCall("library create") { try await context.store.createLibrary(name: name, now: Date()) }
+            print("created library \(library.name) (id \(library.id))")
+        }
+    }
+
+    struct Rename: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Rename a library.")
+        @OptionGroup var dataOptions: DataOptions
+        @Argument var name: String
+        @Argument var newName: String
+
+        func run() async throws {
+            let context = try AppContext(dataPath: dataOptions.resolvedPath)
+            let library = try await LibraryCommand.find(name, in: context.store, command: "library rename")
+            let renamed = try await LibraryCommand.storeCall("library rename") { try await context.store.renameLibrary(id: library.id, name: newName) }
+            print("renamed library \(library.name) to \(renamed.name)")
+        }
+    }
+
+    struct Grant: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Let a user see a library.")
+        @OptionGroup var dataOptions: DataOptions
+        @Argument var name: String
+        @Argument var user: String
+
+        func run() async throws {
+            let context = try AppContext(dataPath: dataOptions.resolvedPath)
+            let (library, account) = try await LibraryCommand.find(name, user, in: context.store, command: "library grant")
+            try await context.store.grant(libraryID: library.id, userID: account.id)
+            print("granted \(library.name) to \(account.name)")
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Stop a user seeing a library (owners still see every library).")
+        @OptionGroup var dataOptions: DataOptions
+        @Argument var name: String
+        @Argument var user: String
+
+        func run() async throws {
+            let context = try AppContext(dataPath: dataOptions.resolvedPath)
+            let (library, account) = try await LibraryCommand.find(name, user, in: context.store, command: "library revoke")
+            try await context.store.revoke(libraryID: library.id, userID: account.id)
+            print("revoked \(library.name) from \(account.name)")
+        }
+    }
+
+    static func find(_ name: String, in store: SQLiteStore, command: String) async throws -> LibraryRecord {
+        guard let library = try await store.library(name: name) else { throw CLIError("\(command): no library named \(name)") }
+        return library
+    }
+
+    static func find(_ name: String, _ user: String, in store: SQLiteStore, command: String) async throws -> (LibraryRecord, User) {
+        let library = try await find(name, in: store, command: command)
+        guard let account = try await store.user(name: user) else { throw CLIError("\(command): no user named \(user)") }
+        return (library, account)
+    }
+
+    /// `import --library NAME`: the library of that name, made first when there is none.
+    static func findOrCreate(_ name: String, in store: SQLiteStore) async throws -> LibraryRecord {
+        if let library = try await store.library(name: name) { return library }
+        return try await storeCall("import --library") { try await store.createLibrary(name: name, now: Date()) }
+    }
+
+    /// The store's refusals (a blank or taken name) as one line for the person at the terminal.
+    static func storeCall<T>(_ command: String, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch StoreError.invalid(let why) {
+            throw CLIError("\(command): \(why)")
+        } catch StoreError.conflict(let why) {
+            throw CLIError("\(command): \(why)")
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import ReelModels
+import ReelStore
+@testable import ReelStoreSQLite
+import ReelTestSupport
+import Testing
+
+@Suite("Libraries and grants")
+struct LibraryGrantTests {
+    @Test("v10 puts every existing post in library 1 and grants it to every existing and new user")
+    func migration() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let old = try SQLiteStore(path: folder.databasePath, migratingUpTo: "v8_search")
+        let ana = try await old.createUser(name: "ana", role: .member, passwordHash: "h", now: t0)
+        try old.executeRaw("""
+            INSERT INTO posts (id, folder_name, kind, status, date_added, content_hash, media_json)
+                VALUES (1, 'a', 'video', 'ready', 1700000000, 'ha', NULL);
+            """)
+        let postID: Int64 = 1
+
+        let store = try SQLiteStore(path: folder.databasePath)
+        #expect(try store.schemaVersion() == SQLiteStore.currentSchemaVersion)
+        #expect(try store.check() == "ok")
+        #expect(try await store.post(id: postID)?.libraryID == 1)
+        let libraries = try await store.libraries()
+        #expect(libraries.map(\.name) == ["Library"] && libraries[0].postCount == 1 && libraries[0].members == [ana.id])
+        let bo = try await store.createUser(name: "bo", role: .member, passwordHash: "h", now: t0)
+        #expect(try await store.library(id: 1)?.members == [ana.id, bo.id])
+        let page = try await store.feedPage(userID: ana.id, filter: .all, position: .start(seed: 1), limit: 10)
+        #expect(page.items.map(\.post.id) == [postID])
+    }
+
+    @Test("names are unique ignoring case, trimmed and never blank")
+    func names() async throws {
+        let store = try SQLiteStore.inMemory()
+        let family = try await store.createLibrary(name: "  Family ", now: t0)
+        #expect(family.name == "Family" && family.id == 2 && family.members.isEmpty && family.postCount == 0)
+        await #expect(throws: StoreError.conflict("a library named family exists")) { _ = try await store.createLibrary(name: "family", now: t0) }
+        await #expect(throws: StoreError.self) { _ = try await store.createLibrary(name: " \n ", now: t0) }
+        await #expect(throws: StoreError.self) { _ = try await store.renameLibrary(id: family.id, name: "LIBRARY") }
+        #expect(try await store.renameLibrary(id: family.id, name: "FAMILY").name == "FAMILY")
+        #expect(try await store.library(name: "family")?.id == family.id)
+        await #expect(throws: StoreError.notFound("library 9")) { _ = try await store.renameLibrary(id: 9, name: "x") }
+        await #expect(throws: StoreError.self) { _ = try await store.setMembers(libraryID: family.id, userIDs: [42]) }
+    }
+
+    @Test("scope: owners see everything, members their grants, a library not granted is not found")
+    func scopes() async throws {
+        let store = try SQLiteStore.inMemory()
+        let owner = try await store.createUser(name: "owner", role: .owner, passwordHash: "h", now: t0)
+        let member = try await store.createUser(name: "member", role: .member, passwordHash: "h", now: t0)
+        #expect(try await store.scope(userID: member.id, requested: nil) == .all, "one library, granted")
+        let family = try await store.createLibrary(name: "Family", now: t0)
+        #expect(try await store.scope(userID: owner.id, requested: nil) == .all)
+        #expect(try await store.scope(userID: owner.id, requested: family.id) == .only([family.id]))
+        #expect(try await store.scope(userID: member.id, requested: nil) == .only([1]))
+        await #expect(throws: StoreError.notFound("library \(family.id)")) { _ = try await store.scope(userID: member.id, requested: family.id) }
+        await #expect(throws: StoreError.notFound("library 77")) { _ = try await store.scope(userID: owner.id, requested: 77) }
+        try await store.grant(libraryID: family.id, userID: member.id)
+        try await store.grant(libraryID: family.id, userID: member.id)
+        #expect(try await store.scope(userID: member.id, requested: nil) == .all)
+        try await store.revoke(libraryID: 1, userID: member.id)
+        #expect(try await store.scope(userID: member.id, requested: nil) == .only([family.id]))
+        #expect(try await store.scope(userID: 999, requested: nil) == .only([]), "an unknown user sees nothing")
+        _ = try await store.setMembers(libraryID: family.id, userIDs: [])
+        #expect(try await store.scope(userID: member.id, requested: nil) == .only([]))
+        let page = try await store.feedPage(userID: member.id, filter: .all, position: .start(seed: 1), limit: 10)
+        #expect(page.items.isEmpty && page.next == nil)
+    }
+
+    @Test("a member's feed, search and favorites hold only posts of libraries granted to them")
+    func listingsAreScoped() async throws {
+        let store = try SQLiteStore.inMemory()
+        let member = try await store.createUser(name: "member", role: .member, passwordHash: "h", now: t0)
+        let family = try await store.createLibrary(name: "Family", now: t0)
+        var ids: [Int64: Int64] = [:]
+        for (index, library) in [Int64(1), family.id, 1, family.id].enumerated() {
+            var new = newPost(contentHash: "post\(index)", tags: ["holiday"])
+            new.libraryID = library
+            let (post, _) = try await store.insertPost(new, maxAttempts: 1, now: t0)
+            try await store.publish(postID: post.id, media: sampleMedia, key: nil)
+            try await store.setFavorite(userID: member.id, postID: post.id, favorited: true, now: t0.addingTimeInterval(Double(index)))
+            ids[post.id] = library
+        }
+        let home = Set(ids.filter { $0.value == 1 }.keys)
+        let feed = try await store.feedPage(userID: member.id, filter: .all, position: .start(seed: 3), limit: 10)
+        #expect(Set(feed.items.map(\.post.id)) == home)
+        let search = try await store.search(userID: member.id, query: SearchQuery.parse("holiday"), offset: 0, limit: 10)
+        #expect(Set(search.items.map(\.post.id)) == home)
+        let favorites = try await store.favorites(userID: member.id, after: nil, limit: 10)
+        #expect(Set(favorites.posts.map(\.id)) == home)
+        await #expect(throws: StoreError.self) {
+            _ = try await store.feedPage(userID: member.id, filter: FeedFilter(library: family.id), position: .start(seed: 3), limit: 10)
+        }
+        await #expect(throws: StoreError.self) { _ = try await store.search(userID: member.id, library: family.id, query: SearchQuery.parse("holiday"), offset: 0, limit: 10) }
+        await #expect(throws: StoreError.self) { _ = try await store.favorites(userID: member.id, library: family.id, after: nil, limit: 10) }
+
+        try await store.grant(libraryID: family.id, userID: member.id)
+        let onlyFamily = try await store.feedPage(userID: member.id, filter: FeedFilter(library: family.id), position: .start(seed: 3), limit: 10)
+        #expect(Set(onlyFamily.items.map(\.post.id)) == Set(ids.filter { $0.value == family.id }.keys))
+        let searchFamily = try await store.search(userID: member.id, library: family.id, query: SearchQuery.parse("holiday"), offset: 0, limit: 10)
+        #expect(Set(searchFamily.items.map(\.post.id)) == Set(ids.filter { $0.value == family.id }.keys))
+        #expect(try await store.countFeed(userID: member.id, filter: .all) == 4)
+    }
+
+    @Test("a member scoped to a small library starts from its posts; a large one walks the shuffle index")
+    func scopedFeedPlans() async throws {
+        let store = try SQLiteStore.inMemory()
+        try store.insertSyntheticPosts(count: 2_000, tagsPerPost: 1, now: t0)
+        let small = try await store.createLibrary(name: "Small", now: t0)
+        var new = newPost(contentHash: "small")
+        new.libraryID = small.id
+        let (post, _) = try await store.insertPost(new, maxAttempts: 1, now: t0)
+        try await store.publish(postID: post.id, media: sampleMedia, key: nil)
+        let member = try await store.createUser(name: "member", role: .member, passwordHash: "h", now: t0)
+
+        // Granted only the big library (of two): the index walk, with the library as a condition.
+        let big = try await store.feedQueryPlan(userID: member.id, filter: .all, position: .start(seed: 1), limit: 20)
+        #expect(big.contains { $0.contains("posts_ready_by_shuffle") }, "\(big)")
+        #expect(!big.contains { $0.hasPrefix("SCAN p") }, "\(big)")
+
+        try await store.grant(libraryID: small.id, userID: member.id)
+        let scoped = try await store.feedQueryPlan(userID: member.id, filter: FeedFilter(library: small.id), position: .start(seed: 1), limit: 20)
+        #expect(scoped.contains { $0.contains("posts_ready_by_library") }, "\(scoped)")
+        #expect(!scoped.contains { $0.hasPrefix("SCAN p") }, "\(scoped)")
+        let page = try await store.feedPage(userID: member.id, filter: FeedFilter(library: small.id), position: .start(seed: 1), limit: 20)
+        #expect(page.items.map(\.post.id) == [post.id])
+    }
+}

@@ -1,0 +1,62 @@
+"""Helpers for the detail sheet, full player and Profile tests: find posts by their sidecar
+text, open the sheet the way the app does, and count the page's <video> elements."""
+from urllib.parse import quote
+
+from conftest import new_context, signed_in_state
+
+SHEET = "dialog.detail-sheet[open]"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1440, "height": 900}
+
+
+def context_for(browser, url: str, size: str):
+    """A signed-in context at `size`: the phone is touch (mobile), the desktop mouse + keyboard."""
+    if size == "phone":
+        state = signed_in_state(browser, url)
+        return browser.new_context(base_url=url, viewport=PHONE, has_touch=True, is_mobile=True,
+                                   service_workers="block", storage_state=state, bypass_csp=True)
+    return new_context(browser, url, viewport=DESKTOP)
+
+
+def posts(context) -> list[dict]:
+    response = context.request.get("/api/v1/feed?limit=50")
+    assert response.ok, response.text()
+    seen, items = set(), []
+    for item in response.json()["items"]:
+        if item["id"] not in seen:
+            seen.add(item["id"])
+            items.append(item)
+    return items
+
+
+def post_with(context, text: str) -> dict:
+    return next(item for item in posts(context) if text in (item.get("description") or ""))
+
+
+def open_detail(page, post_id: int, kind: str = "browse", query: str = "sort=title") -> None:
+    """Opens /p/{id} over the grid of `kind` with `query`, the way a cover of that grid does:
+    the grid's entry keeps its URL and the grid's context in history.state (screen-host.js),
+    and /p/{id} is pushed over it."""
+    grid = {"search": "/search", "favorites": "/favorites"}.get(kind, "/browse")
+    page.goto(f"{grid}?{query}" if query else grid)
+    page.wait_for_selector(".screen", timeout=10_000)
+    page.evaluate(
+        """([id, kind, query]) => {
+            history.replaceState({ background: location.pathname + location.search, context: { kind, query } }, '');
+            history.pushState(history.state, '', `/p/${id}`);
+            dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
+        }""", [post_id, kind, query])
+    page.wait_for_selector(f"{SHEET} .detail-title", timeout=10_000)
+    page.eval_on_selector(SHEET, "el => Promise.all(el.getAnimations().map((a) => a.finished))")   # slid in
+
+
+def video_count(page) -> int:
+    return page.evaluate("document.querySelectorAll('video').length")
+
+
+def shot(page, artifacts, name: str) -> None:
+    page.screenshot(path=str(artifacts / f"{name}.png"))
+
+
+def quoted(text: str) -> str:
+    return quote(text, safe="")

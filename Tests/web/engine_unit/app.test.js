@@ -1,0 +1,100 @@
+// The pure parts of the detail sheet, the full player and cast: links and #tags, the resume
+// rule and the batched position saver, the cast decisions, data saver's rung choice.
+import { test, assert, equal, run } from './harness.js';
+import { linkify, feedFromHereHref, parseTags, formatDuration, tagHref } from '../../../Web/js/detail/linkify.js';
+import { resumeAt, resumeRule, createPositionSaver, DEFAULT_RESUME_RULE } from '../../../Web/js/watch/resume.js';
+import { castKind, castButtonVisible, castUrl, needsPlainSource } from '../../../Web/js/cast/cast-logic.js';
+import { chooseVariant } from '../../../Web/js/player/abr.js';
+
+test('linkify: links, #tags and text in order, joined back to the input', () => {
+  const text = 'See https://example.org/a. and #Cats, not a#b or &#39; #café-time';
+  const parts = linkify(text);
+  equal(parts.map((p) => p.text).join(''), text);
+  equal(parts.filter((p) => p.kind === 'link').map((p) => p.href), ['https://example.org/a']);
+  equal(parts.filter((p) => p.kind === 'tag').map((p) => p.tag), ['cats', 'café-time']);
+});
+
+test('linkify: javascript: URLs stay text', () => {
+  equal(linkify('javascript:alert(1)').map((p) => p.kind), ['text']);
+});
+
+test('tag and feed-from-here URLs carry the grid query', () => {
+  equal(tagHref('sea life'), '/browse?tags=sea+life');
+  equal(feedFromHereHref(7, { kind: 'browse', query: new URLSearchParams('tags=a,b&sort=title&start=3') }), '/?from=browse&tags=a%2Cb&sort=title&start=7');
+  equal(feedFromHereHref(7, null), '/?start=7');
+});
+
+test('parseTags and formatDuration', () => {
+  equal(parseTags(' Cats, #dogs  cats\nsea '), ['cats', 'dogs', 'sea']);
+  equal(formatDuration(64), '1:04');
+  equal(formatDuration(3723), '1:02:03');
+  equal(formatDuration(null), null);
+});
+
+test('resume: default rule, 60 s and longer, 5 %–90 %', () => {
+  equal(resumeRule(null), { ...DEFAULT_RESUME_RULE });
+  equal(resumeRule({ resume: { min_duration: 10 } }).min_duration, 10);
+  equal(resumeAt(30, 64), 30);
+  equal(resumeAt(30, 59), 0);      // too short a clip
+  equal(resumeAt(2, 64), 0);       // under 5 %
+  equal(resumeAt(60, 64), 0);      // over 90 %
+  equal(resumeAt(null, 64), 0);
+  equal(resumeAt(5, 20, { min_duration: 10, min_fraction: 0.1, max_fraction: 0.9 }), 5);
+});
+
+test('position saver: writes only when moved, clears once', async () => {
+  const writes = [];
+  const saver = createPositionSaver({ send: async (seconds) => { writes.push(seconds); }, initial: null });
+  await saver.flush();
+  equal(writes, []);                       // nothing played yet
+  saver.update(10);
+  await saver.flush();
+  saver.update(10.2);
+  await saver.flush();                     // moved < 0.5 s: no write
+  saver.update(15);
+  await saver.flush();
+  await saver.clear();
+  await saver.clear();
+  equal(writes, [10, 15, null]);
+});
+
+test('position saver: a failed write is tried again', async () => {
+  let fail = true;
+  const writes = [];
+  const saver = createPositionSaver({ send: async (seconds) => { if (fail) { fail = false; throw new Error('offline'); } writes.push(seconds); } });
+  saver.update(12);
+  await saver.flush();
+  await saver.flush();
+  equal(writes, [12]);
+});
+
+test('cast: which API, and the button only with a device and a master', () => {
+  const remote = { remote: { watchAvailability() {}, prompt() {} } };
+  equal(castKind(remote, {}), 'remote');
+  equal(castKind({ webkitShowPlaybackTargetPicker() {} }, { WebKitPlaybackTargetAvailabilityEvent: class {} }), 'airplay');
+  equal(castKind({}, {}), null);
+  const item = { media: { master: '/media/1/master.m3u8?t=x' } };
+  assert(!castButtonVisible({ kind: 'remote', available: false, item }), 'no device, no button');
+  assert(castButtonVisible({ kind: 'remote', available: true, item }), 'a device, a button');
+  assert(!castButtonVisible({ kind: null, available: true, item }), 'no API, no button');
+  assert(!castButtonVisible({ kind: 'remote', available: true, item: { media: {} } }), 'no master, no button');
+});
+
+test('cast: the device gets the absolute signed master; a MediaSource element is switched first', () => {
+  const url = castUrl({ media: { master: '/media/1/master.m3u8?token=abc&expires=9' } }, 'http://192.168.1.5:8080/p/1');
+  equal(url, 'http://192.168.1.5:8080/media/1/master.m3u8?token=abc&expires=9');
+  equal(castUrl({ media: {} }, 'http://x/'), null);
+  const element = (src) => ({ getAttribute: () => src });
+  assert(needsPlainSource(element('blob:http://x/123'), url), 'MSE needs the switch');
+  assert(needsPlainSource(element(null), url), 'no src needs the switch');
+  assert(!needsPlainSource(element(url), url), 'already the master');
+});
+
+test('data saver: always the lowest rung', () => {
+  const variants = [{ width: 360, height: 640, bandwidth: 4e5 }, { width: 720, height: 1280, bandwidth: 2e6 }];
+  equal(chooseVariant(variants, { throughputBps: 5e7, dataSaver: true }), 0);
+  equal(chooseVariant(variants, { throughputBps: 5e7, current: 1, bufferAhead: 10, dataSaver: true }), 0);
+  equal(chooseVariant(variants, { throughputBps: 5e7 }), 1);
+});
+
+run();

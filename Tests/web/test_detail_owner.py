@@ -1,0 +1,87 @@
+"""The owner's tools in the detail sheet: edit description and tags, add to a collection
+(created inline), delete with confirmation. Each is checked against the server."""
+import pytest
+
+from detail_helpers import SHEET, context_for, open_detail, post_with, shot
+
+
+@pytest.fixture(params=["phone", "desktop"])
+def size(request):
+    return request.param
+
+
+@pytest.fixture
+def ctx(browser, watch_library, size):
+    context = context_for(browser, watch_library["url"], size)
+    yield context
+    context.close()
+
+
+def needs(ctx, method: str, path: str):
+    response = ctx.request.fetch(path, method=method, data={} if method != "GET" else None)
+    if response.status in (404, 405) and b"not_found" in response.body() or response.status == 405:
+        pytest.skip(f"{method} {path} is not on this server yet")
+
+
+def test_owner_edits_description_and_tags(ctx, size, artifacts):
+    post = post_with(ctx, "Short clip 41")
+    probe = ctx.request.put(f"/api/v1/videos/{post['id']}", data={})
+    if probe.status in (404, 405):
+        pytest.skip("PUT /api/v1/videos/{id} is not on this server yet")
+    page = ctx.new_page()
+    open_detail(page, post["id"])
+    sheet = page.locator(SHEET)
+    sheet.locator("[data-action=edit]").click()
+    sheet.locator("textarea[name=description]").fill(f"Short clip 41 edited on {size}\nNow with #edited")
+    sheet.locator("input[name=tags]").fill("detail, short, edited")
+    shot(page, artifacts, f"detail-edit-{size}")
+    sheet.locator("form.detail-form button[type=submit]").click()
+    page.wait_for_function(f"() => document.querySelector('{SHEET} .detail-title')?.textContent === 'Short clip 41 edited on {size}'")
+    assert "#edited" in sheet.locator(".detail-tags").inner_text()
+    saved = ctx.request.get(f"/api/v1/videos/{post['id']}").json()
+    assert saved["description"].startswith(f"Short clip 41 edited on {size}")
+    assert sorted(tag["name"] for tag in saved["tags"]) == ["detail", "edited", "short"]
+
+
+def test_owner_adds_to_a_new_collection(ctx, size):
+    if ctx.request.get("/api/v1/collections").status == 404:
+        pytest.skip("collections are not on this server yet")
+    post = post_with(ctx, "Short clip 42")
+    page = ctx.new_page()
+    open_detail(page, post["id"])
+    sheet = page.locator(SHEET)
+    sheet.locator("[data-action=collections]").click()
+    sheet.locator("input[name=collection-name]").fill(f"Picks {size}")
+    sheet.locator(".detail-new-collection button").click()
+    page.wait_for_function(f"() => document.querySelector('{SHEET} .detail-panel').textContent.includes('Added to Picks {size}')")
+    collections = ctx.request.get("/api/v1/collections").json()["collections"]
+    made = next(c for c in collections if c["name"] == f"Picks {size}")
+    assert made["count"] == 1
+    members = ctx.request.get(f"/api/v1/collections/{made['id']}").json()["items"]
+    assert [item["id"] for item in members] == [post["id"]]
+
+
+def test_owner_deletes_with_confirmation(ctx, size, watch_library):
+    from conftest import make_clip, reelhouse, sidecar
+    probe = ctx.request.delete("/api/v1/videos/999999")
+    if probe.status == 405 or (probe.status == 404 and "route" in probe.text().lower()):
+        pytest.skip("DELETE /api/v1/videos/{id} is not on this server yet")
+    # A post of its own to delete, so the other tests keep theirs.
+    folder = watch_library["data"].parent / f"doomed-{size}"
+    make_clip(folder / f"doomed-{size}.mp4", size="180x320", seconds=2, rate=10, audio=False)
+    sidecar(folder / f"doomed-{size}.mp4", 50, f"Doomed on {size}", ["doomed"])
+    reelhouse(watch_library["data"], "import", str(folder), "--json")
+    post = post_with(ctx, f"Doomed on {size}")
+    page = ctx.new_page()
+    open_detail(page, post["id"])
+    page.evaluate("window.__deleted = []; addEventListener('reelhouse:post-deleted', (e) => __deleted.push(e.detail.id))")
+    sheet = page.locator(SHEET)
+    sheet.locator("[data-action=delete]").click()
+    assert sheet.locator(".detail-confirm").is_visible()
+    sheet.locator(".detail-confirm button", has_text="Keep it").click()
+    assert ctx.request.get(f"/api/v1/videos/{post['id']}").ok   # nothing happened
+    sheet.locator("[data-action=delete]").click()
+    sheet.locator("[data-action=confirm-delete]").click()
+    page.wait_for_selector(SHEET, state="detached")
+    assert page.evaluate("__deleted") == [post["id"]]
+    assert ctx.request.get(f"/api/v1/videos/{post['id']}").status == 404

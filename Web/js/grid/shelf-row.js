@@ -1,0 +1,94 @@
+// One Discover shelf: its title (a link to the shelf as a full grid) over a horizontal row of
+// covers that pages itself in sideways with the shelf's own cursor as the row is scrolled.
+import { createCover, createSkeleton } from './cover.js';
+
+export const SHELF_SIZES = '(min-width: 768px) 168px, 118px';
+
+/** A collection's shelf opens the collection itself; every other shelf its own full grid. */
+export function shelfHref(shelf) {
+  const collection = shelf.kind === 'collection' && /^collection-(\d+)$/.exec(shelf.id);
+  return collection ? `/collection/${collection[1]}` : `/shelf/${encodeURIComponent(shelf.id)}`;
+}
+
+/** `shelf`: { id, title, kind, items, next_cursor } from GET /api/v1/discover. */
+export function createShelfRow(shelf, { fetchPage, onOpen }) {
+  const section = document.createElement('section');
+  section.className = 'shelf';
+  section.dataset.shelfId = shelf.id;
+  const heading = document.createElement('h2');
+  heading.className = 'shelf-title';
+  const link = document.createElement('a');
+  link.href = shelfHref(shelf);
+  link.textContent = shelf.title;
+  const more = document.createElement('span');
+  more.className = 'shelf-more';
+  more.setAttribute('aria-hidden', 'true');
+  more.textContent = '›';
+  link.append(more);
+  heading.append(link);
+  const row = document.createElement('ul');
+  row.className = 'shelf-row';
+  row.setAttribute('aria-label', shelf.title);
+  const sentinel = document.createElement('li');
+  sentinel.className = 'shelf-sentinel';
+  sentinel.setAttribute('aria-hidden', 'true');
+  section.append(heading, row);
+
+  const items = [];
+  let cursor = shelf.next_cursor ?? null;
+  let loading = false;
+  const controller = new AbortController();
+
+  function append(page) {
+    const known = new Set(items.map((item) => item.id));
+    const fresh = page.filter((item) => !known.has(item.id));
+    items.push(...fresh);
+    sentinel.before(...fresh.map((item) => createCover(item, { sizes: SHELF_SIZES, onOpen: (chosen) => onOpen(chosen, shelf) })));
+  }
+
+  async function loadMore() {
+    if (loading || !cursor) return;
+    loading = true;
+    const skeletons = [createSkeleton(), createSkeleton(), createSkeleton()];
+    sentinel.before(...skeletons);
+    try {
+      const result = await fetchPage({ cursor, signal: controller.signal });
+      append(result.items ?? []);
+      cursor = result.next_cursor ?? null;
+    } catch (error) {
+      if (error?.name === 'AbortError') return;
+      cursor = null;   // a failed page ends this row; the full grid can still be opened
+    } finally {
+      skeletons.forEach((skeleton) => skeleton.remove());
+      loading = false;
+    }
+    if (!cursor) sentinel.remove();
+  }
+
+  row.append(sentinel);
+  append(shelf.items ?? []);
+  if (!cursor) sentinel.remove();
+  const observer = new IntersectionObserver((entries) => {
+    if (entries.some((entry) => entry.isIntersecting)) loadMore();
+  }, { root: row, rootMargin: '0px 100% 0px 0px' });
+  observer.observe(sentinel);
+
+  return {
+    element: section,
+    destroy() { controller.abort(); observer.disconnect(); },
+  };
+}
+
+/** A shelf-shaped placeholder while Discover loads. */
+export function createShelfSkeleton() {
+  const section = document.createElement('section');
+  section.className = 'shelf';
+  section.setAttribute('aria-hidden', 'true');
+  const heading = document.createElement('div');
+  heading.className = 'shelf-title skeleton-text';
+  const row = document.createElement('ul');
+  row.className = 'shelf-row';
+  row.append(...Array.from({ length: 8 }, () => createSkeleton()));
+  section.append(heading, row);
+  return section;
+}

@@ -1,0 +1,55 @@
+// Discover: a vertical list of horizontal shelves (GET /api/v1/discover), each titled with a
+// link to the shelf as a full grid (/shelf/{id}); rows page in sideways with their cursors.
+import { createShelfRow, createShelfSkeleton } from '../grid/shelf-row.js';
+import { messageBox, onLibraryChange, screenHeader } from './screen-parts.js';
+
+export function render(root, ctx) {
+  const body = document.createElement('div');
+  body.className = 'discover';
+  const header = screenHeader('Discover');
+  const all = document.createElement('a');
+  all.href = '/browse';
+  all.className = 'header-link';
+  all.textContent = 'All A–Z';
+  header.append(all);
+  root.replaceChildren(header, body);
+  let rows = [];
+  let controller = null;
+
+  // "Play in feed from here" plays the shelf the cover sits in (a collection as a collection).
+  function open(item, shelf) {
+    const collection = shelf.kind === 'collection' && /^collection-(\d+)$/.exec(shelf.id);
+    ctx.openDetail(item.id, collection
+      ? { kind: 'collection', query: new URLSearchParams({ collection: collection[1] }) }
+      : { kind: 'shelf', query: new URLSearchParams({ shelf: shelf.id }) });
+  }
+
+  async function load() {
+    controller?.abort();
+    controller = new AbortController();
+    rows.forEach((row) => row.destroy());
+    rows = [];
+    body.setAttribute('aria-busy', 'true');
+    body.replaceChildren(...Array.from({ length: 3 }, createShelfSkeleton));
+    try {
+      const { shelves = [] } = await ctx.api.discover({ signal: controller.signal });
+      rows = shelves.map((shelf) => createShelfRow(shelf, {
+        fetchPage: ({ cursor, signal }) => ctx.api.shelf(shelf.id, { cursor, signal }),
+        onOpen: open,
+      }));
+      body.replaceChildren(...rows.map((row) => row.element));
+      if (rows.length === 0) body.append(messageBox('Nothing to discover yet: import some posts and they show up here.'));
+    } catch (error) {
+      if (error?.name === 'AbortError') return;
+      body.replaceChildren(messageBox(error?.message ?? 'Discover could not be loaded.', { onRetry: load }));
+    } finally {
+      body.removeAttribute('aria-busy');
+    }
+  }
+
+  const unwatch = onLibraryChange(load);
+  load();
+  return {
+    destroy() { unwatch(); controller?.abort(); rows.forEach((row) => row.destroy()); },
+  };
+}
