@@ -10,7 +10,7 @@ public struct CatalogFilter: Sendable, Equatable, Hashable {
     public var tagIDs: [Int64]
     /// None of these tag names.
     public var excludeTags: [String]
-    /// Any of these, matched against the uploader or the username, ignoring case and accents.
+    /// Any of these, matched against the uploader or the username, ignoring (ASCII) case.
     public var uploaders: [String]
     /// Any of these kinds; empty: every kind.
     public var kinds: [PostKind]
@@ -155,7 +155,9 @@ public enum Shelf: Sendable, Equatable, Hashable {
         }
         for (prefix, make) in [("tag-", Shelf.tag), ("collection-", Shelf.collection)] where id.hasPrefix(prefix) {
             let digits = id.dropFirst(prefix.count)
-            guard digits.count <= 18, digits.allSatisfy(\.isASCII), let value = Int64(digits), value > 0 else { return nil }
+            // Exactly the canonical spelling (no sign, no leading zero), so one shelf has one id.
+            guard (1...18).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.first != "0",
+                  let value = Int64(digits) else { return nil }
             self = make(value)
             return
         }
