@@ -1,28 +1,6 @@
 import Foundation
 import ReelModels
 
-/// What `GET /api/v1/browse` sorts by. Ties always break on the post id, in the same direction.
-public enum BrowseSort: String, Sendable, CaseIterable, Codable {
-    /// A–Z by `TitleSortKey`.
-    case title
-    /// Date added.
-    case newest
-    /// Date posted (posts without one sort as the earliest).
-    case posted
-    /// Seconds (images count as 0).
-    case duration
-    /// The viewer's rating (unrated counts as 0).
-    case rating
-
-    /// The direction a person expects when they pick the sort without one.
-    public var descendingByDefault: Bool {
-        switch self {
-        case .title, .duration: false
-        case .newest, .posted, .rating: true
-        }
-    }
-}
-
 /// Which posts a catalog listing keeps. Every constraint combines with AND; the lists are OR
 /// inside (any of the tags, any of the uploaders, any of the kinds).
 public struct CatalogFilter: Sendable, Equatable, Hashable {
@@ -32,7 +10,7 @@ public struct CatalogFilter: Sendable, Equatable, Hashable {
     public var tagIDs: [Int64]
     /// None of these tag names.
     public var excludeTags: [String]
-    /// Any of these, matched against the uploader or the username, ignoring case and accents.
+    /// Any of these, matched against the uploader or the username, ignoring (ASCII) case.
     public var uploaders: [String]
     /// Any of these kinds; empty: every kind.
     public var kinds: [PostKind]
@@ -182,7 +160,9 @@ public enum Shelf: Sendable, Equatable, Hashable {
         }
         for (prefix, make) in [("tag-", Shelf.tag), ("collection-", Shelf.collection)] where id.hasPrefix(prefix) {
             let digits = id.dropFirst(prefix.count)
-            guard digits.count <= 18, digits.allSatisfy(\.isASCII), let value = Int64(digits), value > 0 else { return nil }
+            // Exactly the canonical spelling (no sign, no leading zero), so one shelf has one id.
+            guard (1...18).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.first != "0",
+                  let value = Int64(digits) else { return nil }
             self = make(value)
             return
         }

@@ -46,9 +46,10 @@ struct CatalogListing {
     /// SQL expressions that are never NULL (so row-value comparisons are total).
     var keys: [String]
     var descending: Bool
-    /// The partial index over ready posts that holds `keys` then `id`, when there is one. Named,
-    /// because without statistics SQLite prefers the `(status, date_added)` index and sorts every
-    /// ready post for each page.
+    /// Which index the walk follows: `INDEXED BY` the partial index over ready posts that holds
+    /// `keys` then `id`, or `NOT INDEXED` (the table itself, in id order) for a listing ordered by
+    /// id alone. Named, because without statistics SQLite prefers the `(status, date_added)` index
+    /// and sorts every ready post for each page.
     var index: String?
 
     /// The selected columns: `FeedQuery.Column`'s (so `FeedRow` reads them), then the keys.
@@ -56,17 +57,17 @@ struct CatalogListing {
 
     func page(userID: Int64, after: CatalogPosition?, limit: Int) throws -> (sql: String, arguments: StatementArguments) {
         var arguments: StatementArguments = []
-        let keyColumns = keys.enumerated().map { "\($1) AS catalog_key\($0)" }.joined(separator: ", ")
+        let keyColumns = keys.enumerated().map { ", \($1) AS catalog_key\($0)" }.joined()
         var sql = """
             SELECT p.id, p.revision, 0 AS feed_key,
                    s.favorited_at AS viewer_favorited_at, s.rating AS viewer_rating,
-                   s.position AS viewer_position, s.seen_at AS viewer_seen_at, \(keyColumns)
+                   s.position AS viewer_position, s.seen_at AS viewer_seen_at\(keyColumns)
             """
         if let source {
             sql += " FROM \(source.sql) m CROSS JOIN posts p ON p.id = m.post_id"
             arguments += source.arguments
         } else {
-            sql += " FROM posts p" + (index.map { " INDEXED BY \($0)" } ?? "")
+            sql += " FROM posts p" + (index.map { $0 == "NOT INDEXED" ? " NOT INDEXED" : " INDEXED BY \($0)" } ?? "")
         }
         sql += " LEFT JOIN post_user_state s ON s.user_id = ? AND s.post_id = p.id"
         arguments += [userID]
@@ -105,12 +106,13 @@ struct CatalogListing {
             result.append(("NOT EXISTS (SELECT 1 FROM post_tag_ids x WHERE x.post_id = p.id AND x.tag_id IN (\(SQLiteStore.placeholders(ids.count))))",
                            StatementArguments(ids)))
         }
-        let uploaders = filter.uploaders.map(SearchFolding.fold).filter { !$0.isEmpty }
-        if !uploaders.isEmpty {
-            let list = SQLiteStore.placeholders(uploaders.count)
-            let fold = SearchFolding.sqlFunction
-            result.append(("(\(fold)(p.uploader) IN (\(list)) OR \(fold)(p.username) IN (\(list)))",
-                           StatementArguments(uploaders) + StatementArguments(uploaders)))
+        if !filter.uploaders.isEmpty {
+            // SQLite's own NOCASE (ASCII case), not a Swift function: this is checked on every row
+            // an order's index walk meets, and a callback per row made a rare uploader cost a second
+            // at 100k posts.
+            let list = SQLiteStore.placeholders(filter.uploaders.count)
+            result.append(("(p.uploader COLLATE NOCASE IN (\(list)) OR p.username COLLATE NOCASE IN (\(list)))",
+                           StatementArguments(filter.uploaders) + StatementArguments(filter.uploaders)))
         }
         if !filter.kinds.isEmpty {
             result.append(("p.kind IN (\(SQLiteStore.placeholders(filter.kinds.count)))", StatementArguments(filter.kinds.map(\.rawValue))))

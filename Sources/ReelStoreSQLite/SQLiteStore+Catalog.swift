@@ -10,8 +10,41 @@ extension SQLiteStore {
         return try await read { db in
             let filter = try ResolvedCatalogFilter.resolve(db, query.filter, userID: userID)
             if filter.matchesNothing { return ([], nil) }
+            if query.sort == .rating {
+                return try Self.ratingPage(db, posts: posts, filter: filter, descending: query.descending, userID: userID, after: after, limit: limit)
+            }
             return try Self.catalogPage(db, posts: posts, listing: CatalogListing.browse(query, filter: filter), userID: userID, after: after, limit: limit)
         }
+    }
+
+    /// The viewer's rating order in two walks, since no index can hold a per-viewer key: the
+    /// posts they rated (few, from their own state rows) by rating, and the rest (rating 0) by
+    /// id along the primary key, each from the cursor on. Descending: rated first; ascending:
+    /// unrated first. A cursor's key (its rating) says which walk it is in.
+    private static func ratingPage(
+        _ db: Database, posts: FeedPostCache, filter: ResolvedCatalogFilter, descending: Bool, userID: Int64, after: CatalogPosition?, limit: Int
+    ) throws -> (items: [FeedItem], next: CatalogPosition?) {
+        guard after == nil || after?.keys.count == 1 else { throw StoreError.invalid("the position belongs to another order") }
+        let rated = CatalogListing(
+            source: ("(SELECT post_id, rating FROM post_user_state WHERE user_id = ? AND rating >= 1)", [userID]),
+            filter: filter, keys: ["m.rating"], descending: descending
+        )
+        let unrated = CatalogListing(
+            filter: filter,
+            conditions: [("NOT EXISTS (SELECT 1 FROM post_user_state u WHERE u.user_id = ? AND u.post_id = p.id AND u.rating >= 1)", [userID])],
+            keys: [], descending: descending, index: "NOT INDEXED"
+        )
+        let walks = descending ? [(rated, true), (unrated, false)] : [(unrated, false), (rated, true)]
+        // The walk the cursor is in (a rating of 0 is the unrated walk); earlier walks are done.
+        let current = after.map { position in walks.firstIndex { $0.1 == (position.keys.first != .integer(0)) } ?? 0 } ?? 0
+        var rows: [(row: FeedRow, keys: [CatalogKey])] = []
+        for (index, (listing, isRated)) in walks.enumerated() where index >= current && rows.count <= limit {
+            var start: CatalogPosition?
+            if index == current, let after { start = isRated ? after : CatalogPosition(keys: [], id: after.id) }
+            let found = try catalogRows(db, listing: listing, userID: userID, after: start, limit: limit + 1 - rows.count)
+            rows += found.map { ($0.row, isRated ? $0.keys : [.integer(0)]) }
+        }
+        return try finish(db, posts: posts, rows: rows, limit: limit)
     }
 
     public func shelf(_ shelf: Shelf, userID: Int64, library: Int64?, resume: ResumeRule, after: CatalogPosition?, limit: Int) async throws -> (items: [FeedItem], next: CatalogPosition?) {
@@ -77,20 +110,32 @@ extension SQLiteStore {
     private static func catalogPage(
         _ db: Database, posts: FeedPostCache, listing: CatalogListing, userID: Int64, after: CatalogPosition?, limit: Int
     ) throws -> (items: [FeedItem], next: CatalogPosition?) {
-        let (sql, arguments) = try listing.page(userID: userID, after: after, limit: limit + 1)
-        var rows: [FeedRow] = []
-        var lastKeys: [CatalogKey] = []
+        try finish(db, posts: posts, rows: catalogRows(db, listing: listing, userID: userID, after: after, limit: limit + 1), limit: limit)
+    }
+
+    /// Up to `limit` rows of the listing after `after`, each with its sort key values.
+    private static func catalogRows(
+        _ db: Database, listing: CatalogListing, userID: Int64, after: CatalogPosition?, limit: Int
+    ) throws -> [(row: FeedRow, keys: [CatalogKey])] {
+        guard limit > 0 else { return [] }
+        let (sql, arguments) = try listing.page(userID: userID, after: after, limit: limit)
+        var rows: [(row: FeedRow, keys: [CatalogKey])] = []
         // Not a cached statement: filters give queries too many shapes to keep one of each.
         let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         while let row = try cursor.next() {
-            rows.append(FeedRow(row))
-            if rows.count == limit {
-                lastKeys = try listing.keys.indices.map { try CatalogKey(row[CatalogListing.keyColumnOffset + $0] as DatabaseValue) }
-            }
+            let keys = try listing.keys.indices.map { try CatalogKey(row[CatalogListing.keyColumnOffset + $0] as DatabaseValue) }
+            rows.append((FeedRow(row), keys))
         }
+        return rows
+    }
+
+    /// The first `limit` rows as items, and where the next page starts when a row is left over.
+    private static func finish(
+        _ db: Database, posts: FeedPostCache, rows: [(row: FeedRow, keys: [CatalogKey])], limit: Int
+    ) throws -> (items: [FeedItem], next: CatalogPosition?) {
         let page = Array(rows.prefix(limit))
-        let items = try posts.items(db, rows: page)
+        let items = try posts.items(db, rows: page.map(\.row))
         guard rows.count > limit, let last = page.last else { return (items, nil) }
-        return (items, CatalogPosition(keys: lastKeys, id: last.id))
+        return (items, CatalogPosition(keys: last.keys, id: last.row.id))
     }
 }

@@ -166,6 +166,14 @@ struct CatalogAPITests {
         }
     }
 
+    @Test func aResumeRuleThatCannotHoldIsRefusedAtStartup() throws {
+        let good = try ConfigurationLoader.load(file: nil, environment: ["REELHOUSE_RESUME_MIN_FRACTION": "0.2"], overrides: ["resumeMinDuration": "30"])
+        #expect(good.resumeRule == ResumeRule(minDuration: 30, minFraction: 0.2, maxFraction: 0.9))
+        for bad in [["resumeMinFraction": "0.95"], ["resumeMaxFraction": "1.5"], ["resumeMinDuration": "-1"], ["resumeMinFraction": "-0.1"]] {
+            #expect(throws: ConfigurationError.self, "\(bad)") { _ = try ConfigurationLoader.load(file: nil, environment: [:], overrides: bad) }
+        }
+    }
+
     @Test func meCarriesTheResumeRule() async throws {
         let server = try await TestServer { $0.resumeMinDuration = 90 }
         try await server.application().test(.router) { client async throws in

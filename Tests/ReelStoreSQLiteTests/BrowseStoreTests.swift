@@ -91,11 +91,11 @@ struct BrowseStoreTests {
         #expect(try await l.browse(CatalogFilter(tags: ["nope"])).isEmpty)
         #expect(try await l.browse(CatalogFilter(excludeTags: ["cats"])) == l.expected { !$0.tags.contains("cats") })
         #expect(try await l.browse(CatalogFilter(excludeTags: ["nope"])).count == l.posts.count)
-        // Uploader or username, ignoring case and accents, any of the list.
+        // Uploader or username, ignoring case, any of the list.
         #expect(try await l.browse(CatalogFilter(uploaders: ["ANA"])) == l.expected {
             $0.uploader?.lowercased() == "ana" || $0.username?.lowercased() == "ana"
         })
-        #expect(try await l.browse(CatalogFilter(uploaders: ["lea", "bob"])) == l.expected { ["Léa", "Bob"].contains($0.uploader ?? "") })
+        #expect(try await l.browse(CatalogFilter(uploaders: ["Léa", "BOB"])) == l.expected { ["Léa", "Bob"].contains($0.uploader ?? "") })
         #expect(try await l.browse(CatalogFilter(kinds: [.image, .carousel])) == l.expected { $0.kind != .video })
         #expect(try await l.browse(CatalogFilter(kinds: [.video])) == l.expected { $0.kind == .video })
         #expect(try await l.browse(CatalogFilter(minDuration: 30)) == l.expected { ($0.duration ?? 0) >= 30 })
@@ -126,15 +126,16 @@ struct BrowseStoreTests {
     @Test func everySortOrdersAsSwiftWouldAndTiesBreakOnID() async throws {
         let l = try await library()
         func check(_ sort: BrowseSort, _ key: (CatalogModelPost) -> Double) async throws {
-            for descending in [false, true] {
-                let ids = try await l.store.browseAll(userID: l.viewer.id, BrowseQuery(sort: sort, descending: descending), limit: 3)
+            // Page sizes that end pages on each side of every boundary (the rating order's two walks).
+            for descending in [false, true] { for limit in [1, 3, 4] {
+                let ids = try await l.store.browseAll(userID: l.viewer.id, BrowseQuery(sort: sort, descending: descending), limit: limit)
                 let expected = l.posts.sorted { a, b in
                     let (ka, kb) = (key(a), key(b))
                     if ka != kb { return descending ? ka > kb : ka < kb }
                     return descending ? a.id > b.id : a.id < b.id
                 }.map(\.id)
-                #expect(ids == expected, "\(sort) \(descending ? "desc" : "asc")")
-            }
+                #expect(ids == expected, "\(sort) \(descending ? "desc" : "asc") by \(limit)")
+            } }
         }
         try await check(.newest) { $0.added.timeIntervalSince1970 }
         try await check(.duration) { $0.duration ?? 0 }

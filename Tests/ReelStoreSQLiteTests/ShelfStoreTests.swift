@@ -110,6 +110,6 @@ struct ShelfStoreTests {
 
     @Test func shelfIDsRoundTrip() {
         for shelf in Shelf.fixed + [.tag(12), .collection(3)] { #expect(Shelf(id: shelf.id) == shelf) }
-        for bad in ["", "tag-", "tag-0", "tag-x", "tag--1", "collection-1.5", "New", "tag-99999999999999999999"] { #expect(Shelf(id: bad) == nil, "\(bad)") }
+        for bad in ["", "tag-", "tag-0", "tag-x", "tag--1", "collection-1.5", "New", "tag-99999999999999999999", "tag-+5", "tag-05", "tag-٣"] { #expect(Shelf(id: bad) == nil, "\(bad)") }
     }
 }

@@ -16,6 +16,7 @@ struct CatalogController {
     /// The collections (their shelves); nil leaves collection shelves out.
     let collectionShelves: (@Sendable () async throws -> [(id: Int64, name: String)])?
     let now: @Sendable () -> Date
+    let popularTags = PopularTags()
 
     /// Tag shelves on Discover: the most used tags.
     static let tagShelves = 6
@@ -80,7 +81,7 @@ struct CatalogController {
     /// Discover's shelves in order, with their titles (empty ones are dropped by the caller).
     private func shelves() async throws -> [(Shelf, String)] {
         var result = Shelf.fixed.map { ($0, Self.fixedTitle($0)) }
-        result += try await catalog.popularTags(limit: Self.tagShelves).map { (Shelf.tag($0.id), "#" + $0.name) }
+        result += try await popularTags.tags(limit: Self.tagShelves, now: now(), catalog: catalog).map { (Shelf.tag($0.id), "#" + $0.name) }
         if let collectionShelves {
             result += try await collectionShelves().map { (Shelf.collection($0.id), $0.name) }
         }

@@ -55,7 +55,9 @@ export function openDetail(postId, { navigate, context = null } = {}) {
     document.title = previousTitle;
     if (openSheet === sheet) openSheet = null;
     if (silent || viaHistory) return;
-    if (pushed && history.state?.reelhouseDetail === id) history.back();
+    // Pushed here, or pushed by a cover before a reload / forward (the shell keeps the grid's
+    // URL in the entry's `background`): the grid is the entry before, so go back to it.
+    if ((pushed || history.state?.background) && history.state?.reelhouseDetail === id) history.back();
     else if (location.pathname === path) go(context?.kind ? backHref() : '/discover', { replace: true });
   }
 
@@ -64,6 +66,9 @@ export function openDetail(postId, { navigate, context = null } = {}) {
     const query = context?.query ? `?${context.query}` : '';
     if (context.kind === 'search') return `/search${query}`;
     if (context.kind === 'favorites') return '/favorites';
+    const params = new URLSearchParams(context.query ?? '');
+    if (context.kind === 'shelf' && params.get('shelf')) return `/shelf/${encodeURIComponent(params.get('shelf'))}`;
+    if (context.kind === 'collection' && params.get('collection')) return `/collection/${encodeURIComponent(params.get('collection'))}`;
     return `/browse${query}`;
   }
 

@@ -3,7 +3,7 @@
 // covers of the same size hold its place meanwhile. Nothing moves when a page lands.
 import { createCover, createSkeleton } from './cover.js';
 
-export const GRID_SIZES = '(min-width: 1200px) 200px, (min-width: 768px) 180px, 34vw';
+export const GRID_SIZES = '(min-width: 1200px) 240px, (min-width: 768px) 220px, 34vw';
 const SKELETONS = 12;
 
 /**

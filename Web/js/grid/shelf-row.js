@@ -32,7 +32,24 @@ export function createShelfRow(shelf, { fetchPage, onOpen }) {
   const sentinel = document.createElement('li');
   sentinel.className = 'shelf-sentinel';
   sentinel.setAttribute('aria-hidden', 'true');
-  section.append(heading, row);
+  // A mouse without a sideways wheel still gets along the row: a step of most of its width.
+  const steps = document.createElement('div');
+  steps.className = 'shelf-steps';
+  for (const [label, direction] of [['‹', -1], ['›', 1]]) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = label;
+    button.setAttribute('aria-label', `${shelf.title}: ${direction < 0 ? 'back' : 'more'}`);
+    button.addEventListener('click', () => {
+      const smooth = !window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+      row.scrollBy({ left: direction * row.clientWidth * 0.85, behavior: smooth ? 'smooth' : 'instant' });
+    });
+    steps.append(button);
+  }
+  const bar = document.createElement('div');
+  bar.className = 'shelf-bar';
+  bar.append(heading, steps);
+  section.append(bar, row);
 
   const items = [];
   let cursor = shelf.next_cursor ?? null;
