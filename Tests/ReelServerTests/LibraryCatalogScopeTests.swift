@@ -39,6 +39,9 @@ struct LibraryCatalogScopeTests {
             // The member: library 1 only, everywhere; the other library is not found.
             #expect(Self.ids(try await json(client, "/api/v1/browse", member)) == [home.id])
             #expect(Self.ids(try await json(client, "/api/v1/browse?tags=shared", member)) == [home.id])
+            for sort in ["newest", "posted", "duration", "rating"] {
+                #expect(Self.ids(try await json(client, "/api/v1/browse?sort=\(sort)", member)) == [home.id], "\(sort)")
+            }
             #expect(Self.ids(try await json(client, "/api/v1/shelves/new", member)) == [home.id])
             #expect(Self.ids(try await json(client, "/api/v1/shelves/collection-\(mixed.id)", member)) == [home.id])
             #expect(Self.ids(try await json(client, "/api/v1/shelves/collection-\(hidden.id)", member)).isEmpty)
