@@ -9,9 +9,10 @@ import ReelStore
 /// Which posts match, all as one FTS5 AND: a word of three letters or more anywhere inside a
 /// word or a joined word ("brul" → "brûlée", "spiderman" → "Spider-Man"); a two-letter word at
 /// a word's start (" mr"); a one-letter word as a whole word (" a "); a phrase as consecutive
-/// words, the last one a prefix (" mr rob"); an `@` word at a word's start in `people`. A tag
-/// filter narrows the FTS5 walk to posts whose tags hold the tag's words, then the tag links
-/// confirm the exact name; excluded tags are checked on the tag links. Ready posts only (the
+/// words, the last one a prefix (" mr rob"); an `@` word at a word's start in `people`. With
+/// text to match, a tag filter narrows the FTS5 walk to posts whose tags hold the tag's words,
+/// then the tag links confirm the exact name; tags alone walk the first tag's links in id
+/// order instead. Excluded tags are checked on the tag links. Ready posts only (the
 /// index holds nothing else).
 ///
 /// Bounded work, whatever the query: the newest `candidates` matches are found by walking the
@@ -46,26 +47,39 @@ struct SearchStatement {
         for word in query.people.map(fold) where !word.isEmpty {
             match.append("people : " + FTS5Term.quoted(" \(word)"))
         }
-        for tag in query.tags {
-            // The tag's words, whole: a superset of the posts with that tag, confirmed below.
-            let words = SearchFolding.words(tag)
-            if !words.isEmpty { match.append("tags : " + FTS5Term.quoted(words)) }
+        if !match.isEmpty {
+            for tag in query.tags {
+                // The tag's words, whole: a superset of the posts with that tag, confirmed below.
+                let words = SearchFolding.words(tag)
+                if !words.isEmpty { match.append("tags : " + FTS5Term.quoted(words)) }
+            }
         }
 
         var arguments: StatementArguments = []
         let driver: String
         let id: String
+        var confirmedTags = query.tags
         if !match.isEmpty {
             id = "post_search_fields.rowid"
             driver = "SELECT rowid AS id FROM post_search_fields WHERE post_search_fields MATCH ?"
             arguments += [match.joined(separator: " AND ")]
+        } else if let first = query.tags.first {
+            // Tags alone: the first tag's links in id order (an index walk), ready posts only.
+            id = "l0.post_id"
+            driver = """
+                SELECT l0.post_id AS id FROM post_tag_ids l0
+                WHERE l0.tag_id = (SELECT t.id FROM tags t WHERE t.name = ?)
+                  AND EXISTS (SELECT 1 FROM posts p WHERE p.id = l0.post_id AND p.status = 'ready')
+                """
+            arguments += [first]
+            confirmedTags.removeFirst()
         } else {
-            // Only exclusions (or tags without letters or digits): every ready post is a candidate.
+            // Only exclusions: every ready post is a candidate.
             id = "posts.id"
             driver = "SELECT id FROM posts WHERE status = 'ready'"
         }
         var filters: [String] = []
-        for tag in query.tags {
+        for tag in confirmedTags {
             filters.append("EXISTS (SELECT 1 FROM post_tag_ids l JOIN tags t ON t.id = l.tag_id WHERE l.post_id = \(id) AND t.name = ?)")
             arguments += [tag]
         }

@@ -82,7 +82,13 @@ struct SearchStoreTests {
     @Test("tag:, -tag: and @ filter; filters alone list what they keep")
     func filters() async throws {
         try await withLibrary { (library: inout Library) async throws in
-            #expect(try await library.find("tag:cats") == ["cats"])
+            try await library.add("draft", description: "cats not yet ready", tags: ["cats"], ready: false)
+            #expect(try await library.find("tag:cats") == ["cats"], "tags alone find ready posts only")
+            #expect(try await library.find("tag:cats tag:cute") == ["cats"])
+            #expect(try await library.find("tag:cats tag:dessert").isEmpty, "every tag filter must hold")
+            #expect(try await library.find("tag:cats -tag:cute").isEmpty)
+            #expect(try await library.find("tag:cats nap") == ["cats"])
+            #expect(try await library.find("tag:cats ready").isEmpty, "the text must match too")
             #expect(try await library.find("tag:CUTE") == ["cats"], "tag names ignore case")
             #expect(try await library.find("tag:cat").isEmpty, "a tag filter names a whole tag")
             #expect(try await library.find("nap -tag:cats").isEmpty)
