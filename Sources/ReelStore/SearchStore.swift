@@ -4,7 +4,8 @@ import Foundation
 /// text is a query, possibly one that asks for nothing (`isEmpty`). The store never sees the
 /// raw text, only these words, so nothing typed can become search-engine syntax.
 ///
-/// The language: plain words (each must match, in any field, as a word prefix or a substring),
+/// The language: plain words (each must match, in any field: from three letters anywhere in
+/// a word, or in a word written without its inner punctuation; shorter ones as a word's start),
 /// `"a quoted phrase"` (those words, in that order), `tag:name` (the post has that tag),
 /// `-tag:name` (it does not), `@name` (the words of `name` match the uploader or username).
 /// `tag:"two words"` names a tag with a space.
@@ -121,13 +122,30 @@ public struct SearchQuery: Sendable, Equatable, Hashable {
     }
 }
 
-/// Full-text search over ready posts, answered as feed items with the viewer's state.
-public protocol SearchStore: Sendable {
+/// A page of search results.
+public struct SearchResults: Sendable {
+    public var items: [FeedItem]
+    /// Whether more results follow this page.
+    public var hasMore: Bool
+    /// The words the search looked for, folded as the index compares them (lowercase, no
+    /// accents): what a client highlights in the results.
+    public var terms: [String]
+
+    public init(items: [FeedItem], hasMore: Bool, terms: [String]) {
+        self.items = items
+        self.hasMore = hasMore
+        self.terms = terms
+    }
+}
+
+/// Full-text search over ready posts, answered as feed items with the viewer's state, and
+/// what each user searched for lately.
+public protocol SearchStore: RecentSearchStore {
     /// Up to `limit` matches after the first `offset`, best first (tag and people matches
     /// outrank description-only ones), and whether more follow. Only ready posts in the
     /// libraries the user may see (only `library`, when given) match; a library not granted
     /// is `StoreError.notFound`.
-    func search(userID: Int64, library: Int64?, query: SearchQuery, offset: Int, limit: Int) async throws -> (items: [FeedItem], hasMore: Bool)
+    func search(userID: Int64, library: Int64?, query: SearchQuery, offset: Int, limit: Int) async throws -> SearchResults
 
     /// How deep results go: `offset + limit` may not exceed it.
     var maxSearchResults: Int { get }
@@ -138,7 +156,7 @@ public protocol SearchStore: Sendable {
 
 extension SearchStore {
     /// Over every library the user may see.
-    public func search(userID: Int64, query: SearchQuery, offset: Int, limit: Int) async throws -> (items: [FeedItem], hasMore: Bool) {
+    public func search(userID: Int64, query: SearchQuery, offset: Int, limit: Int) async throws -> SearchResults {
         try await search(userID: userID, library: nil, query: query, offset: offset, limit: limit)
     }
 }

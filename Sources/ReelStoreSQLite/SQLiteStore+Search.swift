@@ -5,11 +5,12 @@ import ReelStore
 
 extension SQLiteStore {
     /// How deep search results go: pages are read by offset (simple, and a ranked result has
-    /// no stable key to seek from), so the depth is bounded to keep the deepest page cheap.
+    /// no stable key to seek from), and a search ranks at most this many matches (the newest),
+    /// so its cost is bounded however many posts match (`SearchStatement`).
     public static let maxSearchResults = 1000
     public var maxSearchResults: Int { Self.maxSearchResults }
 
-    public func search(userID: Int64, library: Int64?, query: SearchQuery, offset: Int, limit: Int) async throws -> (items: [FeedItem], hasMore: Bool) {
+    public func search(userID: Int64, library: Int64?, query: SearchQuery, offset: Int, limit: Int) async throws -> SearchResults {
         guard (1...Self.maxFeedPage).contains(limit), offset >= 0, offset + limit <= Self.maxSearchResults else {
             throw StoreError.invalid("search pages hold 1 to \(Self.maxFeedPage) posts within the first \(Self.maxSearchResults) results")
         }
@@ -20,21 +21,22 @@ extension SQLiteStore {
             case .all: nil
             case .only(let ids): ids
             }
-            guard !query.isEmpty, libraryIDs?.isEmpty != true else { return ([], false) }
-            let statement = SearchStatement(userID: userID, query: query, libraryIDs: libraryIDs, offset: offset, limit: limit + 1)
+            guard !query.isEmpty, libraryIDs?.isEmpty != true else { return SearchResults(items: [], hasMore: false, terms: []) }
+            let statement = SearchStatement(
+                userID: userID, query: query, libraryIDs: libraryIDs, offset: offset, limit: limit + 1, candidates: Self.maxSearchResults
+            )
             // Not a cached statement: queries have too many shapes to keep one of each per connection.
             let rows = try Row.fetchAll(db, sql: statement.sql, arguments: statement.arguments).map(FeedRow.init)
             let items = try posts.items(db, rows: Array(rows.prefix(limit)))
-            return (items, rows.count > limit && offset + limit < Self.maxSearchResults)
+            return SearchResults(items: items, hasMore: rows.count > limit && offset + limit < Self.maxSearchResults, terms: statement.terms)
         }
     }
 
     public func rebuildSearchIndex() async throws -> Int {
         try await write { db in
-            try db.execute(sql: SearchIndexSQL.rebuild)
-            try db.execute(sql: "INSERT INTO post_search (post_search) VALUES ('optimize')")
-            try db.execute(sql: "INSERT INTO post_search_substrings (post_search_substrings) VALUES ('optimize')")
-            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post_search") ?? 0
+            try db.execute(sql: SearchIndexSQL.rebuild())
+            try db.execute(sql: "INSERT INTO post_search_fields (post_search_fields) VALUES ('optimize')")
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM post_search_fields") ?? 0
         }
     }
 }

@@ -75,7 +75,7 @@ extension SQLiteStore {
                     }
                     for index in rebuilt { try db.execute(sql: index.sql) }
                     for trigger in searchTriggers { try db.execute(sql: trigger.sql) }
-                    if !searchTriggers.isEmpty { try db.execute(sql: SearchIndexSQL.rebuild) }
+                    if !searchTriggers.isEmpty { try db.execute(sql: SearchIndexSQL.rebuild()) }
                     return .commit
                 }
             }

@@ -78,8 +78,8 @@ public final class SQLiteStore: LibraryStore, JobStore, AccountStore, SocialStor
         configuration.prepareDatabase { db in
             // In WAL mode NORMAL is crash-safe (a power cut may only lose the last commits).
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            // The search index's triggers fold text with it (`Schema.addSearchIndex`).
-            db.add(function: SearchFolding.function)
+            // The search index's triggers fold text with them (`Schema.addSearchFields`).
+            for function in SearchFolding.functions { db.add(function: function) }
             // The A–Z key's triggers call it (`Schema.addCatalog`).
             db.add(function: TitleKeyFunction.function)
         }

@@ -31,51 +31,87 @@ extension Schema {
                        trim(coalesce(p.uploader, '') || ' ' || coalesce(p.username, '')) AS people,
                        coalesce(p.shortcode, '') AS shortcode
                 FROM posts p WHERE p.status = 'ready';
-            CREATE TRIGGER posts_search_on_insert AFTER INSERT ON posts
-                BEGIN \(SearchIndexSQL.reindex("= NEW.id")) END;
-            CREATE TRIGGER posts_search_on_update AFTER UPDATE OF description, uploader, username, shortcode, status ON posts
-                BEGIN \(SearchIndexSQL.reindex("= NEW.id")) END;
-            CREATE TRIGGER posts_search_on_delete AFTER DELETE ON posts
-                BEGIN \(SearchIndexSQL.remove("= OLD.id")) END;
-            CREATE TRIGGER post_tag_ids_search_on_insert AFTER INSERT ON post_tag_ids
-                BEGIN \(SearchIndexSQL.reindex("= NEW.post_id")) END;
-            CREATE TRIGGER post_tag_ids_search_on_delete AFTER DELETE ON post_tag_ids
-                BEGIN \(SearchIndexSQL.reindex("= OLD.post_id")) END;
-            CREATE TRIGGER tags_search_on_rename AFTER UPDATE OF name ON tags
-                BEGIN \(SearchIndexSQL.reindex("IN (SELECT post_id FROM post_tag_ids WHERE tag_id = NEW.id)")) END;
+            \(SearchIndexSQL.triggers(.v8))
             """)
-        try db.execute(sql: SearchIndexSQL.rebuild)
+        try db.execute(sql: SearchIndexSQL.rebuild(.v8))
     }
 }
 
-/// The statements that write the search index, shared by the v8 triggers and the rebuild.
+/// The statements that write the search index, shared by the triggers and the rebuild. Each
+/// layout is the index as one migration left it: v8's is kept as it was so that migration
+/// still builds what it built.
 enum SearchIndexSQL {
+    enum Layout {
+        /// v8: the word index and `post_search_substrings`, one folded text per post.
+        case v8
+        /// v12: `post_search_fields` alone, folded words by field.
+        case fields
+    }
+
+    static let current = Layout.fields
+
     /// Removes the index rows of the posts whose id is `condition` (e.g. `= NEW.id`).
-    static func remove(_ condition: String) -> String {
-        """
-        DELETE FROM post_search WHERE rowid \(condition);
-        DELETE FROM post_search_substrings WHERE rowid \(condition);
-        """
+    static func remove(_ condition: String, _ layout: Layout = current) -> String {
+        layout.tables.map { "DELETE FROM \($0) WHERE rowid \(condition);" }.joined(separator: "\n")
     }
 
     /// Rewrites the index rows of the posts whose id is `condition`: removed, then written
     /// again if the post is (still) ready.
-    static func reindex(_ condition: String) -> String {
-        remove(condition) + "\n" + insert("WHERE id \(condition)")
+    static func reindex(_ condition: String, _ layout: Layout = current) -> String {
+        remove(condition, layout) + "\n" + insert("WHERE id \(condition)", layout)
     }
 
-    static func insert(_ whereClause: String) -> String {
+    static func insert(_ whereClause: String, _ layout: Layout = current) -> String {
+        switch layout {
+        case .v8:
+            """
+            INSERT INTO post_search (rowid, description, tags, people, shortcode)
+                SELECT id, description, tags, people, shortcode FROM post_search_documents \(whereClause);
+            INSERT INTO post_search_substrings (rowid, text)
+                SELECT id, \(SearchFolding.sqlFunction)(description || ' ' || tags || ' ' || people || ' ' || shortcode)
+                FROM post_search_documents \(whereClause);
+            """
+        case .fields:
+            """
+            INSERT INTO post_search_fields (rowid, description, tags, people, shortcode, joined)
+                SELECT id, \(words)(description), \(words)(tags), \(words)(people), \(words)(shortcode),
+                       \(SearchFolding.joinedSQLFunction)(description || ' ' || tags || ' ' || people || ' ' || shortcode)
+                FROM post_search_documents \(whereClause);
+            """
+        }
+    }
+
+    private static var words: String { SearchFolding.wordsSQLFunction }
+
+    /// The triggers that keep the index right (see `Schema.addSearchIndex`).
+    static func triggers(_ layout: Layout) -> String {
         """
-        INSERT INTO post_search (rowid, description, tags, people, shortcode)
-            SELECT id, description, tags, people, shortcode FROM post_search_documents \(whereClause);
-        INSERT INTO post_search_substrings (rowid, text)
-            SELECT id, \(SearchFolding.sqlFunction)(description || ' ' || tags || ' ' || people || ' ' || shortcode)
-            FROM post_search_documents \(whereClause);
+        CREATE TRIGGER posts_search_on_insert AFTER INSERT ON posts
+            BEGIN \(reindex("= NEW.id", layout)) END;
+        CREATE TRIGGER posts_search_on_update AFTER UPDATE OF description, uploader, username, shortcode, status ON posts
+            BEGIN \(reindex("= NEW.id", layout)) END;
+        CREATE TRIGGER posts_search_on_delete AFTER DELETE ON posts
+            BEGIN \(remove("= OLD.id", layout)) END;
+        CREATE TRIGGER post_tag_ids_search_on_insert AFTER INSERT ON post_tag_ids
+            BEGIN \(reindex("= NEW.post_id", layout)) END;
+        CREATE TRIGGER post_tag_ids_search_on_delete AFTER DELETE ON post_tag_ids
+            BEGIN \(reindex("= OLD.post_id", layout)) END;
+        CREATE TRIGGER tags_search_on_rename AFTER UPDATE OF name ON tags
+            BEGIN \(reindex("IN (SELECT post_id FROM post_tag_ids WHERE tag_id = NEW.id)", layout)) END;
         """
     }
+
+    static let triggerNames = [
+        "posts_search_on_insert", "posts_search_on_update", "posts_search_on_delete",
+        "post_tag_ids_search_on_insert", "post_tag_ids_search_on_delete", "tags_search_on_rename",
+    ]
 
     /// Empties the index and fills it from every ready post.
-    static var rebuild: String {
-        "DELETE FROM post_search; DELETE FROM post_search_substrings;\n" + insert("")
+    static func rebuild(_ layout: Layout = current) -> String {
+        layout.tables.map { "DELETE FROM \($0);" }.joined(separator: "\n") + "\n" + insert("", layout)
     }
+}
+
+extension SearchIndexSQL.Layout {
+    var tables: [String] { self == .v8 ? ["post_search", "post_search_substrings"] : ["post_search_fields"] }
 }

@@ -2,97 +2,123 @@ import Foundation
 import GRDB
 import ReelStore
 
-/// Turns a parsed `SearchQuery` into one SQL statement. Every word reaches FTS5 only as a
-/// quoted string (`FTS5Term`), so no input can be FTS5 syntax.
+/// Turns a parsed `SearchQuery` into one SQL statement over `post_search_fields` (folded words
+/// by field with a space on either side, trigram-indexed: see `Schema.addSearchFields`). Every
+/// piece reaches FTS5 only as a quoted string (`FTS5Term`), so no input can be FTS5 syntax.
 ///
-/// Which posts match: each word as a word prefix in any field (`post_search`) or, from three
-/// characters, as a substring of the folded text (`post_search_substrings`); each phrase in
-/// order; each `@` word as a prefix of the uploader or username; the tag filters; ready posts
-/// only. The set is the INTERSECT of one subquery per condition, so each is answered by its
-/// own index.
+/// Which posts match, all as one FTS5 AND: a word of three letters or more anywhere inside a
+/// word or a joined word ("brul" → "brûlée", "spiderman" → "Spider-Man"); a two-letter word at
+/// a word's start (" mr"); a one-letter word as a whole word (" a "); a phrase as consecutive
+/// words, the last one a prefix (" mr rob"); an `@` word at a word's start in `people`. With
+/// text to match, a tag filter narrows the FTS5 walk to posts whose tags hold the tag's words,
+/// then the tag links confirm the exact name; tags alone walk the first tag's links in id
+/// order instead. Excluded tags are checked on the tag links. Ready posts only (the
+/// index holds nothing else).
 ///
-/// In what order: bm25 over the word-prefix index, tags weighing most, then people, shortcode
-/// and description; posts found only as substrings follow, newest first.
+/// Bounded work, whatever the query: the newest `candidates` matches are found by walking the
+/// index in id order and stopping there (FTS5 answers `ORDER BY rowid DESC LIMIT n` without
+/// visiting every match), and only they are ranked. A query matching fewer posts is ranked in
+/// full; a broad one ranks its newest `candidates`, which is as deep as results go
+/// (`SQLiteStore.maxSearchResults`). The rank: for each searched word, the fields it occurs in —
+/// tags weigh most, then people, shortcode, and description or joined words — then newest
+/// first. The order depends only on the posts, so offsets into it (the cursors) stay put.
 struct SearchStatement {
-    /// bm25 weights by `post_search` column: description, tags, people, shortcode.
-    static let weights = "1.0, 4.0, 3.0, 2.0"
+    /// Weights by column of `post_search_fields`.
+    static let weights: [(column: String, weight: Int)] = [("tags", 4), ("people", 3), ("shortcode", 2), ("description", 1), ("joined", 1)]
 
     let sql: String
     let arguments: StatementArguments
+    /// The folded words the ranking looked for, for clients to highlight.
+    let terms: [String]
 
     /// `libraryIDs`: only posts in these libraries; nil: every library.
-    init(userID: Int64, query: SearchQuery, libraryIDs: [Int64]? = nil, offset: Int, limit: Int) {
-        var sets: [String] = []
-        var arguments: StatementArguments = []
-        var ranking: [String] = []
-        for word in query.words {
-            let prefix = FTS5Term.prefix([word])
-            ranking.append(prefix)
-            let folded = SearchFolding.fold(word)
-            if folded.unicodeScalars.count >= 3 {
-                sets.append("""
-                    SELECT id FROM (SELECT rowid AS id FROM post_search WHERE post_search MATCH ?
-                                    UNION SELECT rowid AS id FROM post_search_substrings WHERE post_search_substrings MATCH ?)
-                    """)
-                arguments += [prefix, FTS5Term.quoted(folded)]
-            } else {
-                // The trigram index cannot match fewer than three characters.
-                sets.append("SELECT rowid AS id FROM post_search WHERE post_search MATCH ?")
-                arguments += [prefix]
+    init(userID: Int64, query: SearchQuery, libraryIDs: [Int64]? = nil, offset: Int, limit: Int, candidates: Int) {
+        let fold = { (word: String) in SearchFolding.fold(word) }
+        var match: [String] = []
+        for word in query.words.map(fold) where !word.isEmpty {
+            switch word.count {
+            case 1: match.append(FTS5Term.quoted(" \(word) "))
+            case 2: match.append(FTS5Term.quoted(" \(word)"))
+            default: match.append(FTS5Term.quoted(word))
             }
         }
         for phrase in query.phrases {
-            ranking.append(FTS5Term.prefix(phrase))
+            match.append(FTS5Term.quoted(" " + phrase.map(fold).joined(separator: " ")))
         }
-        if !query.people.isEmpty {
-            ranking.append("people : (" + query.people.map { FTS5Term.prefix([$0]) }.joined(separator: " AND ") + ")")
+        for word in query.people.map(fold) where !word.isEmpty {
+            match.append("people : " + FTS5Term.quoted(" \(word)"))
         }
-        // Phrases and people need no substring fallback: one statement on the word index covers them.
-        let exact = ranking.dropFirst(query.words.count)
-        if !exact.isEmpty {
-            sets.append("SELECT rowid AS id FROM post_search WHERE post_search MATCH ?")
-            arguments += [exact.joined(separator: " AND ")]
-        }
-        for tag in query.tags {
-            // Joined with ready posts: the text indexes hold only ready posts, tag links hold every post.
-            sets.append("""
-                SELECT l.post_id AS id FROM post_tag_ids l JOIN tags t ON t.id = l.tag_id
-                JOIN posts p ON p.id = l.post_id AND p.status = 'ready' WHERE t.name = ?
-                """)
-            arguments += [tag]
-        }
-        if sets.isEmpty {
-            // Only exclusions: every ready post is a candidate.
-            sets.append("SELECT id FROM posts WHERE status = 'ready'")
-        }
-        var matched = sets.joined(separator: " INTERSECT ")
-        for tag in query.excludedTags {
-            matched += " EXCEPT SELECT l.post_id AS id FROM post_tag_ids l JOIN tags t ON t.id = l.tag_id WHERE t.name = ?"
-            arguments += [tag]
+        if !match.isEmpty {
+            for tag in query.tags {
+                // The tag's words, whole: a superset of the posts with that tag, confirmed below.
+                let words = SearchFolding.words(tag)
+                if !words.isEmpty { match.append("tags : " + FTS5Term.quoted(words)) }
+            }
         }
 
-        var sql = "WITH matched(id) AS (\(matched))"
-        var score = "NULL"
-        var joinRanked = ""
-        if !ranking.isEmpty {
-            // Materialized: computed once for the whole query, then joined by id.
-            sql += ", ranked(id, score) AS MATERIALIZED (SELECT rowid, bm25(post_search, \(Self.weights)) FROM post_search WHERE post_search MATCH ?)"
-            arguments += [ranking.joined(separator: " AND ")]
-            score = "r.score"
-            joinRanked = "LEFT JOIN ranked r ON r.id = m.id"
+        var arguments: StatementArguments = []
+        let driver: String
+        let id: String
+        var confirmedTags = query.tags
+        if !match.isEmpty {
+            id = "post_search_fields.rowid"
+            driver = "SELECT rowid AS id FROM post_search_fields WHERE post_search_fields MATCH ?"
+            arguments += [match.joined(separator: " AND ")]
+        } else if let first = query.tags.first {
+            // Tags alone: the first tag's links in id order (an index walk), ready posts only.
+            id = "l0.post_id"
+            driver = """
+                SELECT l0.post_id AS id FROM post_tag_ids l0
+                WHERE l0.tag_id = (SELECT t.id FROM tags t WHERE t.name = ?)
+                  AND EXISTS (SELECT 1 FROM posts p WHERE p.id = l0.post_id AND p.status = 'ready')
+                """
+            arguments += [first]
+            confirmedTags.removeFirst()
+        } else {
+            // Only exclusions: every ready post is a candidate.
+            id = "posts.id"
+            driver = "SELECT id FROM posts WHERE status = 'ready'"
         }
-        // The page is cut from the matched ids alone (every set above holds only ready posts),
-        // so only its own rows are joined with posts and the viewer's state, not every match;
-        // a library scope joins each match with its post's library before the cut.
-        var joinLibrary = ""
+        var filters: [String] = []
+        for tag in confirmedTags {
+            filters.append("EXISTS (SELECT 1 FROM post_tag_ids l JOIN tags t ON t.id = l.tag_id WHERE l.post_id = \(id) AND t.name = ?)")
+            arguments += [tag]
+        }
         if let libraryIDs {
-            joinLibrary = "JOIN posts l ON l.id = m.id AND l.library_id IN (\(SQLiteStore.placeholders(libraryIDs.count)))"
+            // Before the candidate cut, so the best matches the viewer may see are the ones ranked.
+            filters.append("EXISTS (SELECT 1 FROM posts lp WHERE lp.id = \(id) AND lp.library_id IN (\(SQLiteStore.placeholders(libraryIDs.count))))")
             arguments += StatementArguments(libraryIDs)
         }
+        for tag in query.excludedTags {
+            filters.append("NOT EXISTS (SELECT 1 FROM post_tag_ids l JOIN tags t ON t.id = l.tag_id WHERE l.post_id = \(id) AND t.name = ?)")
+            arguments += [tag]
+        }
+        var sql = "WITH candidates(id) AS MATERIALIZED (\(driver)\(filters.map { " AND " + $0 }.joined()) ORDER BY \(id) DESC LIMIT ?)"
+        arguments += [candidates]
+
+        let terms = Self.unique(query.words.map(fold) + query.phrases.flatMap { $0.map(fold) } + query.people.map(fold))
+        if terms.isEmpty {
+            sql += ", scored(id, score) AS (SELECT id, 0 FROM candidates)"
+        } else {
+            var parts: [String] = []
+            for term in terms {
+                for (column, weight) in Self.weights {
+                    parts.append("(instr(f.\(column), ?) > 0) * \(weight)")
+                    arguments += [term]
+                }
+            }
+            sql += """
+                , scored(id, score) AS MATERIALIZED (
+                    SELECT c.id, coalesce(\(parts.joined(separator: " + ")), 0)
+                    FROM candidates c LEFT JOIN post_search_fields f ON f.rowid = c.id
+                )
+                """
+        }
+        // The page is cut from the scored ids alone, so only its own rows are joined with
+        // posts and the viewer's state.
         sql += """
             , page(id, score) AS MATERIALIZED (
-                SELECT m.id, \(score) FROM matched m \(joinLibrary) \(joinRanked)
-                ORDER BY \(score) IS NULL, \(score), m.id DESC LIMIT ? OFFSET ?
+                SELECT id, score FROM scored ORDER BY score DESC, id DESC LIMIT ? OFFSET ?
             )
             """
         arguments += [limit, offset]
@@ -104,23 +130,24 @@ struct SearchStatement {
              FROM page g CROSS JOIN posts p ON p.id = g.id
              LEFT JOIN post_user_state s ON s.user_id = ? AND s.post_id = p.id
              WHERE p.status = 'ready'
-             ORDER BY g.score IS NULL, g.score, g.id DESC
+             ORDER BY g.score DESC, g.id DESC
             """
         arguments += [userID]
         self.sql = sql
         self.arguments = arguments
+        self.terms = terms
+    }
+
+    private static func unique(_ words: [String]) -> [String] {
+        var seen = Set<String>()
+        return words.filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 }
 
-/// Words as FTS5 strings: always double-quoted with inner quotes doubled, which FTS5 reads as
+/// Text as an FTS5 string: always double-quoted with inner quotes doubled, which FTS5 reads as
 /// plain text to tokenize, never as an operator, column filter or NEAR group.
 enum FTS5Term {
     static func quoted(_ text: String) -> String {
         "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-
-    /// The words as a phrase whose last word may be a prefix (`"spider ma"*`).
-    static func prefix(_ words: [String]) -> String {
-        quoted(words.joined(separator: " ")) + "*"
     }
 }

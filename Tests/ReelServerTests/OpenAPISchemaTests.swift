@@ -19,6 +19,7 @@ struct OpenAPISchemaTests {
         "PUT /api/v1/videos/{id}/position": #"{"seconds":1.5}"#,
         "POST /api/v1/videos/{id}/tags": #"{"tags":["cats"]}"#,
         "POST /api/v1/videos/{id}/flags": #"{"flag":"broken"}"#,
+        "POST /api/v1/me/searches": #"{"query":"crème brûlée"}"#,
         "POST /api/videos/{folder}/favorite": #"{"is_favorited":true}"#,
         "POST /api/videos/{folder}/rating": #"{"rating":3}"#,
         "POST /api/v1/generations": #"{"prompt":"a harbour at dusk"}"#,

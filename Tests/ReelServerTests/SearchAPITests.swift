@@ -36,7 +36,7 @@ struct SearchAPITests {
     func names(_ client: any TestClientProtocol, _ server: TestServer, _ q: String) async throws -> [String] {
         let response = try await client.send(.get, "/api/v1/search?q=\(Self.escape(q))&limit=50", key: server.memberKey)
         #expect(response.status == .ok, "\(q) → \(response.status)")
-        return try decode(APIFeedPage.self, response.body).items.map(\.folderName)
+        return try decode(APISearchPage.self, response.body).items.map(\.folderName)
     }
 
     static func escape(_ text: String) -> String {
@@ -48,6 +48,8 @@ struct SearchAPITests {
         try await server.application().test(.router) { client async throws in
             #expect(try await names(client, server, "leon") == ["leon"])
             #expect(try await names(client, server, "spider man") == ["spider"])
+            #expect(try await names(client, server, "spiderman") == ["spider"])
+            #expect(try await names(client, server, "ession") == ["leon"], "a substring of a long word")
             #expect(try await names(client, server, "mr robot") == ["robot"])
             #expect(try await names(client, server, "creme brulee") == ["creme"])
             #expect(try await names(client, server, "brul") == ["creme"])
@@ -104,7 +106,7 @@ struct SearchAPITests {
                 #expect(response.status == .badRequest, "\(uri)")
                 #expect(try decode(APIErrorEnvelope.self, response.body).error.code == "invalid_cursor", "\(uri)")
             }
-            for uri in ["/api/v1/search?q=x&limit=0", "/api/v1/search?q=x&limit=51", "/api/v1/search?q=x&limit=abc"] {
+            for uri in ["/api/v1/search?q=x&limit=0", "/api/v1/search?q=x&limit=61", "/api/v1/search?q=x&limit=abc"] {
                 let response = try await client.send(.get, uri, key: server.memberKey)
                 #expect(response.status == .badRequest, "\(uri)")
                 #expect(try decode(APIErrorEnvelope.self, response.body).error.code == "bad_request", "\(uri)")
@@ -117,6 +119,7 @@ struct SearchAPITests {
         try await server.application().test(.router) { client async throws in
             for q in [
                 "", " ", "!!!", "\"", "*", "NEAR(", "NEAR(a b, 2)", "a OR b", "AND", "-", ":", "-tag:", "tag:", "@", "people:zoe",
+                "leon OR cats", "leon AND", "NOT leon", "^leon", "leon*", "\"leon", "\"\"", "description:leon", "OR", "NOT", "^", "?!.,;",
                 "{description}: x", "'); DROP TABLE posts; --", "\u{0}", "é\u{301}", String(repeating: "x", count: 2000),
                 String(repeating: "\" * ( NEAR OR - : ", count: 100),
             ] {
@@ -125,6 +128,49 @@ struct SearchAPITests {
             let missing = try await client.send(.get, "/api/v1/search", key: server.memberKey)
             #expect(missing.status == .ok)
             #expect(try decode(APIFeedPage.self, missing.body).items.isEmpty)
+        }
+    }
+
+    @Test func pagesCarryTheFoldedTermsForHighlighting() async throws {
+        let server = try await server()
+        try await server.application().test(.router) { client async throws in
+            let response = try await client.send(.get, "/api/v1/search?q=\(Self.escape("Crème BRÛLÉE tag:dessert"))", key: server.memberKey)
+            let page = try decode(APISearchPage.self, response.body)
+            #expect(page.items.map(\.folderName) == ["creme"])
+            #expect(page.terms == ["creme", "brulee"])
+            let empty = try decode(APISearchPage.self, try await client.send(.get, "/api/v1/search?q=%21%21", key: server.memberKey).body)
+            #expect(empty.terms.isEmpty && empty.items.isEmpty)
+        }
+    }
+
+    @Test func recentSearchesAreKeptPerUser() async throws {
+        let server = try await server()
+        try await server.application().test(.router) { client async throws in
+            func recent(_ key: String) async throws -> [String] {
+                let response = try await client.send(.get, "/api/v1/me/searches", key: key)
+                #expect(response.status == .ok)
+                return try decode(APIRecentSearches.self, response.body).searches.map(\.query)
+            }
+            #expect(try await recent(server.memberKey).isEmpty)
+            for query in ["leon", "cats", "Leon"] {
+                let response = try await client.send(.post, "/api/v1/me/searches", key: server.memberKey, json: #"{"query":"\#(query)"}"#)
+                #expect(response.status == .noContent)
+            }
+            #expect(try await recent(server.memberKey) == ["Leon", "cats"], "a repeat moves to the top")
+            #expect(try await recent(server.ownerKey).isEmpty, "another user's list is their own")
+            for index in 0..<25 {
+                _ = try await client.send(.post, "/api/v1/me/searches", key: server.memberKey, json: #"{"query":"q\#(index)"}"#)
+            }
+            #expect(try await recent(server.memberKey).count == 20)
+            for body in [#"{"query":"   "}"#, #"{"query":""}"#, #"{}"#, #"{"query":7}"#, "not json",
+                         #"{"query":"\#(String(repeating: "x", count: 2001))"}"#] {
+                let response = try await client.send(.post, "/api/v1/me/searches", key: server.memberKey, json: body)
+                #expect(response.status == .badRequest, "\(body)")
+                #expect(try decode(APIErrorEnvelope.self, response.body).error.code == "bad_request", "\(body)")
+            }
+            #expect(try await client.send(.delete, "/api/v1/me/searches", key: server.memberKey).status == .noContent)
+            #expect(try await recent(server.memberKey).isEmpty)
+            #expect(try await client.send(.get, "/api/v1/me/searches").status == .unauthorized)
         }
     }
 }

@@ -120,8 +120,8 @@ struct VideoEditingTests {
         // Nothing is left that names the deleted posts.
         let leftovers = try server.store.rawStrings("""
             SELECT (SELECT COUNT(*) FROM post_user_state) + (SELECT COUNT(*) FROM post_tag_ids) + (SELECT COUNT(*) FROM post_sources)
-                 + (SELECT COUNT(*) FROM post_keys) + (SELECT COUNT(*) FROM jobs) + (SELECT COUNT(*) FROM post_search)
-                 + (SELECT COUNT(*) FROM post_search_substrings) + (SELECT COUNT(*) FROM posts)
+                 + (SELECT COUNT(*) FROM post_keys) + (SELECT COUNT(*) FROM jobs) + (SELECT COUNT(*) FROM post_search_fields)
+                 + (SELECT COUNT(*) FROM posts)
             """)
         #expect(leftovers == ["0"])
         #expect(try await server.storage.postKeys().isEmpty)

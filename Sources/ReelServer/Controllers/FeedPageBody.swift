@@ -11,12 +11,17 @@ struct FeedPageBody {
     let presenter: VideoPresenter
     let cache: EncodedItemCache
 
-    /// `items` must have their refs loaded (`VideoPresenter.withRefs`).
-    func encode(_ items: [FeedItem], nextCursor: String?, now: Date) throws -> ByteBuffer {
+    /// `items` must have their refs loaded (`VideoPresenter.withRefs`). `terms`, when given,
+    /// follow as a top-level array (a search page, `APISearchPage`).
+    func encode(_ items: [FeedItem], nextCursor: String?, terms: [String]? = nil, now: Date) throws -> ByteBuffer {
         var buffer = ByteBuffer()
         buffer.reserveCapacity(2048 * max(1, items.count))
         buffer.writeStaticString("{")
         try writeMembers(items, nextCursor: nextCursor, now: now, into: &buffer)
+        if let terms {
+            buffer.writeStaticString(",\"terms\":")
+            buffer.writeBytes(Array(try Self.encoder.encode(terms)))
+        }
         buffer.writeStaticString("}")
         return buffer
     }

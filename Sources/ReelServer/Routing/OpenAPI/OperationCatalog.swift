@@ -21,6 +21,10 @@ enum OperationCatalog {
                 errors: [401, 413, 429])
         case "DELETE /api/v1/session": Doc(responses: ["204": Doc.empty("signed out; the cookie is cleared")])
         case "GET /api/v1/me": Doc(responses: ["200": Doc.json(Schema.ref("Me"), "the signed-in user and the resume rule")])
+        case "GET /api/v1/me/searches": Doc(responses: ["200": Doc.json(Schema.ref("RecentSearches"), "newest first, at most \(RecentSearchLimits.maxRecentSearches)")])
+        case "POST /api/v1/me/searches":
+            Doc(requestBody: Doc.jsonBody("RecentSearchRequest"), responses: ["204": Doc.empty("remembered; a repeat moves to the top")], errors: [413])
+        case "DELETE /api/v1/me/searches": Doc(responses: ["204": Doc.empty("forgotten")])
         case "GET /api/v1/tags": Doc(responses: ["200": Doc.json(Schema.ref("TagCountList"), "tags with counts")])
         case "GET /api/v1/feed": feed
         case "GET /api/v1/search": search
@@ -91,7 +95,7 @@ enum OperationCatalog {
         Doc(
             parameters: [
                 Doc.query("q", Schema.string(description: "the search"), """
-                    words (each must match a word's start or part of a word, in any field, ignoring case and accents), \
+                    words (each must match in any field, ignoring case and accents: from three letters anywhere in a word, shorter ones a word's start), \
                     "quoted phrases", tag:name (has the tag), -tag:name (lacks it), @name (uploader or username). \
                     Anything else is taken as words; at most \(SearchQuery.maxTerms) terms count. Blank, or nothing \
                     to match: an empty page
@@ -100,7 +104,7 @@ enum OperationCatalog {
                 Doc.query("limit", Schema.integer(minimum: 1, maximum: SearchController.maxLimit), "page size (default \(SearchController.defaultLimit))"),
                 library,
             ],
-            responses: ["200": Doc.json(Schema.ref("FeedPage"), "the best matches first, as feed items", links: pageLinks)]
+            responses: ["200": Doc.json(Schema.ref("SearchPage"), "the best matches first, as feed items, and the searched terms", links: pageLinks)]
         )
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import ReelGeneration
 import ReelModels
+import ReelStore
 
 /// `components.schemas`: the `ReelModels` wire types (`APIVideo`, `APIJob`, …) as JSON Schema.
 /// Enumerations come from the Swift enums themselves; the key lists are checked against real
@@ -49,6 +50,13 @@ enum WireSchemas {
                 ["items": Schema.array(Schema.ref("Video")), "next_cursor": Schema.string(description: "opaque; pass it back as cursor")],
                 required: ["items"]
             ),
+            "SearchPage": Schema.object(
+                ["items": Schema.array(Schema.ref("Video")), "next_cursor": Schema.string(description: "opaque; pass it back as cursor"),
+                 "terms": Schema.array(Schema.string(description: "a searched word, lowercase and without accents, for highlighting"))],
+                required: ["items", "terms"]
+            ),
+            "RecentSearch": Schema.object(["query": Schema.string(), "searched_at": Schema.dateTime], required: ["query", "searched_at"]),
+            "RecentSearches": Schema.object(["searches": Schema.array(Schema.ref("RecentSearch"))], required: ["searches"]),
             "ViewerState": Schema.object(
                 ["id": Schema.id, "is_favorited": Schema.boolean, "rating": Schema.integer(minimum: 0, maximum: 5)],
                 required: ["id", "is_favorited", "rating"]
@@ -141,6 +149,10 @@ enum RequestSchemas {
             ),
             "TagsRequest": Schema.request(["tags": Schema.array(tag, minItems: 1, maxItems: 50)], required: ["tags"]),
             "FlagRequest": Schema.request(["flag": tag], required: ["flag"]),
+            "RecentSearchRequest": Schema.request(
+                ["query": Schema.string(minLength: 1, maxLength: RecentSearchLimits.maxRecentSearchLength, description: "as typed; not blank")],
+                required: ["query"]
+            ),
             // Optional fields may also be null: the server reads null as "not given".
             "GenerationRequest": Schema.request(
                 ["prompt": prompt,
