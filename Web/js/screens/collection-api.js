@@ -16,7 +16,7 @@ export async function allItems(api, id, { signal } = {}) {
   let cursor = null;
   let first = null;
   do {
-    const page = await api.collection(id, { cursor, limit: 100, signal });
+    const page = await api.collection(id, { cursor, limit: 60, signal });
     first ??= page;
     items.push(...(page.items ?? []));
     cursor = page.next_cursor ?? null;

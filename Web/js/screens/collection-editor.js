@@ -108,33 +108,36 @@ export function createCollectionEditor({ collection, items, onRenamed, onDeleted
   }
 
   // Dragging by the handle: pointer events (mouse, touch and pen alike). The row follows the
-  // pointer among its siblings; letting go saves the order if it changed.
+  // pointer among its siblings; letting go saves the order if it changed. The listeners sit
+  // on the window: moving the row in the DOM releases any pointer capture on its handle.
   function startDrag(event, item, li) {
-    if (event.button !== 0) return;
+    if (event.button !== 0 || !event.isPrimary) return;
     event.preventDefault();
-    const handle = event.currentTarget;
-    handle.setPointerCapture?.(event.pointerId);
+    const pointer = event.pointerId;
     li.classList.add('dragging');
     const onMove = (moveEvent) => {
+      if (moveEvent.pointerId !== pointer) return;
+      moveEvent.preventDefault();
       const rows = [...list.querySelectorAll('.order-row')].filter((other) => other !== li);
-      const after = rows.find((other) => {
+      const before = rows.find((other) => {
         const box = other.getBoundingClientRect();
         return moveEvent.clientY < box.top + box.height / 2;
-      });
-      if (after) list.insertBefore(li, after); else list.append(li);
+      }) ?? null;
+      if (li.nextElementSibling !== before) list.insertBefore(li, before);
     };
-    const onEnd = () => {
-      handle.removeEventListener('pointermove', onMove);
-      handle.removeEventListener('pointerup', onEnd);
-      handle.removeEventListener('pointercancel', onEnd);
+    const onEnd = (endEvent) => {
+      if (endEvent.pointerId !== pointer) return;
+      window.removeEventListener('pointermove', onMove);
+      window.removeEventListener('pointerup', onEnd);
+      window.removeEventListener('pointercancel', onEnd);
       li.classList.remove('dragging');
       const ids = [...list.querySelectorAll('.order-row')].map((node) => Number(node.dataset.itemId));
       const next = ids.map((id) => order.find((entry) => entry.id === id));
       if (ids.join() !== order.map((entry) => entry.id).join()) saveOrder(next, item);
     };
-    handle.addEventListener('pointermove', onMove);
-    handle.addEventListener('pointerup', onEnd);
-    handle.addEventListener('pointercancel', onEnd);
+    window.addEventListener('pointermove', onMove, { passive: false });
+    window.addEventListener('pointerup', onEnd);
+    window.addEventListener('pointercancel', onEnd);
   }
 
   // Delete, after a confirmation in place
