@@ -232,6 +232,9 @@ def test_discover_lists_every_collection_with_its_cover(browser, curated, size, 
         page.wait_for_function(f"() => document.querySelector(\".cover[data-collection-id='{full_id}'] img\")?.naturalWidth > 0")
         assert row.locator(f".cover[data-collection-id='{empty_id}']").get_attribute("aria-label") == f"Empty row {size}, 0 posts"
         full.scroll_into_view_if_needed()
+        # Every card with a cover shows it (faded in) before the picture is taken.
+        page.wait_for_function("""() => [...document.querySelectorAll('.collections-shelf .cover img')]
+            .every((img) => img.naturalWidth > 0 && getComputedStyle(img).opacity === '1')""")
         page.screenshot(path=str(artifacts / f"discover-collections-{size}.png"))
         if size == "phone":
             full.tap()
