@@ -89,7 +89,8 @@ export function createCollectionEditor({ collection, items, onRenamed, onDeleted
     earlier.disabled = index === 0;
     later.disabled = index === order.length - 1;
     const remove = el('button', { type: 'button', class: 'remove-item', 'aria-label': `Remove ${title} from the collection`, onclick: () => removeItem(item) }, 'Remove');
-    const thumb = el('img', { alt: '', loading: 'lazy', src: src || '' });
+    const thumb = el('img', { alt: '', loading: 'lazy' });
+    if (src) thumb.src = src;
     const li = el('li', { class: 'order-row', 'data-item-id': String(item.id) },
       handle, thumb, el('span', { class: 'order-title' }, title),
       el('span', { class: 'order-buttons' }, earlier, later, remove));
