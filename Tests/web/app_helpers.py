@@ -45,3 +45,13 @@ def wait_covers(page, at_least: int = 1) -> None:
 
 def scroll_to_end(page) -> None:
     page.evaluate("() => { const s = document.getElementById('screens'); s.scrollTop = s.scrollHeight; }")
+
+
+def wait_pictures(page, selector: str = ".cover img") -> None:
+    """Waits until the cover pictures in view have loaded and faded in (for screenshots)."""
+    page.wait_for_function(
+        """sel => [...document.querySelectorAll(sel)].filter((img) => {
+                const r = img.getBoundingClientRect();
+                return r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth;
+            }).every((img) => img.complete && img.naturalWidth > 0 && getComputedStyle(img).opacity === '1')""",
+        arg=selector, timeout=15_000)

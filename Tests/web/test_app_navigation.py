@@ -4,7 +4,7 @@ with back/forward and reload, deep links through the sign-in form, the feed kept
 three <video> elements on any screen. A screenshot of each screen at both sizes."""
 import pytest
 
-from app_helpers import SIZES, assert_pool_bound, open_app, tap, wait_covers
+from app_helpers import SIZES, assert_pool_bound, cover_titles, open_app, tap, wait_covers, wait_pictures
 from conftest import PASSWORD, USER
 from helpers import CURRENT, current_id, swipe_next, wait_settled
 
@@ -208,3 +208,39 @@ def test_the_create_tab_opens_the_create_page(browser, catalog, size):
     page.wait_for_url("**/create.html#generate")
     page.wait_for_selector("#panel-generate:not([hidden])")
     context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_shelf_and_favorites_grids_at_both_sizes(browser, catalog, size, artifacts):
+    """A shelf opened from Discover and the Favorites grid, as a person sees them on a phone
+    and on a desktop (each with its screenshot)."""
+    name = size[0]
+    context, page = open_app(browser, catalog["url"], size, "/discover")
+    page.wait_for_selector('.shelf[data-shelf-id="new"] .cover[data-item-id]', timeout=15_000)
+    tap(page, '.shelf[data-shelf-id="new"] .shelf-title a', size)
+    page.wait_for_url("**/shelf/new")
+    wait_covers(page, 6)
+    assert page.inner_text(".screen-header h1") == "New"
+    expected = [item["id"] for item in page.request.get("/api/v1/shelves/new?limit=6").json()["items"]]
+    shown = page.locator(".lazy-grid .cover[data-item-id]").evaluate_all("els => els.slice(0, 6).map(e => Number(e.dataset.itemId))")
+    assert shown == expected
+    wait_pictures(page)
+    page.screenshot(path=str(artifacts / f"app-shelf-{name}.png"))
+
+    liked = expected[:2]
+    try:
+        for post in liked:
+            assert page.request.post(f"/api/v1/videos/{post}/favorite").ok
+        page.goto("/favorites")
+        page.wait_for_function("n => document.querySelectorAll('.lazy-grid .cover[data-item-id]').length >= n", arg=len(liked))
+        favorites = page.locator(".lazy-grid .cover[data-item-id]").evaluate_all("els => els.map(e => Number(e.dataset.itemId))")
+        assert set(liked) <= set(favorites)
+        assert page.inner_text(".screen-header h1") == "Favorites"
+        assert all(cover_titles(page))
+        wait_pictures(page)
+        page.screenshot(path=str(artifacts / f"app-favorites-{name}.png"))
+        assert_pool_bound(page)
+    finally:
+        for post in liked:
+            page.request.delete(f"/api/v1/videos/{post}/favorite")
+        context.close()

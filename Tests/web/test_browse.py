@@ -5,7 +5,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from app_helpers import COVER, SIZES, assert_pool_bound, cover_titles, open_app, scroll_to_end, tap, wait_covers
+from app_helpers import COVER, SIZES, assert_pool_bound, cover_titles, open_app, scroll_to_end, tap, wait_covers, wait_pictures
 
 
 def query_of(page) -> dict:
@@ -18,6 +18,7 @@ def test_the_grid_sorts_by_title_and_lazy_loads_past_the_first_page(browser, cat
     wait_covers(page, 10)
     titles = cover_titles(page)
     assert titles[0] == "An apple a day", "A–Z ignores a leading article"
+    wait_pictures(page)
     page.screenshot(path=str(artifacts / f"app-browse-{size[0]}.png"))
     boxes = page.locator(COVER).evaluate_all("els => els.slice(0, 8).map(e => e.getBoundingClientRect()).map(r => [r.width, r.height])")
     assert all(abs(h / w - 16 / 9) < 0.02 for w, h in boxes), f"every cover 9:16: {boxes}"
@@ -74,4 +75,46 @@ def test_sort_is_in_the_url(browser, catalog):
     page.reload()
     wait_covers(page)
     assert page.input_value("select[name=sort]") == "duration"
+    context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_order_button_reverses_the_sort_and_lives_in_the_url(browser, catalog, size, artifacts):
+    context, page = open_app(browser, catalog["url"], size, "/browse")
+    wait_covers(page, 10)
+    button = page.locator(".order-button")
+    assert button.inner_text() == "↑ A–Z"
+    ascending = cover_titles(page)
+    assert ascending[0] == "An apple a day"
+    first_desc = [item["id"] for item in context.request.get("/api/v1/browse?sort=title&order=desc&limit=10").json()["items"]]
+
+    tap(page, ".order-button", size)
+    page.wait_for_function("() => new URLSearchParams(location.search).get('order') === 'desc'")
+    page.wait_for_function("id => document.querySelector('.lazy-grid .cover[data-item-id]')?.dataset.itemId === String(id)", arg=first_desc[0])
+    wait_covers(page, 10)
+    assert button.inner_text() == "↓ Z–A"
+    shown = [int(i) for i in page.locator(COVER).evaluate_all("els => els.slice(0, 10).map(e => e.dataset.itemId)")]
+    assert shown == first_desc, "the grid is the server's descending order"
+    assert cover_titles(page)[0] == "The Zebra crossing", "Z–A ignores the leading article too"
+    wait_pictures(page)
+    page.screenshot(path=str(artifacts / f"app-browse-desc-{size[0]}.png"))
+
+    # The choice survives a reload; another sort starts from its own direction (duration: ↑).
+    page.reload()
+    wait_covers(page, 10)
+    assert page.locator(".order-button").inner_text() == "↓ Z–A"
+    page.select_option("select[name=sort]", "duration")
+    page.wait_for_function("() => { const q = new URLSearchParams(location.search); return q.get('sort') === 'duration' && !q.has('order'); }")
+    assert page.locator(".order-button").inner_text() == "↑ Ascending"
+    # From the keyboard (desktop) or a tap (phone): reversed to longest first.
+    if size[2]:
+        tap(page, ".order-button", size)
+    else:
+        page.focus(".order-button")
+        page.keyboard.press("Enter")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('order') === 'desc'")
+    assert page.locator(".order-button").inner_text() == "↓ Descending"
+    longest = context.request.get("/api/v1/browse?sort=duration&order=desc&limit=1").json()["items"][0]["id"]
+    page.wait_for_function("id => document.querySelector('.lazy-grid .cover[data-item-id]')?.dataset.itemId === String(id)", arg=longest)
+    assert_pool_bound(page)
     context.close()

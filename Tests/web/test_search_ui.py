@@ -5,7 +5,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from app_helpers import COVER, SIZES, assert_pool_bound, cover_titles, open_app, scroll_to_end, tap, wait_covers
+from app_helpers import COVER, SIZES, assert_pool_bound, cover_titles, open_app, scroll_to_end, tap, wait_covers, wait_pictures
 
 CASES = [
     ("leon", "Léon", True),
@@ -55,6 +55,7 @@ def test_results_page_in_past_the_first_page(browser, catalog, size, artifacts):
     search(page, size, "catalog post")
     wait_covers(page, 10)
     page.wait_for_selector(".lazy-grid:not([aria-busy])")
+    wait_pictures(page)
     page.screenshot(path=str(artifacts / f"app-search-{size[0]}.png"))
     for _ in range(20):
         if page.get_attribute(".lazy-grid", "data-done") == "true":

@@ -4,7 +4,8 @@
 import { render as renderDiscover } from './screens/discover.js';
 import { render as renderBrowse } from './screens/browse.js';
 import { render as renderSearch } from './screens/search.js';
-import { renderCollection, renderFavorites, renderShelf } from './screens/list-grid.js';
+import { renderFavorites, renderShelf } from './screens/list-grid.js';
+import { renderCollection } from './screens/collection.js';
 import { renderProfile } from './profile/index.js';
 import { openDetail } from './detail/index.js';
 import { matchRoute } from './router.js';

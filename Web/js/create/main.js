@@ -2,6 +2,7 @@
 // Each screen starts once, when first shown; the record screen turns the camera off on leave.
 import { api } from '../api.js';
 import { showLogin } from '../auth/login.js';
+import { setLibraryUser } from '../state/library.js';
 import { startTabs } from './tabs.js';
 import { startUploadScreen } from './upload/upload-screen.js';
 import { startRecordScreen } from './record/record-screen.js';
@@ -32,11 +33,12 @@ async function boot() {
   status.querySelector('p').textContent = 'Loading…';
   status.querySelector('button').hidden = true;
   try {
-    await api.me();
+    const me = await api.me();
+    setLibraryUser(me?.id);   // the library chosen in Profile is per user
     status.hidden = true;
     openCreate();
   } catch (error) {
-    if (error.isUnauthorized) { status.hidden = true; showLogin({ onSignedIn: openCreate }); return; }
+    if (error.isUnauthorized) { status.hidden = true; showLogin({ onSignedIn: () => boot() }); return; }
     status.querySelector('p').textContent = error.isOffline ? 'You are offline. Try again when the connection is back.' : error.message;
     status.querySelector('button').hidden = false;
   }

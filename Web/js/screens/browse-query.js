@@ -8,6 +8,16 @@ export const SORTS = [
   { value: 'duration', label: 'Duration' },
   { value: 'rating', label: 'Rating' },
 ];
+/** Each sort's own direction when the URL names none (docs/catalog-api.md). */
+export const DEFAULT_ORDER = { title: 'asc', newest: 'desc', posted: 'desc', duration: 'asc', rating: 'desc' };
+
+/** The direction the grid is in: the URL's `order`, else the sort's default. */
+export function effectiveOrder(query) {
+  const order = query.get('order');
+  if (order === 'asc' || order === 'desc') return order;
+  return DEFAULT_ORDER[query.get('sort') || 'title'] ?? 'asc';
+}
+
 export const KINDS = [
   { value: 'video', label: 'Videos' },
   { value: 'image', label: 'Images' },

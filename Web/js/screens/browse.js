@@ -1,7 +1,7 @@
 // Browse (All, A–Z): every post in a grid, sorted and filtered by what the URL says
 // (browse-query.js); the filter button is tinted while any filter is on.
 import { createLazyGrid } from '../grid/lazy-grid.js';
-import { activeFilterCount, browseParams, SORTS, withParam } from './browse-query.js';
+import { activeFilterCount, browseParams, effectiveOrder, SORTS, withParam } from './browse-query.js';
 import { createFilterPanel } from './browse-filters.js';
 import { onLibraryChange, screenHeader } from './screen-parts.js';
 
@@ -20,13 +20,19 @@ export function render(root, ctx) {
   sortLabel.append(sort);
   sort.addEventListener('change', () => setQuery(withParam(withParam(query, 'sort', sort.value === 'title' ? '' : sort.value), 'order', '')));
 
+  // Reverses the sort: the URL says `order=asc|desc` from then on.
+  const orderButton = document.createElement('button');
+  orderButton.type = 'button';
+  orderButton.className = 'order-button';
+  orderButton.addEventListener('click', () => setQuery(withParam(query, 'order', effectiveOrder(query) === 'asc' ? 'desc' : 'asc')));
+
   const filterButton = document.createElement('button');
   filterButton.type = 'button';
   filterButton.className = 'filter-button';
   filterButton.setAttribute('aria-haspopup', 'dialog');
   filterButton.addEventListener('click', () => panel.open(query));
 
-  tools.append(sortLabel, filterButton);
+  tools.append(sortLabel, orderButton, filterButton);
   header.append(tools);
 
   const panel = createFilterPanel({ api: ctx.api, onChange: (next) => setQuery(next) });
@@ -41,6 +47,11 @@ export function render(root, ctx) {
 
   function paint() {
     sort.value = query.get('sort') || 'title';
+    const ascending = effectiveOrder(query) === 'asc';
+    const sortName = sort.value === 'title' ? (ascending ? 'A–Z' : 'Z–A') : ascending ? 'Ascending' : 'Descending';
+    orderButton.textContent = `${ascending ? '↑' : '↓'} ${sortName}`;
+    orderButton.dataset.order = ascending ? 'asc' : 'desc';
+    orderButton.setAttribute('aria-label', `Order: ${ascending ? 'ascending' : 'descending'}. Reverse it`);
     const active = activeFilterCount(query);
     filterButton.textContent = active ? `Filters · ${active}` : 'Filters';
     filterButton.dataset.active = String(active > 0);

@@ -1,6 +1,7 @@
 // Discover: a vertical list of horizontal shelves (GET /api/v1/discover), each titled with a
 // link to the shelf as a full grid (/shelf/{id}); rows page in sideways with their cursors.
 import { createShelfRow, createShelfSkeleton } from '../grid/shelf-row.js';
+import { createCollectionsRow } from '../grid/collection-row.js';
 import { messageBox, onLibraryChange, screenHeader } from './screen-parts.js';
 
 export function render(root, ctx) {
@@ -32,13 +33,18 @@ export function render(root, ctx) {
     body.setAttribute('aria-busy', 'true');
     body.replaceChildren(...Array.from({ length: 3 }, createShelfSkeleton));
     try {
-      const { shelves = [] } = await ctx.api.discover({ signal: controller.signal });
+      // Every collection as well (a failure there only leaves that row out).
+      const [{ shelves = [] }, collections] = await Promise.all([
+        ctx.api.discover({ signal: controller.signal }),
+        ctx.api.collections({ signal: controller.signal }).then((answer) => answer.collections ?? [], () => []),
+      ]);
       rows = shelves.map((shelf) => createShelfRow(shelf, {
         fetchPage: ({ cursor, signal }) => ctx.api.shelf(shelf.id, { cursor, signal }),
         onOpen: open,
       }));
-      body.replaceChildren(...rows.map((row) => row.element));
-      if (rows.length === 0) body.append(messageBox('Nothing to discover yet: import some posts and they show up here.'));
+      const collectionsRow = createCollectionsRow(collections);
+      body.replaceChildren(...rows.map((row) => row.element), ...(collectionsRow ? [collectionsRow] : []));
+      if (rows.length === 0 && !collectionsRow) body.append(messageBox('Nothing to discover yet: import some posts and they show up here.'));
     } catch (error) {
       if (error?.name === 'AbortError') return;
       body.replaceChildren(messageBox(error?.message ?? 'Discover could not be loaded.', { onRetry: load }));

@@ -1,5 +1,5 @@
-// The screens that are one titled grid of one list: a shelf (/shelf/{id}), a collection
-// (/collection/{id}) and Favorites (/favorites). The title comes with the first page.
+// The screens that are one titled grid of one list: a shelf (/shelf/{id}) and Favorites
+// (/favorites); a collection has its own screen (collection.js). The title comes with the first page.
 import { createLazyGrid } from '../grid/lazy-grid.js';
 import { onLibraryChange, screenHeader } from './screen-parts.js';
 
@@ -27,16 +27,6 @@ export function renderShelf(root, ctx) {
     fetchPage: ({ cursor, signal }) => ctx.api.shelf(id, { cursor, signal }),
     titleOf: (result) => result.title,
     emptyText: 'This shelf is empty.',
-  });
-}
-
-export function renderCollection(root, ctx) {
-  const id = ctx.params.id;
-  return renderList(root, ctx, {
-    title: 'Collection', kind: 'collection', query: new URLSearchParams({ collection: id }),
-    fetchPage: ({ cursor, signal }) => ctx.api.collection(id, { cursor, signal }),
-    titleOf: (result) => result.name,
-    emptyText: 'This collection has no posts yet.',
   });
 }
 

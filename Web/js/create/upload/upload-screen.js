@@ -4,6 +4,7 @@ import { discoverServer } from '../tus/tus-server.js';
 import { pendingUploads } from '../tus/resume-store.js';
 import { readPostFields } from '../post-fields.js';
 import { addUploadRow } from './upload-row.js';
+import { startLibraryPicker } from './library-picker.js';
 
 export function startUploadScreen({ chunkSize } = {}) {
   const input = document.getElementById('file-input');
@@ -11,13 +12,15 @@ export function startUploadScreen({ chunkSize } = {}) {
   const list = document.getElementById('upload-list');
   const fields = document.getElementById('upload-fields');
   const notice = document.getElementById('upload-unavailable');
+  const libraryPicker = startLibraryPicker(fields);
 
   const add = (files) => {
     const { description, tags } = readPostFields(fields);
+    const library = libraryPicker.value();
     for (const file of files) {
       addUploadRow(list, {
         file, tags, chunkSize,
-        metadata: { filename: file.name, filetype: file.type || 'application/octet-stream', description, tags: tags.join(','), filter: 'none' },
+        metadata: { filename: file.name, filetype: file.type || 'application/octet-stream', description, tags: tags.join(','), filter: 'none', ...(library ? { library } : {}) },
       });
     }
   };
