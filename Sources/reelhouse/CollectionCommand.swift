@@ -63,13 +63,9 @@ struct CollectionCommand: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("Post ids, in the order to append them.", valueName: "post-id")) var postIDs: [String] = []
 
         func run() async throws {
-            let ids = try CollectionCommand.postIDs(postIDs, command: "add")
-            let context = try AppContext(dataPath: dataOptions.resolvedPath)
-            let collection = try await CollectionCommand.named(name, in: context, command: "add")
-            let changed = try await CollectionCommand.run("add") {
-                try await context.store.addToCollection(id: collection.id, postIDs: ids, now: Date())
+            try await CollectionCommand.changeMembers("add", name: name, postIDs: postIDs, data: dataOptions) { store, id, ids in
+                try await store.addToCollection(id: id, postIDs: ids, now: Date())
             }
-            print("\(changed.name) holds \(changed.count) ready post\(changed.count == 1 ? "" : "s")")
         }
     }
 
@@ -80,13 +76,9 @@ struct CollectionCommand: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("Post ids.", valueName: "post-id")) var postIDs: [String] = []
 
         func run() async throws {
-            let ids = try CollectionCommand.postIDs(postIDs, command: "remove")
-            let context = try AppContext(dataPath: dataOptions.resolvedPath)
-            let collection = try await CollectionCommand.named(name, in: context, command: "remove")
-            let changed = try await CollectionCommand.run("remove") {
-                try await context.store.removeFromCollection(id: collection.id, postIDs: ids, now: Date())
+            try await CollectionCommand.changeMembers("remove", name: name, postIDs: postIDs, data: dataOptions) { store, id, ids in
+                try await store.removeFromCollection(id: id, postIDs: ids, now: Date())
             }
-            print("\(changed.name) holds \(changed.count) ready post\(changed.count == 1 ? "" : "s")")
         }
     }
 
@@ -116,6 +108,19 @@ struct CollectionCommand: AsyncParsableCommand {
             guard let id = Int64(text), id > 0 else { throw CLIError("collection \(command): \(text) is not a post id") }
             return id
         }
+    }
+
+    /// `add` and `remove`: the ids checked, the collection found by name, the change made, the
+    /// count printed.
+    static func changeMembers(
+        _ command: String, name: String, postIDs texts: [String], data: DataOptions,
+        _ change: (SQLiteStore, _ collection: Int64, _ postIDs: [Int64]) async throws -> PostCollection
+    ) async throws {
+        let ids = try postIDs(texts, command: command)
+        let context = try AppContext(dataPath: data.resolvedPath)
+        let collection = try await named(name, in: context, command: command)
+        let changed = try await run(command) { try await change(context.store, collection.id, ids) }
+        print("\(changed.name) holds \(changed.count) ready post\(changed.count == 1 ? "" : "s")")
     }
 
     /// The store's refusals as one line naming the subcommand.
