@@ -100,4 +100,18 @@ struct AppContext {
 struct CLIError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+
+    /// Runs a store call, turning its refusals (a missing, blank or taken name) into one line
+    /// that starts with the subcommand (`collection add: …`); a broken database stays itself.
+    static func refusals<T>(_ command: String, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as StoreError {
+            switch error {
+            case .notFound(let what): throw CLIError("\(command): no \(what)")
+            case .conflict(let why), .invalid(let why): throw CLIError("\(command): \(why)")
+            case .corrupt, .unavailable: throw error
+            }
+        }
+    }
 }

@@ -33,7 +33,7 @@ struct CollectionCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try AppContext(dataPath: dataOptions.resolvedPath)
-            let created = try await CollectionCommand.run("create") {
+            let created = try await CLIError.refusals("collection create") {
                 try await context.store.createCollection(name: name, postIDs: [], createdBy: nil, now: Date())
             }
             print("created collection \(created.name) (id \(created.id))")
@@ -49,7 +49,7 @@ struct CollectionCommand: AsyncParsableCommand {
         func run() async throws {
             let context = try AppContext(dataPath: dataOptions.resolvedPath)
             let collection = try await CollectionCommand.named(name, in: context, command: "rename")
-            let renamed = try await CollectionCommand.run("rename") {
+            let renamed = try await CLIError.refusals("collection rename") {
                 try await context.store.updateCollection(id: collection.id, name: newName, postIDs: nil, now: Date())
             }
             print("renamed \(collection.name) to \(renamed.name)")
@@ -90,7 +90,7 @@ struct CollectionCommand: AsyncParsableCommand {
         func run() async throws {
             let context = try AppContext(dataPath: dataOptions.resolvedPath)
             let collection = try await CollectionCommand.named(name, in: context, command: "delete")
-            try await CollectionCommand.run("delete") { try await context.store.deleteCollection(id: collection.id) }
+            try await CLIError.refusals("collection delete") { try await context.store.deleteCollection(id: collection.id) }
             print("deleted collection \(collection.name)")
         }
     }
@@ -119,20 +119,7 @@ struct CollectionCommand: AsyncParsableCommand {
         let ids = try postIDs(texts, command: command)
         let context = try AppContext(dataPath: data.resolvedPath)
         let collection = try await named(name, in: context, command: command)
-        let changed = try await run(command) { try await change(context.store, collection.id, ids) }
+        let changed = try await CLIError.refusals("collection " + command) { try await change(context.store, collection.id, ids) }
         print("\(changed.name) holds \(changed.count) ready post\(changed.count == 1 ? "" : "s")")
-    }
-
-    /// The store's refusals as one line naming the subcommand.
-    static func run<T>(_ command: String, _ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let error as StoreError {
-            switch error {
-            case .notFound(let what): throw CLIError("collection \(command): no \(what)")
-            case .conflict(let why), .invalid(let why): throw CLIError("collection \(command): \(why)")
-            case .corrupt, .unavailable: throw error
-            }
-        }
     }
 }

@@ -32,7 +32,7 @@ struct LibraryCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try AppContext(dataPath: dataOptions.resolvedPath, creating: true)
-            let library = try await LibraryCommand.storeCall("library create") { try await context.store.createLibrary(name: name, now: Date()) }
+            let library = try await CLIError.refusals("library create") { try await context.store.createLibrary(name: name, now: Date()) }
             print("created library \(library.name) (id \(library.id))")
         }
     }
@@ -46,7 +46,7 @@ struct LibraryCommand: AsyncParsableCommand {
         func run() async throws {
             let context = try AppContext(dataPath: dataOptions.resolvedPath)
             let library = try await LibraryCommand.find(name, in: context.store, command: "library rename")
-            let renamed = try await LibraryCommand.storeCall("library rename") { try await context.store.renameLibrary(id: library.id, name: newName) }
+            let renamed = try await CLIError.refusals("library rename") { try await context.store.renameLibrary(id: library.id, name: newName) }
             print("renamed library \(library.name) to \(renamed.name)")
         }
     }
@@ -93,17 +93,6 @@ struct LibraryCommand: AsyncParsableCommand {
     /// `import --library NAME`: the library of that name, made first when there is none.
     static func findOrCreate(_ name: String, in store: SQLiteStore) async throws -> LibraryRecord {
         if let library = try await store.library(name: name) { return library }
-        return try await storeCall("import --library") { try await store.createLibrary(name: name, now: Date()) }
-    }
-
-    /// The store's refusals (a blank or taken name) as one line for the person at the terminal.
-    static func storeCall<T>(_ command: String, _ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch StoreError.invalid(let why) {
-            throw CLIError("\(command): \(why)")
-        } catch StoreError.conflict(let why) {
-            throw CLIError("\(command): \(why)")
-        }
+        return try await CLIError.refusals("import --library") { try await store.createLibrary(name: name, now: Date()) }
     }
 }
