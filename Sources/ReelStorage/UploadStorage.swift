@@ -1,4 +1,5 @@
 import Foundation
+import ReelModels
 
 /// What the server knows about one resumable upload besides its bytes.
 public struct UploadRecord: Codable, Sendable, Equatable {
@@ -35,7 +36,7 @@ public struct UploadRecord: Codable, Sendable, Equatable {
     /// A new random upload id.
     public static func makeID() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        return Hex.lowercase((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
     /// Whether `text` has the shape of an id we make; checked before any storage lookup, so no
