@@ -25,6 +25,14 @@ public enum LibraryScope: Sendable, Equatable {
     /// Only these (never empty unless the member is granted nothing).
     case only([Int64])
 
+    /// The ids a query must keep to; nil for every library (no condition at all).
+    public var libraryIDs: [Int64]? {
+        switch self {
+        case .all: nil
+        case .only(let ids): ids
+        }
+    }
+
     public func contains(_ libraryID: Int64) -> Bool {
         switch self {
         case .all: true

@@ -14,10 +14,7 @@ struct ResolvedCatalogFilter {
     /// `StoreError.notFound` when the filter names a library the viewer is not granted.
     static func resolve(_ db: Database, _ filter: CatalogFilter, userID: Int64) throws -> ResolvedCatalogFilter {
         let wanted = filter.tags.filter { !Vocabulary.isBlank($0) }
-        let libraryIDs: [Int64]? = switch try SQLiteStore.scope(db, userID: userID, requested: filter.library) {
-        case .all: nil
-        case .only(let ids): ids
-        }
+        let libraryIDs = try SQLiteStore.scope(db, userID: userID, requested: filter.library).libraryIDs
         return ResolvedCatalogFilter(
             filter: filter,
             anyTagIDs: wanted.isEmpty ? nil : try Vocabulary.tags.existingIDs(db, names: wanted),

@@ -18,10 +18,7 @@ struct ResolvedFeedFilter: Sendable {
     /// `StoreError.notFound` when the filter names a library the viewer is not granted.
     static func resolve(_ db: Database, _ filter: FeedFilter, userID: Int64) throws -> ResolvedFeedFilter {
         let wanted = filter.tags.filter { !Vocabulary.isBlank($0) }
-        let libraryIDs: [Int64]? = switch try SQLiteStore.scope(db, userID: userID, requested: filter.library) {
-        case .all: nil
-        case .only(let ids): ids
-        }
+        let libraryIDs = try SQLiteStore.scope(db, userID: userID, requested: filter.library).libraryIDs
         return ResolvedFeedFilter(
             anyTagIDs: wanted.isEmpty ? nil : try Vocabulary.tags.existingIDs(db, names: wanted),
             excludeTagIDs: try Vocabulary.tags.existingIDs(db, names: filter.excludeTags),

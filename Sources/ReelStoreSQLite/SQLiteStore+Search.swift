@@ -17,10 +17,7 @@ extension SQLiteStore {
         let posts = feedPosts
         return try await read { db in
             // Scoped first: a library not granted is "not found" even for an empty query.
-            let libraryIDs: [Int64]? = switch try Self.scope(db, userID: userID, requested: library) {
-            case .all: nil
-            case .only(let ids): ids
-            }
+            let libraryIDs = try Self.scope(db, userID: userID, requested: library).libraryIDs
             guard !query.isEmpty, libraryIDs?.isEmpty != true else { return SearchResults(items: [], hasMore: false, terms: []) }
             let statement = SearchStatement(
                 userID: userID, query: query, libraryIDs: libraryIDs, offset: offset, limit: limit + 1, candidates: Self.maxSearchResults
