@@ -15,6 +15,9 @@ public enum PostStatus: String, Codable, Sendable, CaseIterable {
     case processing
     case ready
     case failed
+    /// Published as a story: playable in the stories tray (and by its owner), never in the
+    /// feed or any listing, which all keep to `ready`. Keeping a story as a post makes it `ready`.
+    case story
 }
 
 /// What happens to a post's source before its ladder is encoded.

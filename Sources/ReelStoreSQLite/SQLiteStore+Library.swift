@@ -107,17 +107,21 @@ extension SQLiteStore {
         }
     }
 
-    /// Marks the post `ready` with its media, its denormalised size and duration, and its key
-    /// (a `nil` key removes any key of an earlier, encrypted publication), in one transaction.
+    /// Marks the post `ready` (or `story`, when it was filed as a story and not kept as a post)
+    /// with its media, its denormalised size and duration, and its key (a `nil` key removes any
+    /// key of an earlier, encrypted publication), in one transaction.
     public func publish(postID: Int64, media: PublishedMedia, key: Data?) async throws {
         let json = try RowDecoding.mediaJSON(media)
         try await write { db in
             try db.execute(
                 sql: """
-                    UPDATE posts SET status = ?, media_json = ?, width = ?, height = ?, duration = ?, failure_reason = NULL
+                    UPDATE posts SET status = CASE
+                            WHEN EXISTS (SELECT 1 FROM story_items WHERE post_id = posts.id AND kept = 0) THEN ?
+                            ELSE ? END,
+                        media_json = ?, width = ?, height = ?, duration = ?, failure_reason = NULL
                     WHERE id = ?
                     """,
-                arguments: [PostStatus.ready.rawValue, json, media.width, media.height, media.duration, postID]
+                arguments: [PostStatus.story.rawValue, PostStatus.ready.rawValue, json, media.width, media.height, media.duration, postID]
             )
             guard db.changesCount > 0 else { throw StoreError.notFound("post \(postID)") }
             if let key {

@@ -49,7 +49,8 @@ public struct Sweeper: Sendable {
         }
         // One query for the whole library, not one per media folder: a start-up sweep of a
         // 100k-post library would otherwise issue 100k queries before the server listens.
-        let ready = try await library.postIDs(status: .ready)
+        // Stories are published media too (only their expiry sweep removes them).
+        let ready = try await library.postIDs(status: .ready).union(library.postIDs(status: .story))
         for key in mediaKeys {
             guard let id = Int64(key), !busyPosts.contains(id), !ready.contains(id) else { continue }
             try await storage.remove(postKey: key)

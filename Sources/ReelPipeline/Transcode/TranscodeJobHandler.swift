@@ -49,7 +49,7 @@ public struct TranscodeJobHandler: JobHandler {
         guard let postID = job.postID, let post = try await store.post(id: postID) else {
             throw JobFailure.invalidInput("the post of this job no longer exists")
         }
-        if post.status == .ready { return .finished }  // published by an attempt that died before saying so
+        if post.status == .ready || post.status == .story { return .finished }  // published by an attempt that died before saying so
         try await store.setStatus(postID: postID, status: .processing, failureReason: nil)
 
         let work = dataFolder.workDirectory(jobID: job.id)
