@@ -81,6 +81,7 @@ export function openStories(username, { api, people = null, cursor = null, onPer
     if (shown?.element instanceof HTMLVideoElement) shown.element.pause();
     view.setBuffering(false);
     view.message.hidden = true;
+    delete view.dialog.dataset.started;
   }
 
   function renderChrome(item) {
@@ -113,6 +114,7 @@ export function openStories(username, { api, people = null, cursor = null, onPer
       onStart: () => {
         if (mine !== token) return;
         view.setBuffering(false);
+        view.dialog.dataset.started = 'true';
         if (!item.seen) { item.seen = true; seen.mark(item.id); }
       },
       onEnd: () => { if (mine === token) next(); },

@@ -2,8 +2,8 @@
 // → `{ refresh(), destroy() }`. One round avatar per person, the ring a gradient while they
 // have something unseen and grey once all is seen; pages sideways through `next_cursor` as it
 // scrolls; a pull down on touch screens (pull-refresh.js) and a button on desktop reload it.
-// Opening a person goes to /stories/{user} with the tray's order, so the player plays on
-// through the people after them.
+// `pageSize` is the server's default (20) unless given. Opening a person goes to
+// /stories/{user} with the tray's order, so the player plays on through the people after them.
 import { h, useStylesheet } from '../detail/dom.js';
 import { storiesApiFrom } from './stories-api.js';
 import { STORIES_CHANGED } from './player.js';
@@ -30,7 +30,7 @@ function renderEntry(entry) {
     h('span', { class: 'story-name' }, entry.is_me ? 'Your story' : entry.user)));
 }
 
-export function mountTray(root, { api, navigate }) {
+export function mountTray(root, { api, navigate, pageSize }) {
   useStylesheet('/css/stories.css');
   const stories = storiesApiFrom(api);
   const list = h('ol', { class: 'stories-tray-list' });
@@ -55,7 +55,7 @@ export function mountTray(root, { api, navigate }) {
 
   async function loadPage({ reset }) {
     const mine = reset ? ++generation : generation;
-    const page = await stories.tray({ cursor: reset ? undefined : cursor ?? undefined });
+    const page = await stories.tray({ cursor: reset ? undefined : cursor ?? undefined, limit: pageSize });
     if (destroyed || mine !== generation) return;
     const before = reset ? 0 : entries.length;
     const known = new Set(reset ? [] : entries.map((entry) => entry.user));
