@@ -23,7 +23,7 @@ export function buildPlayerView() {
     progress,
     h('div', { class: 'stories-head' }, avatar, h('span', { class: 'stories-who' }, name, when), pauseButton, soundButton, closeButton),
     h('div', { class: 'stories-foot' }, caption, likeButton));
-  const stage = h('div', { class: 'stories-stage' }, media, spinner, message, burst, chrome);
+  const stage = h('div', { class: 'stories-stage', tabindex: '-1' }, media, spinner, message, burst, chrome);
   const frame = h('div', { class: 'stories-frame' }, stage);
   const previousPerson = h('button', { type: 'button', class: 'stories-person stories-person-prev', 'aria-label': 'Previous person', innerHTML: icon('chevronLeft') });
   const nextPerson = h('button', { type: 'button', class: 'stories-person stories-person-next', 'aria-label': 'Next person', innerHTML: icon('chevronRight') });

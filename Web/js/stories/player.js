@@ -54,7 +54,8 @@ export function openStories(username, { api, people = null, cursor = null, onPer
   document.body.append(view.dialog);
   view.dialog.showModal();
   view.setSound(sound);
-  view.closeButton.focus();
+  // Focus on the stage itself, so Space pauses instead of pressing a button.
+  view.stage.focus({ preventScroll: true });
   cleanups.push(trapFocus(view.dialog));
 
   function pageOf(user) {
@@ -141,9 +142,8 @@ export function openStories(username, { api, people = null, cursor = null, onPer
         startTimer(item, null, mine);
         timer.photoShown();
       } else {
-        const upcoming = await upcomingItems();
-        if (mine !== token) return;
-        const slot = await deck.video(item, { keep: upcoming.next?.id ?? null });
+        // The other player may already hold the item after this one: leave it be.
+        const slot = await deck.video(item, { keep: person.page.items[index + 1]?.id ?? null });
         if (mine !== token) return;
         if (!slot) throw new Error('No player is free right now.');
         const { video } = slot;
@@ -316,7 +316,8 @@ export function openStories(username, { api, people = null, cursor = null, onPer
     },
   }));
   listen(view.dialog, 'cancel', (event) => { event.preventDefault(); close(); });
-  listen(view.dialog, 'keydown', (event) => {
+  // On the document: the dialog is modal, and focus may have fallen back to <body>.
+  listen(document, 'keydown', (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     if (event.key === 'ArrowRight') { event.preventDefault(); next(); }
     else if (event.key === 'ArrowLeft') { event.preventDefault(); previous(); }
@@ -356,6 +357,7 @@ export function openStories(username, { api, people = null, cursor = null, onPer
     get state() { return { user: person?.user ?? null, index: itemIndex, started: Boolean(timer?.started), videos: deck.videos.length }; },
   };
   openPlayer = player;
+  pageOf(username).catch(() => {});   // asked at once, alongside the tray's order
   order.ready().then(() => { if (!closed) showPerson(username); });
   return player;
 }
