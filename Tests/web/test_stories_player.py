@@ -4,6 +4,7 @@ on the first frame, a stalled video holds its segment, each gesture does its one
 plays on across people, the sound choice is remembered, and the page never holds more
 <video> elements than the pool's three. Time is Playwright's clock where it matters."""
 import re
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -245,11 +246,15 @@ def test_never_more_videos_than_the_pool(browser, stories, size, artifacts):
         counts = []
         page.goto("/")
         page.wait_for_selector(".feed-stories a.story-ring", timeout=20_000)
+        page.wait_for_function("() => [...document.querySelectorAll('#feed video')].some((v) => !v.paused)", timeout=20_000)
         counts.append(video_count(page))
         page.click(".feed-stories a.story-ring[data-user='alice']")
         page.wait_for_selector(f"{PLAYER}[data-user='alice'] .story-segment", timeout=20_000)
         current_video_playing(page)
         counts.append(video_count(page))
+        assert page.evaluate("() => [...document.querySelectorAll('video')].filter((v) => !v.closest('dialog') && !v.paused).length") == 0, \
+            "nothing of the feed plays behind the player"
+        page.wait_for_function("() => Number(document.querySelector('dialog.stories-player[open] .story-segment').getAttribute('aria-valuenow')) >= 25", timeout=20_000)
         page.screenshot(path=str(artifacts / f"stories-player-{size[0]}.png"))
         for _ in range(6):
             page.keyboard.press("ArrowRight")
@@ -263,6 +268,8 @@ def test_never_more_videos_than_the_pool(browser, stories, size, artifacts):
             page.keyboard.press("Escape")
         page.wait_for_selector("dialog.stories-player", state="detached")
         assert video_count(page) <= 3
-        assert page.url.rstrip("/") == stories["url"].rstrip("/") or page.url.endswith("/")
+        assert urlsplit(page.url).path == "/", "closing goes back to the feed"
+        # The feed has its elements back and plays again.
+        page.wait_for_function("() => [...document.querySelectorAll('#feed video')].some((v) => !v.paused)", timeout=20_000)
     finally:
         context.close()

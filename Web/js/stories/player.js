@@ -98,6 +98,7 @@ export function openStories(username, { api, people = null, cursor = null, onPer
     view.likeButton.hidden = Boolean(person.page.is_me);
     view.stage.dataset.itemId = String(item.id);
     view.stage.dataset.kind = item.kind;
+    view.stage.dataset.shape = item.height > item.width ? 'portrait' : 'wide';
     view.dialog.dataset.user = person.page.user;
     view.dialog.dataset.item = String(itemIndex);
     view.live.textContent = `${person.page.user}, story ${itemIndex + 1} of ${person.page.items.length}`;
