@@ -17,12 +17,15 @@ public struct NewPost: Sendable, Equatable {
     public var preparation: SourcePreparation
     /// Must name an existing library (`StoreError.notFound` otherwise).
     public var libraryID: Int64
+    /// The part of the source the post shows (story parts of a long video); nil: all of it.
+    public var trim: SourceTrim?
 
     public init(
         kind: PostKind, folderName: String, metadata: PostMetadata, contentHash: String, sourcePaths: [String], dateAdded: Date,
         filter: VideoFilter = .none, createdBy: Int64? = nil, preparation: SourcePreparation = .asIs,
-        libraryID: Int64 = Post.defaultLibraryID
+        libraryID: Int64 = Post.defaultLibraryID, trim: SourceTrim? = nil
     ) {
+        self.trim = trim
         self.libraryID = libraryID
         self.filter = filter
         self.createdBy = createdBy
