@@ -19,7 +19,7 @@ enum LightJobs {
         ]
         for job in upkeep { try await job.schedule(on: context.store, now: Date()) }
         return [
-            UploadSetup.importHandler(context: context, configuration: configuration),
+            try UploadSetup.importHandler(context: context, configuration: configuration),
             GenerationSetup.jobHandler(generations, context: context),
         ] + upkeep
     }

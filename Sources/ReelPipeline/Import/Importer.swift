@@ -23,14 +23,19 @@ public struct ImportOptions: Sendable {
     /// How long an archived (instaloader) story stays in the tray after its original time when
     /// its library does not keep archived stories (`REELHOUSE_STORY_LIFETIME_HOURS`).
     public var storyLifetime: TimeInterval
+    /// Set: the posts of this import are told apart from the same content imported otherwise
+    /// (their identity is the content hash scoped by this text): an upload posted as a story
+    /// is an item of its own even when the library has the clip as a post. Nil: by content.
+    public var identityScope: String?
 
     public static let defaultStoryLifetime: TimeInterval = 24 * 3600
 
     public init(
         tags: [String] = [], maxAttempts: Int = 3, filter: VideoFilter = .none, createdBy: Int64? = nil,
         compressAboveBytes: Int64? = nil, libraryID: Int64 = Post.defaultLibraryID, story: StoryImport? = nil,
-        storyLifetime: TimeInterval = ImportOptions.defaultStoryLifetime
+        storyLifetime: TimeInterval = ImportOptions.defaultStoryLifetime, identityScope: String? = nil
     ) {
+        self.identityScope = identityScope
         self.story = story
         self.storyLifetime = storyLifetime
         self.libraryID = libraryID
@@ -196,7 +201,7 @@ public struct Importer: Sendable {
         let display = Self.displayPath(files[0].url, candidate: candidate)
         let urls = files.map(\.url)
         let hashes = try await BlockingIO.run { try urls.map { try ContentHasher.sha256(of: $0) } }
-        let contentHash = ContentHasher.combine(hashes)
+        let contentHash = ContentHasher.scoped(ContentHasher.combine(hashes), by: options.identityScope)
         let planned: [PlannedPost] = story.map { filing in
             StoryPart.split(filing, contentHash: contentHash, kind: kind, duration: files[0].probe.duration)
                 .map { PlannedPost(contentHash: $0.contentHash, trim: $0.trim, story: $0.filing) }

@@ -30,13 +30,15 @@ struct StoryPart: Sendable, Equatable {
             part.expiresAt = filing.expiresAt?.addingTimeInterval(offset)
             part.part = index
             part.parts = trims.count
-            return StoryPart(trim: trim, filing: part, contentHash: partHash(contentHash, index: index, count: trims.count))
+            return StoryPart(trim: trim, filing: part, contentHash: partHash(contentHash, index: index))
         }
     }
 
-    /// `<source hash>` + which part of how many, hashed: stable across imports of the same file.
-    static func partHash(_ contentHash: String, index: Int, count: Int) -> String {
-        ContentHasher.sha256(of: Data("\(contentHash)\nstory part \(index + 1) of \(count)".utf8))
+    /// `<source hash>` + which part, hashed: stable across imports of the same file (whose
+    /// duration, and so its number of parts, is the same each time), and computable without
+    /// probing it, so an upload's retried import finds its first part.
+    static func partHash(_ contentHash: String, index: Int) -> String {
+        ContentHasher.scoped(contentHash, by: "story part \(index + 1)")
     }
 }
 
