@@ -120,3 +120,18 @@ def test_a_story_video_longer_than_a_minute_becomes_one_item_per_minute(data, tm
     again = import_json(data, clip.parent, extra=("--story", "--as", "alice"))
     assert again["imported"] == [] and len(again["skipped"]) == 3, again
     assert len(stories(data)) == 3
+
+
+def test_a_story_that_names_no_account_is_imported_as_a_post_with_a_warning(data, tmp_path):
+    # `instaloader :stories` pools everyone's stories in one folder; this node lost its owner.
+    pooled = tmp_path / "downloads" / ":stories"
+    make_image(pooled / "2023-11-14_23-13-20_UTC.jpg", size="180x320")
+    node = story_node("GraphStoryImage", STORY_IMAGE_AT)
+    del node["owner"]
+    (pooled / "2023-11-14_23-13-20_UTC.json").write_text(json.dumps(wrapped(node, "StoryItem")))
+
+    report = import_json(data, pooled.parent, extra=("--no-wait",))
+
+    assert len(report["imported"]) == 1, report
+    assert any("names no account" in line["reason"] for line in report["warnings"]), report
+    assert stories(data) == []
