@@ -132,11 +132,12 @@ public struct SourcePage: Sendable, Equatable {
     }
 }
 
-/// Lowercase ASCII letters and digits joined by single hyphens: accents folded away,
-/// everything else a separator.
+/// Lowercase ASCII letters and digits joined by single hyphens: other scripts transliterated
+/// (`李明` → `li-ming`), accents folded away, everything else a separator.
 enum Slug {
     static func make(_ text: String) -> String {
-        let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+        let latin = text.applyingTransform(.toLatin, reverse: false) ?? text
+        let folded = latin.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
         var slug = ""
         var pendingHyphen = false
         for scalar in folded.unicodeScalars {

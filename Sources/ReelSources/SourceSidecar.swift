@@ -4,7 +4,7 @@ import Foundation
 /// because the importer already reads that: `uploader` (the author) becomes the post's
 /// uploader, `uploader_id` its username, `webpage_url` (the item's page) its source URL,
 /// `description` and `tags` what they say. `uploader_url` is kept in the file for people
-/// reading it; the importer has no field for it.
+/// reading it; the importer has no field for it. `id` becomes the post's shortcode and folder name.
 struct SourceSidecar: Encodable, Equatable {
     var id: String
     var extractor: String
@@ -29,7 +29,10 @@ struct SourceSidecar: Encodable, Equatable {
     }
 
     init(item: SourceItem) {
-        id = item.id
+        // The stem (`pexels-video-2499611`), not the bare catalogue id: the importer names the
+        // post's folder and URLs after `id`, and a bare number says nothing and would clash
+        // with other catalogues' numbers. The catalogue id stays in the page URL.
+        id = item.stem
         extractor = Slug.make(item.attribution.source)
         extractorKey = item.attribution.source
         title = item.description

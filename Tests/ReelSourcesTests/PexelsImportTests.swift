@@ -55,6 +55,7 @@ struct PexelsImportTests {
             let (report, jobIDs) = try await library.importer.run([library.staging], options: ImportOptions())
             #expect(report.rejected.isEmpty && report.skipped.isEmpty, "\(report)")
             #expect(report.imported.map(\.path).sorted() == ["pexels-photo-21.jpeg", "pexels-video-11.mp4", "pexels-video-13.mp4"])
+            #expect(report.imported.map(\.folderName).sorted() == ["pexels-photo-21", "pexels-video-11", "pexels-video-13"])
             #expect(jobIDs.count == 3)
 
             var posts: [String: Post] = [:]
@@ -65,7 +66,7 @@ struct PexelsImportTests {
             let jane = try #require(posts["pexels-video-11.mp4"])
             #expect(jane.kind == .video)
             #expect(jane.metadata == PostMetadata(
-                description: "Waves at dusk", uploader: "Jane Doe", username: "jane-doe", shortcode: "11",
+                description: "Waves at dusk", uploader: "Jane Doe", username: "jane-doe", shortcode: "pexels-video-11",
                 sourceURL: "https://www.pexels.com/video/waves-at-dusk-11/", tags: ["ocean", "pexels"]
             ))
             #expect(posts["pexels-video-13.mp4"]?.metadata.uploader == "Ana Lima")
@@ -73,7 +74,7 @@ struct PexelsImportTests {
             let lighthouse = try #require(posts["pexels-photo-21.jpeg"])
             #expect(lighthouse.kind == .image)
             #expect(lighthouse.metadata == PostMetadata(
-                description: "A lighthouse on a cliff", uploader: "José Núñez", username: "jose-nunez-21", shortcode: "21",
+                description: "A lighthouse on a cliff", uploader: "José Núñez", username: "jose-nunez-21", shortcode: "pexels-photo-21",
                 sourceURL: "https://www.pexels.com/photo/lighthouse-21/", tags: ["ocean", "pexels"]
             ))
         }

@@ -30,7 +30,8 @@ struct PexelsItemsTests {
         #expect(author("Jane Doe") == "pexels-jane-doe")
         #expect(author("José  Núñez") == "pexels-jose-nunez")
         #expect(author("  Ma Ř. (studio) ") == "pexels-ma-r-studio")
-        #expect(author("李明") == "pexels")
+        #expect(author("李明") == "pexels-li-ming")
+        #expect(author("🙂") == "pexels")
         #expect(author(nil) == "pexels")
         #expect(author(String(repeating: "ab ", count: 40)).count <= 7 + 64)
         #expect(!author(String(repeating: "ab ", count: 40)).hasSuffix("-"))
@@ -54,7 +55,7 @@ struct PexelsItemsTests {
         #expect(parsed.format == .ytDLP)
         #expect(parsed.warnings.isEmpty)
         #expect(parsed.metadata == PostMetadata(
-            description: "Surf", uploader: "Jane Doe", username: "jane", shortcode: "42", sourceURL: "https://www.pexels.com/video/surf-42/", tags: ["surf", "pexels"]
+            description: "Surf", uploader: "Jane Doe", username: "jane", shortcode: "pexels-video-42", sourceURL: "https://www.pexels.com/video/surf-42/", tags: ["surf", "pexels"]
         ))
         #expect(item.stem == "pexels-video-42")
     }
