@@ -114,7 +114,7 @@ extension ConfigurationSetting {
         .init("storyPhotoSeconds", .number, env: "REELHOUSE_STORY_PHOTO_SECONDS", example: "7.5",
               "How long a photo story stays on screen."),
         .init("storyArchive", .boolean, env: "REELHOUSE_STORY_ARCHIVE", example: "false",
-              "Keep a person's expired stories in their archive (off: expired stories are deleted with their media)."),
+              "Keep a person's expired stories in their archive (off: the next sweep deletes expired stories with their media, archives included)."),
     ]
 
     public static func named(_ key: String) -> ConfigurationSetting? { all.first { $0.key == key } }
