@@ -179,3 +179,25 @@ struct StoryRoutesTests {
         }
     }
 }
+
+@Suite("Stories: credit for outside catalogues")
+struct StoryAttributionTests {
+    func post(sourceURL: String?, uploader: String? = "Jane Doe", username: String? = "@jane-doe") -> Post {
+        Post(id: 1, folderName: "pexels-video-1", kind: .video, status: .story,
+             metadata: PostMetadata(uploader: uploader, username: username, sourceURL: sourceURL), dateAdded: Date(), contentHash: "h")
+    }
+
+    @Test func aPexelsItemCreditsItsAuthorAndPage() {
+        let page = "https://www.pexels.com/video/waves-1234/"
+        #expect(StoryPresenter.attribution(of: post(sourceURL: page)) == APIAttribution(
+            source: "Pexels", author: "Jane Doe", authorUrl: "https://www.pexels.com/@jane-doe", url: page
+        ))
+        #expect(StoryPresenter.attribution(of: post(sourceURL: page, username: "jane doe"))?.authorUrl == nil)
+    }
+
+    @Test func anythingElseCarriesNoCredit() {
+        for source in [nil, "https://www.instagram.com/p/abc/", "https://pexels.com.example.org/video/1", "not a url"] {
+            #expect(StoryPresenter.attribution(of: post(sourceURL: source)) == nil, "\(source ?? "nil")")
+        }
+    }
+}

@@ -39,11 +39,18 @@ struct StoryPresenter: Sendable {
     }
 
     /// Credit for an item of an outside catalogue, told by its source page: Pexels asks for
-    /// the photographer and a link back (the importer keeps them as uploader and source URL).
+    /// the photographer and a link back. `reelhouse source pexels` keeps them as the post's
+    /// uploader, its username (the profile's `@handle`) and its source URL (the item's page).
     static func attribution(of post: Post) -> APIAttribution? {
         guard let page = post.metadata.sourceURL, let host = URL(string: page)?.host?.lowercased(),
               host == "pexels.com" || host.hasSuffix(".pexels.com")
         else { return nil }
-        return APIAttribution(source: "Pexels", author: post.metadata.uploader, authorUrl: nil, url: page)
+        let handle = post.metadata.username.flatMap { name in
+            name.hasPrefix("@") && name.count > 1 && name.dropFirst().allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) })
+                ? name : nil
+        }
+        return APIAttribution(
+            source: "Pexels", author: post.metadata.uploader, authorUrl: handle.map { "https://www.pexels.com/\($0)" }, url: page
+        )
     }
 }
