@@ -182,7 +182,7 @@ struct StoryRoutesTests {
 
 @Suite("Stories: credit for outside catalogues")
 struct StoryAttributionTests {
-    func post(sourceURL: String?, uploader: String? = "Jane Doe", username: String? = "@jane-doe") -> Post {
+    func post(sourceURL: String?, uploader: String? = "Jane Doe", username: String? = "jane-doe") -> Post {
         Post(id: 1, folderName: "pexels-video-1", kind: .video, status: .story,
              metadata: PostMetadata(uploader: uploader, username: username, sourceURL: sourceURL), dateAdded: Date(), contentHash: "h")
     }
@@ -192,6 +192,7 @@ struct StoryAttributionTests {
         #expect(StoryPresenter.attribution(of: post(sourceURL: page)) == APIAttribution(
             source: "Pexels", author: "Jane Doe", authorUrl: "https://www.pexels.com/@jane-doe", url: page
         ))
+        #expect(StoryPresenter.attribution(of: post(sourceURL: page, username: "@jane-doe"))?.authorUrl == "https://www.pexels.com/@jane-doe")
         #expect(StoryPresenter.attribution(of: post(sourceURL: page, username: "jane doe"))?.authorUrl == nil)
     }
 

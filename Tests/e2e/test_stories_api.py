@@ -2,7 +2,8 @@
 the real binary, watched through the stories API with the signed media a player loads."""
 import json
 
-from conftest import RunningServer, http, import_json, make_clip, make_image
+from conftest import RunningServer, http, import_json, make_clip, make_image, reelhouse
+from test_source_pexels_cli import env as pexels_env, pexels  # noqa: F401  (the local Pexels-speaking server fixture)
 
 
 def get(server, path, key, method="GET", body=None):
@@ -76,5 +77,21 @@ def test_imported_stories_play_and_their_seen_marks_last(tmp_path):
         assert not (server.data / "media" / str(photo)).exists(), "its media went with it"
         status, archive = get(server, "/api/v1/stories/archive", ana)
         assert status == 200 and photo not in [item["id"] for item in archive["items"]] and len(archive["items"]) == 2
+    finally:
+        server.stop()
+
+
+def test_pexels_stories_credit_their_author(tmp_path, pexels):
+    """`source pexels --as-stories` against the local Pexels-speaking server: each author's tray
+    shows the credit Pexels asks for (the photographer, their profile, the item's page)."""
+    server = RunningServer(tmp_path / "data")
+    try:
+        viewer = server.add_user("viewer")
+        reelhouse(server.data, "source", "pexels", "--limit", "3", "--as-stories", env=pexels_env(pexels))
+        status, page = get(server, "/api/v1/stories/pexels-jane-doe", viewer)
+        assert status == 200, page
+        assert [item["attribution"] for item in page["items"]] == [{
+            "source": "Pexels", "author": "Jane Doe", "author_url": "https://www.pexels.com/@jane-doe",
+            "url": "https://www.pexels.com/video/waves-at-dusk-1/"}], page
     finally:
         server.stop()

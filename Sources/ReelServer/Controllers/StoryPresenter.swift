@@ -40,17 +40,16 @@ struct StoryPresenter: Sendable {
 
     /// Credit for an item of an outside catalogue, told by its source page: Pexels asks for
     /// the photographer and a link back. `reelhouse source pexels` keeps them as the post's
-    /// uploader, its username (the profile's `@handle`) and its source URL (the item's page).
+    /// uploader, its username (the profile's handle, `jane-doe`) and its source URL (the item's page).
     static func attribution(of post: Post) -> APIAttribution? {
         guard let page = post.metadata.sourceURL, let host = URL(string: page)?.host?.lowercased(),
               host == "pexels.com" || host.hasSuffix(".pexels.com")
         else { return nil }
-        let handle = post.metadata.username.flatMap { name in
-            name.hasPrefix("@") && name.count > 1 && name.dropFirst().allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) })
-                ? name : nil
+        let handle = post.metadata.username.map { $0.hasPrefix("@") ? String($0.dropFirst()) : $0 }.flatMap { name in
+            !name.isEmpty && name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) ? name : nil
         }
         return APIAttribution(
-            source: "Pexels", author: post.metadata.uploader, authorUrl: handle.map { "https://www.pexels.com/\($0)" }, url: page
+            source: "Pexels", author: post.metadata.uploader, authorUrl: handle.map { "https://www.pexels.com/@\($0)" }, url: page
         )
     }
 }
