@@ -78,6 +78,8 @@ extension ConfigurationSetting {
         .init("generationsPerDay", .integer, env: "REELHOUSE_GENERATIONS_PER_DAY", example: "5", "Generations per user per day."),
         .init("openAIBaseURL", .text, env: "REELHOUSE_OPENAI_BASE_URL", example: "http://127.0.0.1:9999",
               "OpenAI-compatible endpoint for the openai provider."),
+        .init("pexelsBaseURL", .text, env: "REELHOUSE_PEXELS_URL", example: "http://127.0.0.1:9998",
+              "Pexels API endpoint for `reelhouse source pexels` (the key comes from REELHOUSE_PEXELS_KEY, never a file)."),
         .init("openAIVideoModel", .text, env: "REELHOUSE_OPENAI_VIDEO_MODEL", example: "sora-2-pro", "Video model for the openai provider."),
         .init("uploadMaxBytes", .integer, env: "REELHOUSE_UPLOAD_MAX_BYTES", example: "1000000", "Largest upload accepted."),
         .init("uploadCompressAboveBytes", .integer, env: "REELHOUSE_UPLOAD_COMPRESS_ABOVE_BYTES", example: "500000",
@@ -109,6 +111,12 @@ extension ConfigurationSetting {
               "…whose saved position is at least this fraction of the post…"),
         .init("resumeMaxFraction", .number, env: "REELHOUSE_RESUME_MAX_FRACTION", example: "0.8",
               "…and at most this fraction (past it, the post counts as finished)."),
+        .init("storyLifetimeHours", .number, env: "REELHOUSE_STORY_LIFETIME_HOURS", example: "12",
+              "A story leaves the tray this many hours after it was posted."),
+        .init("storyPhotoSeconds", .number, env: "REELHOUSE_STORY_PHOTO_SECONDS", example: "7.5",
+              "How long a photo story stays on screen."),
+        .init("storyArchive", .boolean, env: "REELHOUSE_STORY_ARCHIVE", example: "false",
+              "Keep a person's expired stories in their archive (off: the next sweep deletes expired stories with their media, archives included)."),
     ]
 
     public static func named(_ key: String) -> ConfigurationSetting? { all.first { $0.key == key } }

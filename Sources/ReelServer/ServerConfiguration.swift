@@ -47,6 +47,7 @@ public struct ServerConfiguration: Codable, Sendable, Equatable {
     public var generationsPerDay = 20
     /// OpenAI-compatible endpoint for the "openai" provider (tests and gateways change it).
     public var openAIBaseURL = "https://api.openai.com"
+    public var pexelsBaseURL = "https://api.pexels.com"
     public var openAIVideoModel = "sora-2"
     /// Upload size policy (seed 004): larger uploads are refused at creation; videos above
     /// `uploadCompressAboveBytes` are compressed to H.264 ≤ 1080p30 before their ladder and
@@ -77,6 +78,15 @@ public struct ServerConfiguration: Codable, Sendable, Equatable {
     public var resumeMinDuration = ResumeRule().minDuration
     public var resumeMinFraction = ResumeRule().minFraction
     public var resumeMaxFraction = ResumeRule().maxFraction
+
+    /// Stories: how long one stays in the tray, how long a photo shows, and whether the owner
+    /// keeps an archive of their expired stories (else the expiry sweep deletes them).
+    public var storyLifetimeHours: Double = 24
+    public var storyPhotoSeconds: Double = 5
+    public var storyArchive = true
+
+    /// A story's lifetime in seconds.
+    public var storyLifetime: TimeInterval { storyLifetimeHours * 3600 }
 
     public var resumeRule: ResumeRule {
         ResumeRule(minDuration: resumeMinDuration, minFraction: resumeMinFraction, maxFraction: resumeMaxFraction)
