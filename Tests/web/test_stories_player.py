@@ -273,3 +273,69 @@ def test_never_more_videos_than_the_pool(browser, stories, size, artifacts):
         page.wait_for_function("() => [...document.querySelectorAll('#feed video')].some((v) => !v.paused)", timeout=20_000)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_next_item_and_the_next_persons_first_are_preloaded(browser, stories, size):
+    context = stories_context(browser, stories, size, fresh_viewer(stories, f"preload-{size[0]}"))
+    try:
+        order = tray_users(context)
+        alice = api(context, "/api/v1/stories/alice")["items"]
+        after = order[order.index("alice") + 1]
+        first_of_next = api(context, f"/api/v1/stories/{after}")["items"][0]
+        page = context.new_page()
+        open_player(page, "alice")
+        current_video_playing(page)
+        loaded = "() => performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname)"
+
+        def fetched(item) -> bool:
+            paths = page.evaluate(loaded)
+            if item["kind"] == "video":
+                return any(re.search(rf"^/media/[^/]+/{item['id']}/[^/]+/seg_00000\.m4s$", path) for path in paths)
+            wanted = {urlsplit(variant["url"]).path for variant in item["media"]["images"][0]}
+            return bool(wanted & set(paths))
+
+        # Still on alice's first item: her second is in the other player, the next person's first is warm.
+        until(page, lambda: fetched(alice[1]), what="the next item preloaded")
+        until(page, lambda: fetched(first_of_next), what="the next person's first item preloaded")
+        assert shown(page)["item"] == 0 and shown(page)["user"] == "alice"
+        assert video_count(page) <= 3
+        # The preloaded video starts at once from its player: no new media element, no reload.
+        page.keyboard.press("ArrowRight")
+        wait_item(page, "alice", 1)
+        current_video_playing(page)
+        assert video_count(page) <= 3
+    finally:
+        context.close()
+
+
+def test_people_turn_without_motion_when_reduced_motion_is_asked(browser, stories):
+    size = SIZES[1].values[0]
+    for reduced in (False, True):
+        context = stories_context(browser, stories, size, fresh_viewer(stories, f"motion-{reduced}"), reduced_motion=reduced)
+        try:
+            page = context.new_page()
+            open_player(page, "alice")
+            page.evaluate("""() => { window.__turns = 0; document.querySelector('.stories-frame').addEventListener('animationstart', () => { window.__turns += 1; }); }""")
+            page.click("dialog.stories-player[open] .stories-person-next")
+            page.wait_for_selector(f"{PLAYER}:not([data-user='alice'])")
+            page.wait_for_timeout(600)
+            assert (page.evaluate("() => window.__turns") > 0) is (not reduced), f"reduced motion {reduced}"
+        finally:
+            context.close()
+
+
+def test_controls_are_labelled_and_show_their_focus(browser, stories):
+    size = SIZES[1].values[0]
+    context = stories_context(browser, stories, size, fresh_viewer(stories, "focus"))
+    try:
+        page = context.new_page()
+        open_player(page, "alice")
+        labels = page.eval_on_selector_all(f"{PLAYER} button:not([hidden])", "buttons => buttons.map((b) => b.getAttribute('aria-label'))")
+        assert all(labels) and {"Close stories", "Turn sound on", "Like", "Pause", "Next person", "Previous person"} <= set(labels), labels
+        assert page.get_attribute(PLAYER, "aria-label") == "Stories"
+        page.keyboard.press("Tab")
+        focused = page.evaluate("() => { const el = document.activeElement; const style = getComputedStyle(el); return { inside: !!el.closest('dialog.stories-player'), outline: style.outlineStyle, width: parseFloat(style.outlineWidth) }; }")
+        assert focused["inside"] and focused["outline"] != "none" and focused["width"] >= 2, focused
+    finally:
+        context.close()

@@ -2,6 +2,8 @@
 marked seen (batched, also on close), it survives a reload (grey ring, the player starts at the
 first unseen item), and a new item from that person lights the ring again once the tray is
 refreshed (the desktop button, a pull on the phone)."""
+from datetime import datetime, timedelta
+
 import pytest
 
 from stories_helpers import (
@@ -74,5 +76,26 @@ def test_a_new_item_lights_the_ring_again(browser, stories, size):
         page.click(".discover-stories a.story-ring[data-user='carol']")
         wait_item(page, "carol", len(carol))   # straight to the new item
         assert shown(page)["progress"][:len(carol)] == [100] * len(carol)
+    finally:
+        context.close()
+
+
+def test_seen_is_sent_when_the_page_is_left(browser, stories):
+    """No close, no batch delay: a reload right after an item started still records it (pagehide)."""
+    size = SIZES[1].values[0]
+    context = stories_context(browser, stories, size, fresh_viewer(stories, "leave"))
+    try:
+        first = api(context, "/api/v1/stories/carol")["items"][0]
+        assert first["seen"] is False
+        page = context.new_page()
+        sent = []
+        page.on("request", lambda request: sent.append(request.method) if request.url.endswith("/api/v1/stories/seen") else None)
+        page.clock.install()
+        page.clock.pause_at(datetime.now() + timedelta(seconds=1))   # the batch timer never fires
+        open_player(page, "carol")
+        page.wait_for_selector(f"{PLAYER}[data-started=true]", timeout=20_000)
+        assert sent == [], "nothing sent yet: the batch waits"
+        page.goto("/discover")
+        until(page, lambda: api(context, "/api/v1/stories/carol")["items"][0]["seen"], what="seen sent on leaving")
     finally:
         context.close()
