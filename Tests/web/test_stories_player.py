@@ -173,6 +173,7 @@ def test_keys_move_pause_and_close(browser, stories):
             assert page.evaluate("() => document.activeElement.closest('dialog.stories-player') !== null")
         page.keyboard.press("Escape")
         page.wait_for_selector("dialog.stories-player", state="detached")
+        assert urlsplit(page.url).path == "/discover", "a deep link closes to Discover"
     finally:
         context.close()
 

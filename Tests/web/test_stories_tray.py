@@ -43,6 +43,11 @@ def test_tray_shows_each_person_with_an_unseen_ring(browser, stories, size, arti
         page.click(".discover-stories a.story-ring[data-user='bob']")
         page.wait_for_selector("dialog.stories-player[open][data-user='bob']", timeout=20_000)
         assert page.url.endswith("/stories/bob")
+        # The browser's back button closes it, back on Discover with its tray.
+        page.go_back()
+        page.wait_for_selector("dialog.stories-player", state="detached")
+        assert urlsplit(page.url).path == "/discover"
+        assert page.is_visible(".discover-stories a.story-ring[data-user='bob']")
     finally:
         context.close()
 
