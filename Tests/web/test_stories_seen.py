@@ -99,3 +99,27 @@ def test_seen_is_sent_when_the_page_is_left(browser, stories):
         until(page, lambda: api(context, "/api/v1/stories/carol")["items"][0]["seen"], what="seen sent on leaving")
     finally:
         context.close()
+
+
+def test_seen_marks_made_offline_are_sent_when_back_online(browser, stories):
+    size = SIZES[1].values[0]
+    context = stories_context(browser, stories, size, fresh_viewer(stories, "offline"))
+    try:
+        page = context.new_page()
+        statuses = []
+        page.on("requestfailed", lambda request: statuses.append("failed") if request.url.endswith("/api/v1/stories/seen") else None)
+        page.clock.install()
+        page.clock.pause_at(datetime.now() + timedelta(seconds=1))   # only closing and coming online send
+        open_player(page, "carol")
+        current = page.get_attribute(f"{PLAYER} .stories-stage", "data-item-id")
+        page.wait_for_selector(f"{PLAYER}[data-started=true]", timeout=20_000)
+        context.set_offline(True)
+        page.keyboard.press("Escape")   # the close sends the batch: no network
+        page.wait_for_selector("dialog.stories-player", state="detached")
+        page.wait_for_function("() => !navigator.onLine")
+        until(page, lambda: statuses, what="the send while offline failed")
+        context.set_offline(False)
+        until(page, lambda: any(item["seen"] for item in api(context, "/api/v1/stories/carol")["items"] if str(item["id"]) == current),
+              what="the offline mark replayed")
+    finally:
+        context.close()

@@ -7,7 +7,7 @@
 import { useStylesheet } from '../detail/dom.js';
 import { showToast } from '../ui/toast.js';
 import { storiesApiFrom } from './stories-api.js';
-import { createSeenQueue } from './seen-queue.js';
+import { pageSeenQueue } from './seen-queue.js';
 import { createProgress } from './progress.js';
 import { createStoryTimer } from './story-timer.js';
 import { wireStoryGestures } from './gestures.js';
@@ -17,7 +17,7 @@ import { rememberOwner } from './engine.js';
 import { storiesSoundOn, setStoriesSound } from './sound.js';
 import { buildPlayerView, trapFocus, ago } from './player-view.js';
 
-/** Fired on window after seen marks were saved or a like changed: trays refresh. */
+/** Fired on window when a player closed, after its seen marks were sent: trays refresh. */
 export const STORIES_CHANGED = 'reelhouse:stories-changed';
 
 let openPlayer = null;
@@ -40,7 +40,7 @@ export function openStories(username, { api, people = null, cursor = null, onPer
   const deck = createMediaDeck();
   const order = createPeopleList(stories, { people, cursor, start: username });
   const pages = new Map();   // username → Promise<page>
-  const seen = createSeenQueue({ send: (ids) => stories.seen(ids) });
+  const seen = pageSeenQueue((ids) => stories.seen(ids));
   let sound = storiesSoundOn();
   let person = null;          // { user, index, page }
   let itemIndex = 0;
@@ -346,10 +346,7 @@ export function openStories(username, { api, people = null, cursor = null, onPer
     view.dialog.close();
     view.dialog.remove();
     if (openPlayer === player) openPlayer = null;
-    seen.flush().finally(() => {
-      seen.destroy();
-      window.dispatchEvent(new CustomEvent(STORIES_CHANGED));
-    });
+    seen.flush().finally(() => window.dispatchEvent(new CustomEvent(STORIES_CHANGED)));
     if (!silent) onClose();
   }
 
