@@ -94,6 +94,7 @@ export function openStories(username, { api, people = null, cursor = null, onPer
     if (avatar) view.avatar.src = avatar;
     view.caption.textContent = item.caption ?? '';
     view.caption.hidden = !item.caption;
+    view.setCredit(item.attribution ?? null);
     view.setLiked(Boolean(item.liked));
     view.likeButton.hidden = Boolean(person.page.is_me);
     view.stage.dataset.itemId = String(item.id);
