@@ -21,7 +21,7 @@ def watch_everything(page, user: str, count: int) -> None:
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_seen_survives_a_reload(browser, stories, size):
+def test_seen_survives_a_reload(browser, stories, size, artifacts):
     context = stories_context(browser, stories, size, fresh_viewer(stories, f"seen-{size[0]}"))
     try:
         bob = api(context, "/api/v1/stories/bob")["items"]
@@ -44,6 +44,8 @@ def test_seen_survives_a_reload(browser, stories, size):
         assert rings["bob"] == "seen" and rings["alice"] == "unseen" and rings["carol"] == "unseen"
         users = page.eval_on_selector_all(".feed-stories a.story-ring", "links => links.map((a) => a.dataset.user)")
         assert users[-1] == "bob", "seen people go to the end"
+        page.wait_for_function("""() => [...document.querySelectorAll('.feed-stories .story-avatar img')].every((img) => img.complete && img.naturalWidth > 0)""")
+        page.locator(".feed-stories .stories-tray").screenshot(path=str(artifacts / f"stories-tray-seen-{size[0]}.png"))
         page.click(".feed-stories a.story-ring[data-user='alice']")
         wait_item(page, "alice", 1)   # starts at the first unseen item
     finally:
