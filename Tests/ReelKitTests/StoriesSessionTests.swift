@@ -219,6 +219,31 @@ import Testing
         #expect(await server.mediaPaths.contains("/media/T/31/240p/seg_00000.m4s"))
     }
 
+    @Test func expiredMediaURLsAreFetchedAgainAtMostOnceAMinutePerPerson() async throws {
+        let server = await makeServer()
+        await server.expire(token: "T")
+        await server.setRefetched(StoryFixtures.page("ana", [StoryFixtures.item(11, token: "U"), StoryFixtures.item(12, token: "U"), StoryFixtures.item(13, kind: .photo, token: "U")]))
+        await server.setRefetched(StoryFixtures.page("ben", [StoryFixtures.item(21, token: "U"), StoryFixtures.item(22, token: "U")]))
+        let clock = ManualClock()
+        let session = makeSession(server, clock: clock, prefetcher: true)
+        try await session.loadMore()
+        try await session.open(user: "ana")
+        await session.backgroundWorkFinished()
+        #expect(session.prefetchTargets == [12, 21])
+        // Each person's page once for the player, once more for fresh URLs (in either order).
+        #expect(await server.pagePaths.sorted() == ["/api/v1/stories/ana", "/api/v1/stories/ana", "/api/v1/stories/ben", "/api/v1/stories/ben"])
+        #expect(session.item(12)?.media.prefetch?.firstSegment == "/media/U/12/240p/seg_00000.m4s")
+        #expect(await server.mediaPaths.contains("/media/U/21/240p/seg_00000.m4s"), "the prefetch went on with the fresh URLs")
+
+        // The player's own 410 for the item on screen, within the minute: not fetched again.
+        #expect(try await session.mediaFailed(11, error: .expired(message: "gone")) == nil)
+        #expect(try await session.mediaFailed(11, error: .notFound(message: "not about URLs")) == nil)
+        clock.advance(by: 61)
+        let fresh = try await session.mediaFailed(11, error: .forbidden(message: "secret rotated"))
+        #expect(fresh?.media.master == "/media/U/11/master.m3u8")
+        #expect(await server.pagePaths.count == 5)
+    }
+
     @Test func autoAdvanceRunsAcrossPeopleAndPagesOfTheTray() async throws {
         let server = await makeServer()
         let clock = ManualClock()

@@ -9,6 +9,10 @@ import ReelModels
 actor StoryServerDouble: HTTPTransport {
     var trayPages: [String: APIStoryTray] = [:]
     var people: [String: APIStoryUserPage] = [:]
+    /// What a person's page answers from its second request on (fresh media URLs).
+    var refetched: [String: APIStoryUserPage] = [:]
+    /// Media URLs signed with this token answer 410, as expired signatures do.
+    var expiredToken: String?
     /// Every request fails as a dropped connection would.
     var offline = false
     /// Like requests answer this status (with the server's error body) instead of succeeding.
@@ -22,6 +26,8 @@ actor StoryServerDouble: HTTPTransport {
     func setTray(_ pages: [String: APIStoryTray]) { trayPages = pages }
     func setPerson(_ page: APIStoryUserPage) { people[page.user] = page }
     func removePerson(_ user: String) { people[user] = nil }
+    func setRefetched(_ page: APIStoryUserPage) { refetched[page.user] = page }
+    func expire(token: String) { expiredToken = token }
     func setOffline(_ value: Bool) { offline = value }
     func setLikeStatus(_ status: Int?) { likeStatus = status }
 
@@ -34,6 +40,7 @@ actor StoryServerDouble: HTTPTransport {
         let path = request.url.path
         let query = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
         if path.hasPrefix("/media/") || path.hasPrefix("/img/") {
+            if let expiredToken, path.contains("/\(expiredToken)/") { return Self.error(410, "expired", "this link has expired") }
             return HTTPResponseValue(status: 200, body: Data(path.utf8))
         }
         switch (request.method, path) {
@@ -57,7 +64,8 @@ actor StoryServerDouble: HTTPTransport {
             return Self.json(APIStoryLike(id: id, liked: liked.contains(id)))
         }
         if parts.count == 4, request.method == "GET", let page = people[parts[3]] {
-            return Self.json(page)
+            let earlier = requests.dropLast().filter { $0.method == "GET" && $0.url.path == path }.count
+            return Self.json(earlier > 0 ? refetched[parts[3]] ?? page : page)
         }
         return Self.error(404, "not_found", "\(path) was not found")
     }
@@ -76,15 +84,19 @@ enum StoryFixtures {
         APIStoryTrayEntry(user: user, isMe: false, itemsCount: items, firstUnseen: 0, allSeen: allSeen, latestAt: "2026-11-25T08:00:00Z", avatar: nil)
     }
 
-    static func item(_ id: Int64, kind: APIStoryKind = .video, seen: Bool = false, liked: Bool = false, duration: Double = 5) -> APIStoryItem {
+    /// `token` stands for the URLs' signature (`T` unless a test gives fresh ones).
+    static func item(
+        _ id: Int64, kind: APIStoryKind = .video, seen: Bool = false, liked: Bool = false, duration: Double = 5, token: String = "T"
+    ) -> APIStoryItem {
         let media = kind == .video
-            ? APIMedia(master: "/media/T/\(id)/master.m3u8", encrypted: true, poster: APIImage(url: "/img/T/\(id)/poster.jpg", width: 720, height: 1280),
-                       thumbnail: nil, download: nil,
-                       prefetch: APIPrefetch(rendition: "240p", playlist: "/media/T/\(id)/240p/index.m3u8", initSegment: "/media/T/\(id)/240p/init.mp4",
-                                             firstSegment: "/media/T/\(id)/240p/seg_00000.m4s", key: "/media/T/\(id)/key"),
+            ? APIMedia(master: "/media/\(token)/\(id)/master.m3u8", encrypted: true,
+                       poster: APIImage(url: "/img/\(token)/\(id)/poster.jpg", width: 720, height: 1280), thumbnail: nil, download: nil,
+                       prefetch: APIPrefetch(rendition: "240p", playlist: "/media/\(token)/\(id)/240p/index.m3u8",
+                                             initSegment: "/media/\(token)/\(id)/240p/init.mp4",
+                                             firstSegment: "/media/\(token)/\(id)/240p/seg_00000.m4s", key: "/media/\(token)/\(id)/key"),
                        images: [], expiresAt: nil)
             : APIMedia(master: nil, encrypted: false, poster: nil, thumbnail: nil, download: nil, prefetch: nil,
-                       images: [[APIImage(url: "/img/T/\(id)/1080.jpg", width: 1080, height: 1920)]], expiresAt: nil)
+                       images: [[APIImage(url: "/img/\(token)/\(id)/1080.jpg", width: 1080, height: 1920)]], expiresAt: nil)
         return APIStoryItem(
             id: id, kind: kind, seen: seen, liked: liked, postedAt: "2026-11-25T08:00:00Z", expiresAt: "2026-11-26T08:00:00Z",
             duration: duration, width: 720, height: 1280, media: media

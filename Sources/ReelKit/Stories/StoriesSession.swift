@@ -35,6 +35,9 @@ public final class StoriesSession {
     private var items: [Int64: APIStoryItem] = [:]
     private var authors: [Int64: String] = [:]
     private var loadingAhead: Task<Void, Never>?
+    /// When each person's page was last fetched again for fresh media URLs: at most once a
+    /// minute, so a server that keeps refusing cannot make us loop.
+    private var refreshedAt: [String: Date] = [:]
     /// Which open the people loading ahead belong to (a late task of a closed player must not
     /// touch the next one).
     private var opening = 0
@@ -303,6 +306,24 @@ public final class StoriesSession {
         StoryUser(id: page.user, segments: page.items.map { StorySegment(id: String($0.id), duration: $0.duration) })
     }
 
+    // MARK: - Media
+
+    /// A player (or a prefetch) found `itemID`'s media refused because of its signature (410
+    /// expired, 403 after the server's secret rotated): the person's page is fetched again and
+    /// the item with fresh URLs returned, for the player to load. Nil when the error is not
+    /// about URLs or that page was fetched again less than a minute ago (the player then fails
+    /// the item).
+    @discardableResult
+    public func mediaFailed(_ itemID: Int64, error: ReelAPIError) async throws(ReelAPIError) -> APIStoryItem? {
+        guard error.needsFreshURLs, let author = authors[itemID] else { return nil }
+        let key = StoryTrayList.key(author)
+        let now = clock.now()
+        if let last = refreshedAt[key], now.timeIntervalSince(last) < 60 { return nil }
+        refreshedAt[key] = now
+        _ = await take(try await client.stories(of: author))
+        return items[itemID]
+    }
+
     // MARK: - Prefetch
 
     /// The next item, and the item the next person would start at.
@@ -331,7 +352,13 @@ public final class StoriesSession {
         }
         for id in targets where prefetches[id] == nil {
             guard let item = items[id] else { continue }
-            prefetches[id] = Task { _ = await prefetcher.prefetch(item) }
+            prefetches[id] = Task { [weak self] in
+                let report = await prefetcher.prefetch(item)
+                guard report.needsFreshURLs, let self,
+                      let fresh = try? await self.mediaFailed(id, error: .expired(message: "prefetch"))
+                else { return }
+                await prefetcher.prefetch(fresh)
+            }
         }
     }
 
