@@ -1,11 +1,12 @@
 // The Profile screen: `renderProfile(root, ctx)` → `{ destroy() }` (ctx as every screen's:
-// { api, navigate, params, query, user, openDetail }). Account, password, API keys,
+// { api, navigate, params, query, user, openDetail }). Account, your stories, password, API keys,
 // preferences, library and about, each a card (css/profile.css).
 import { h, useStylesheet } from '../detail/dom.js';
 import { profileApi } from './profile-api.js';
 import { accountSection, passwordSection } from './account.js';
 import { keysSection } from './keys.js';
 import { preferencesSection, librariesSection, aboutSection } from './settings.js';
+import { storiesSection } from './stories.js';
 
 export function renderProfile(root, ctx = {}) {
   useStylesheet('/css/profile.css');
@@ -16,7 +17,7 @@ export function renderProfile(root, ctx = {}) {
   function fill(user) {
     if (gone) return;
     screen.append(
-      accountSection(user), librariesSection(), preferencesSection(), keysSection(), passwordSection(), aboutSection());
+      accountSection(user), storiesSection(), librariesSection(), preferencesSection(), keysSection(), passwordSection(), aboutSection());
   }
   if (ctx.user) fill(ctx.user);
   else profileApi.me().then(fill, () => fill(null));

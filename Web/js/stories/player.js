@@ -16,6 +16,7 @@ import { createPeopleList } from './people.js';
 import { rememberOwner } from './engine.js';
 import { storiesSoundOn, setStoriesSound } from './sound.js';
 import { buildPlayerView, trapFocus, ago } from './player-view.js';
+import { attachOwnerBar, dropItem } from './owner-bar.js';
 
 /** Fired on window when a player closed, after its seen marks were sent: trays refresh. */
 export const STORIES_CHANGED = 'reelhouse:stories-changed';
@@ -57,6 +58,11 @@ export function openStories(username, { api, people = null, cursor = null, onPer
   // Focus on the stage itself, so Space pauses instead of pressing a button.
   view.stage.focus({ preventScroll: true });
   cleanups.push(trapFocus(view.dialog));
+  const owner = attachOwnerBar(view, {
+    pause: (on) => (on ? timer?.pause('owner') : timer?.resume('owner')),
+    onDeleted: (id) => { window.dispatchEvent(new CustomEvent(STORIES_CHANGED)); const at = dropItem(person.page, id); if (at >= 0) showItem(at); else close(); },
+  });
+  cleanups.push(() => owner.destroy());
 
   function pageOf(user) {
     let promise = pages.get(user);
@@ -97,6 +103,7 @@ export function openStories(username, { api, people = null, cursor = null, onPer
     view.setCredit(item.attribution ?? null);
     view.setLiked(Boolean(item.liked));
     view.likeButton.hidden = Boolean(person.page.is_me);
+    owner.show(item, Boolean(person.page.is_me));
     view.stage.dataset.itemId = String(item.id);
     view.stage.dataset.kind = item.kind;
     view.stage.dataset.shape = item.height > item.width ? 'portrait' : 'wide';
@@ -124,6 +131,7 @@ export function openStories(username, { api, people = null, cursor = null, onPer
       onBuffering: (on) => { if (mine === token) view.setBuffering(on); },
     });
     if (userPaused) timer.pause('user');
+    if (owner.busy) timer.pause('owner');
     if (document.visibilityState === 'hidden') timer.pause('hidden');
   }
 
