@@ -119,6 +119,7 @@ def test_seen_by_and_the_viewers_sheet(browser, stories, size, artifacts):
         page.clock.run_for(item["duration"] * 1000 + 2000)   # longer than the photo's time
         now = shown(page)
         assert now["item"] == at["item"] and now["progress"][at["item"]] < 100, "the story holds while the sheet is open"
+        page.wait_for_function(f"() => document.querySelector(\"{SHEET}\")?.getAnimations().length === 0")   # slid in
         page.locator(f"{PLAYER} .stories-frame").screenshot(path=str(artifacts / f"stories-viewers-sheet-{size[0]}.png"))
 
         # Closing: the × button; then (opened again) Escape on desktop, a swipe down on the phone.
@@ -214,7 +215,7 @@ def test_your_stories_on_profile(browser, stories, size, artifacts):
     bob = member_context(browser, stories, size, "bob")
     posted = []
     try:
-        expired = post_for_alice(stories, alice, f"old-{size[0]}", env={"REELHOUSE_STORY_LIFETIME_HOURS": "0"})
+        expired = post_for_alice(stories, alice, f"old-{size[0]}", env={"REELHOUSE_STORY_LIFETIME_HOURS": "0.0003"})
         posted.append(expired["id"])
         live = post_for_alice(stories, alice, f"live-{size[0]}")
         posted.append(live["id"])
