@@ -317,7 +317,8 @@ def test_people_turn_without_motion_when_reduced_motion_is_asked(browser, storie
         try:
             page = context.new_page()
             open_player(page, "alice")
-            page.evaluate("""() => { window.__turns = 0; document.querySelector('.stories-frame').addEventListener('animationstart', () => { window.__turns += 1; }); }""")
+            page.evaluate("""() => { window.__turns = 0; const frame = document.querySelector('.stories-frame');
+                frame.addEventListener('animationstart', (event) => { if (event.target === frame) window.__turns += 1; }); }""")
             page.click("dialog.stories-player[open] .stories-person-next")
             page.wait_for_selector(f"{PLAYER}:not([data-user='alice'])")
             page.wait_for_timeout(600)
