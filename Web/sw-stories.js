@@ -1,0 +1,235 @@
+// Stories offline (issue 15), loaded into sw.js with importScripts (a service worker cannot
+// import ES modules from a classic script). The tray and the stories a person has already
+// loaded stay viewable offline; nothing else the service worker sees is stored.
+//
+// - API: `GET /api/v1/stories` (the tray, every page of it, keyed by its whole URL: cursor,
+//   limit and library are part of the answer) and `GET /api/v1/stories/{user}`. Network first:
+//   online, every answer comes from the server (and is copied here); only a request that gets
+//   no answer at all is served the copy, marked `X-Reelhouse-Offline-Copy: 1`. A copied
+//   person's page is served without the items whose story has expired since.
+// - Media: only files of posts that a copied person's page lists as story items, and only
+//   what the player actually fetched (nothing is fetched ahead here). Network first as well,
+//   so online playback and the player's bandwidth estimate never see the cache (a cache hit
+//   looks like a very fast network). Signed URLs carry a token that changes every window, so
+//   bytes are stored under the token-free name the player's own store uses
+//   (js/player/media-key.js: `/media/*/{post}/{file}`, `/img/*/{post}/{hash}/{file}`) and a
+//   fresh URL finds them. Only complete 200 answers are stored; a refused URL (403/410) is
+//   passed to the player, which asks for fresh URLs, and never served from here.
+// - AES keys (`/media/{token}/{post}/key`, sent `no-store`): the key is what makes the stored
+//   segments unreadable, so it is kept only as long as the server itself would hand it to
+//   anyone holding the URL — until the signed URL's `media.expires_at` of the newest answer
+//   that listed the item (≤ 75 min by default) — and then deleted. Offline after that, an
+//   encrypted video story shows its poster and the player's offline state, not its picture;
+//   a clear video and a photo story play until the story itself expires.
+// - Expired stories' files are deleted (a story leaves the tray after its `expires_at`; the
+//   server deletes its media too). Everything here is deleted when someone signs in or out
+//   (POST/DELETE /api/v1/session) or the server answers 401: one person's stories never show
+//   to the next. Media is bounded (STORY_MEDIA_BUDGET); the least recently stored post goes first.
+/* global self, caches, Response */
+
+const STORY_API_CACHE = 'reelhouse-stories-api-v1';
+const STORY_MEDIA_CACHE = 'reelhouse-stories-media-v1';
+const STORY_CACHES = [STORY_API_CACHE, STORY_MEDIA_CACHE];
+const STORY_INDEX_URL = '/__reelhouse/story-index.json';
+const STORY_MEDIA_BUDGET = 80 * 1024 * 1024;
+const TRAY_PATH = '/api/v1/stories';
+// `/api/v1/stories/{user}`: not the routes beside it (seen, items/…, archive).
+const PERSON_PATH = /^\/api\/v1\/stories\/(?!seen$|archive$|items$)([^/]+)$/;
+const TOKENED = /^\/(media|img)\/[^/]+\/(\d+)\/(.+)$/;
+
+/** The token-free name of a media or image URL (as js/player/media-key.js), or null. */
+function storyMediaName(url) {
+  const match = TOKENED.exec(url.pathname);
+  if (!match) return null;
+  return { post: match[2], file: match[3], key: `${url.origin}/${match[1]}/*/${match[2]}/${match[3]}${url.search}` };
+}
+
+// post id → { user, urlsExpireAt, storyExpiresAt (ms or null), bytes, storedAt }. Kept in memory
+// and persisted in the API cache: the worker can be stopped between two events.
+let storyIndex = null;
+let storyIndexWrite = Promise.resolve();
+
+async function loadStoryIndex() {
+  if (storyIndex) return storyIndex;
+  const saved = await caches.match(STORY_INDEX_URL, { cacheName: STORY_API_CACHE });
+  const loaded = saved ? await saved.json().catch(() => ({})) : {};
+  storyIndex ??= loaded;
+  return storyIndex;
+}
+
+function saveStoryIndex() {
+  const body = JSON.stringify(storyIndex ?? {});
+  storyIndexWrite = storyIndexWrite.then(() => caches.open(STORY_API_CACHE))
+    .then((cache) => cache.put(STORY_INDEX_URL, new Response(body, { headers: { 'content-type': 'application/json' } })))
+    .catch(() => {});
+  return storyIndexWrite;
+}
+
+const time = (iso) => (iso ? Date.parse(iso) : null);
+
+async function forgetStoryPost(id) {
+  delete storyIndex[id];
+  const cache = await caches.open(STORY_MEDIA_CACHE);
+  const requests = await cache.keys();
+  await Promise.all(requests.filter((request) => storyMediaName(new URL(request.url))?.post === String(id))
+    .map((request) => cache.delete(request)));
+}
+
+async function forgetStoryKey(id) {
+  const cache = await caches.open(STORY_MEDIA_CACHE);
+  const requests = await cache.keys();
+  await Promise.all(requests.filter((request) => {
+    const name = storyMediaName(new URL(request.url));
+    return name?.post === String(id) && name.file === 'key';
+  }).map((request) => cache.delete(request)));
+}
+
+/** Drops expired stories' files and keys past their URLs' life, then trims to the budget. */
+async function sweepStoryMedia(now = Date.now()) {
+  await loadStoryIndex();
+  for (const [id, entry] of Object.entries(storyIndex)) {
+    if (entry.storyExpiresAt !== null && entry.storyExpiresAt <= now) await forgetStoryPost(id);
+    else if (entry.urlsExpireAt <= now && entry.hasKey) { entry.hasKey = false; await forgetStoryKey(id); }
+  }
+  let total = Object.values(storyIndex).reduce((sum, entry) => sum + (entry.bytes ?? 0), 0);
+  const oldestFirst = Object.entries(storyIndex).sort(([, a], [, b]) => (a.storedAt ?? 0) - (b.storedAt ?? 0));
+  for (const [id, entry] of oldestFirst) {
+    if (total <= STORY_MEDIA_BUDGET) break;
+    total -= entry.bytes ?? 0;
+    await forgetStoryPost(id);
+  }
+  await saveStoryIndex();
+}
+
+/** A person's page arrived: its items' files may be stored; their items no longer live go. */
+async function learnStoryPage(page) {
+  await loadStoryIndex();
+  const user = page?.user;
+  const live = new Set();
+  for (const item of page?.items ?? []) {
+    const id = String(item.id);
+    live.add(id);
+    const known = storyIndex[id] ?? { bytes: 0, storedAt: Date.now() };
+    storyIndex[id] = {
+      ...known, user,
+      urlsExpireAt: time(item.media?.expires_at) ?? Date.now(),
+      storyExpiresAt: time(item.expires_at),
+    };
+  }
+  for (const [id, entry] of Object.entries(storyIndex)) {
+    if (entry.user === user && !live.has(id)) await forgetStoryPost(id);
+  }
+  await sweepStoryMedia();
+}
+
+async function clearStoryCaches() {
+  storyIndex = {};
+  await Promise.all(STORY_CACHES.map((name) => caches.delete(name)));
+}
+
+/** The stored answer, marked as a copy; a person's page without the items expired since. */
+async function storyApiCopy(request) {
+  const hit = await caches.match(request, { cacheName: STORY_API_CACHE });
+  if (!hit) return null;
+  const headers = new Headers(hit.headers);
+  headers.set('X-Reelhouse-Offline-Copy', '1');
+  if (!PERSON_PATH.test(new URL(request.url).pathname)) return new Response(hit.body, { status: 200, headers });
+  const page = await hit.json();
+  const now = Date.now();
+  page.items = (page.items ?? []).filter((item) => !item.expires_at || Date.parse(item.expires_at) > now);
+  if (page.items.length === 0) return null;
+  headers.delete('content-length');
+  return new Response(JSON.stringify(page), { status: 200, headers });
+}
+
+async function storyApi(event) {
+  const { request } = event;
+  let response;
+  try {
+    response = await fetch(request);
+  } catch (offline) {
+    const copy = await storyApiCopy(request);
+    if (copy) return copy;
+    throw offline;
+  }
+  const person = PERSON_PATH.test(new URL(request.url).pathname);
+  if (response.ok) {
+    const copy = response.clone();
+    event.waitUntil((async () => {
+      if (person) await learnStoryPage(await copy.clone().json().catch(() => null));
+      const cache = await caches.open(STORY_API_CACHE);
+      await cache.put(request, copy);
+    })());
+  } else if (response.status === 401) {
+    event.waitUntil(clearStoryCaches());
+  } else if (response.status === 404) {
+    // That person has nothing live any more: the stored page must not bring it back offline.
+    event.waitUntil(caches.open(STORY_API_CACHE).then((cache) => cache.delete(request)));
+  }
+  return response;
+}
+
+async function storyMedia(event, name) {
+  const { request } = event;
+  let response;
+  try {
+    response = await fetch(request);
+  } catch (offline) {
+    await loadStoryIndex();
+    const entry = storyIndex[name.post];
+    const now = Date.now();
+    const usable = entry && (entry.storyExpiresAt === null || entry.storyExpiresAt > now)
+      && (name.file !== 'key' || entry.urlsExpireAt > now);
+    const hit = usable ? await caches.match(name.key, { cacheName: STORY_MEDIA_CACHE }) : null;
+    if (hit) return hit;
+    throw offline;
+  }
+  // 200 only: a 206 is part of a file (the Cache API refuses it), anything else is no file.
+  if (response.status === 200) {
+    const copy = response.clone();
+    event.waitUntil((async () => {
+      await loadStoryIndex();
+      const entry = storyIndex[name.post];
+      if (!entry) return;
+      const isKey = name.file === 'key';
+      if (isKey && entry.urlsExpireAt <= Date.now()) return;
+      const bytes = (await copy.clone().arrayBuffer()).byteLength;
+      const cache = await caches.open(STORY_MEDIA_CACHE);
+      const previous = await cache.match(name.key);
+      await cache.put(name.key, copy);
+      if (!previous) entry.bytes = (entry.bytes ?? 0) + bytes;
+      if (isKey) entry.hasKey = true;
+      entry.storedAt = Date.now();
+      await sweepStoryMedia();
+    })());
+  }
+  return response;
+}
+
+/**
+ * sw.js's fetch handler asks first: true when the request is the stories' business (it has
+ * been answered, or the session changed and the stored stories were dropped).
+ */
+function handleStoryFetch(event) {
+  const url = new URL(event.request.url);
+  if (url.origin !== self.location.origin) return false;
+  if (url.pathname === '/api/v1/session' && event.request.method !== 'GET') {
+    event.waitUntil(clearStoryCaches());
+    return false;   // the request itself goes on untouched
+  }
+  if (event.request.method !== 'GET') return false;
+  if (url.pathname === TRAY_PATH || PERSON_PATH.test(url.pathname)) {
+    event.respondWith(storyApi(event));
+    return true;
+  }
+  const name = storyMediaName(url);
+  // Only a listed story post's files pass through here; the feed's media never does. In the
+  // moment before a freshly started worker has read its index, any media request might be a
+  // story's: it goes through (network first) and is stored only if the index then lists it.
+  const maybeStory = storyIndex === null || Object.hasOwn(storyIndex, name?.post ?? '');
+  if (!name || !maybeStory) return false;
+  event.respondWith(storyMedia(event, name));
+  return true;
+}
+
+loadStoryIndex().catch(() => {});
