@@ -17,12 +17,16 @@ public struct NewPost: Sendable, Equatable {
     public var preparation: SourcePreparation
     /// Must name an existing library (`StoreError.notFound` otherwise).
     public var libraryID: Int64
+    /// Files the post as a story item in the same transaction (so no worker can publish it as
+    /// a feed post in between); nil for a post.
+    public var story: StoryFiling?
 
     public init(
         kind: PostKind, folderName: String, metadata: PostMetadata, contentHash: String, sourcePaths: [String], dateAdded: Date,
         filter: VideoFilter = .none, createdBy: Int64? = nil, preparation: SourcePreparation = .asIs,
-        libraryID: Int64 = Post.defaultLibraryID
+        libraryID: Int64 = Post.defaultLibraryID, story: StoryFiling? = nil
     ) {
+        self.story = story
         self.libraryID = libraryID
         self.filter = filter
         self.createdBy = createdBy

@@ -53,6 +53,7 @@ extension SQLiteStore {
             try db.execute(sql: Self.insertPostSQL, arguments: arguments)
             let postID = db.lastInsertedRowID
             try Vocabulary.tags.replace(db, postID: postID, names: metadata.tags)
+            if let story = post.story { try Self.fileStory(db, postID: postID, story) }
             for (position, path) in post.sourcePaths.enumerated() {
                 try db.execute(
                     sql: "INSERT INTO post_sources (post_id, position, path) VALUES (?, ?, ?)",

@@ -29,6 +29,12 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The library the posts go to, by name (created if missing; default: the first library).")
     var library: String?
 
+    @Flag(name: .long, help: "File every item as a story of the user named by --as (it expires after REELHOUSE_STORY_LIFETIME_HOURS, default 24).")
+    var story = false
+
+    @Option(name: .customLong("as"), help: "With --story: the user whose stories these are.")
+    var storyAuthor: String?
+
     @Flag(name: .long, help: "Print one JSON object on stdout and nothing else.")
     var json = false
 
@@ -60,13 +66,14 @@ struct ImportCommand: AsyncParsableCommand {
         }
         var libraryID = Post.defaultLibraryID
         if let library { libraryID = try await LibraryCommand.findOrCreate(library, in: context.store).id }
+        let storyImport = try await storyOptions(store: context.store)
         let roots = paths.map { URL(fileURLWithPath: $0) }
         let missing = roots.filter { !FileManager.default.fileExists(atPath: $0.path) }
         if !json, let first = missing.first {
             throw CLIError("import: \(first.path) does not exist")
         }
         // With --json a missing path is one more rejected entry; the others are imported.
-        var (report, jobIDs) = try await importer.run(roots.filter { !missing.contains($0) }, options: ImportOptions(tags: tag, filter: look, libraryID: libraryID)) { event in
+        var (report, jobIDs) = try await importer.run(roots.filter { !missing.contains($0) }, options: ImportOptions(tags: tag, filter: look, libraryID: libraryID, story: storyImport)) { event in
             progress.handle(event)
         }
         report.rejected += missing.map { ImportReport.Skipped(path: $0.path, reason: "does not exist") }
@@ -88,6 +95,18 @@ struct ImportCommand: AsyncParsableCommand {
         let alreadyThere = report.skipped.contains { $0.reason.hasPrefix("already imported") }
         if report.imported.isEmpty && !alreadyThere {
             throw ExitCode(1)
+        }
+    }
+
+    /// `--story --as USER`: the user must exist; each flag needs the other.
+    private func storyOptions(store: any AccountStore) async throws -> StoryImport? {
+        switch (story, storyAuthor) {
+        case (false, nil): return nil
+        case (false, .some): throw CLIError("import: --as names whose stories these are; add --story")
+        case (true, nil): throw CLIError("import: --story needs --as USER (whose stories these are)")
+        case (true, .some(let name)):
+            guard let user = try await store.user(name: name) else { throw CLIError("import: no user named '\(name)' (create one with `reelhouse user add`)") }
+            return StoryImport(author: user.name, userID: user.id, lifetime: try StoryLifetime.fromEnvironment())
         }
     }
 

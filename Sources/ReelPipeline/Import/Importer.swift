@@ -18,11 +18,14 @@ public struct ImportOptions: Sendable {
     public var compressAboveBytes: Int64?
     /// The library every imported post goes to (it must exist).
     public var libraryID: Int64
+    /// Files every imported item as this person's story instead of a post (`--story --as`).
+    public var story: StoryImport?
 
     public init(
         tags: [String] = [], maxAttempts: Int = 3, filter: VideoFilter = .none, createdBy: Int64? = nil,
-        compressAboveBytes: Int64? = nil, libraryID: Int64 = Post.defaultLibraryID
+        compressAboveBytes: Int64? = nil, libraryID: Int64 = Post.defaultLibraryID, story: StoryImport? = nil
     ) {
+        self.story = story
         self.libraryID = libraryID
         self.tags = tags
         self.maxAttempts = maxAttempts
@@ -35,6 +38,30 @@ public struct ImportOptions: Sendable {
     func preparation(kind: PostKind, size: Int64) -> SourcePreparation {
         guard kind == .video, let limit = compressAboveBytes, size > limit else { return .asIs }
         return .compress
+    }
+}
+
+/// Whose stories an import files its items as, and for how long they stay in the tray.
+public struct StoryImport: Sendable, Equatable {
+    public var author: String
+    public var userID: Int64?
+    /// Seconds from posting to leaving the tray; nil never expires.
+    public var lifetime: TimeInterval?
+    public var archived: Bool
+
+    public init(author: String, userID: Int64? = nil, lifetime: TimeInterval?, archived: Bool = false) {
+        self.author = author
+        self.userID = userID
+        self.lifetime = lifetime
+        self.archived = archived
+    }
+
+    /// The filing of an item posted at `postedAt`.
+    public func filing(postedAt: Date) -> StoryFiling {
+        StoryFiling(
+            author: author, userID: userID, postedAt: postedAt, expiresAt: lifetime.map { postedAt.addingTimeInterval($0) },
+            archived: archived
+        )
     }
 }
 
@@ -131,7 +158,12 @@ public struct Importer: Sendable {
         let videos = accepted.filter { $0.mediaClass != .image }
         let images = accepted.filter { $0.mediaClass == .image }
         var groups = videos.map { [$0] }
-        if !images.isEmpty { groups.append(images) }
+        // A story shows one picture at a time: each image is its own item, not a carousel.
+        if options.story != nil {
+            groups += images.map { [$0] }
+        } else if !images.isEmpty {
+            groups.append(images)
+        }
 
         var jobIDs: [Int64] = []
         for files in groups {
@@ -178,7 +210,8 @@ public struct Importer: Sendable {
         let newPost = NewPost(
             kind: kind, folderName: FolderName.make(from: metadata, fileStem: stem), metadata: metadata,
             contentHash: contentHash, sourcePaths: kept, dateAdded: now(), filter: kind == .video ? options.filter : .none,
-            createdBy: options.createdBy, preparation: options.preparation(kind: kind, size: size), libraryID: options.libraryID
+            createdBy: options.createdBy, preparation: options.preparation(kind: kind, size: size), libraryID: options.libraryID,
+            story: options.story?.filing(postedAt: now())
         )
         do {
             let (post, job) = try await store.insertPost(newPost, maxAttempts: options.maxAttempts, now: now())
