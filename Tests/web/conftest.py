@@ -280,3 +280,71 @@ def watch_library(tmp_path_factory):
     server = Server(data, root / "serve.log")
     yield {"url": server.url, "data": data}
     server.stop()
+
+
+# Stories (issue 15): three people posting with `reelhouse import DIR --story --as USER`.
+# Imported carol first and alice last, so a fresh viewer's tray reads alice, bob, carol
+# (unseen first, newest first). alice: a 6 s video (three 2 s segments: the stall test), a 2 s
+# video, a photo; bob: a photo, a 2 s video; carol: a 2 s video. `viewer(name)` is a signed-in
+# browser state for a viewer of one's own (seen and liked are per viewer; each name signs in
+# once per run, the server allows 15 sign-ins per 5 minutes).
+STORY_PASSWORD = "story-viewer-password-1"
+STORY_PEOPLE = {
+    "carol": [("c1", "video", 2)],
+    "bob": [("b1", "photo", 0), ("b2", "video", 2)],
+    "alice": [("a1", "video", 6), ("a2", "video", 2), ("a3", "photo", 0)],
+}
+
+
+def make_story_media(folder: Path, name: str, kind: str, seconds: float, index: int) -> Path:
+    if kind == "photo":
+        return make_image(folder / f"{name}.jpg", size="720x1280", source=SOURCES[index % len(SOURCES)], label=f"story {name}")
+    return make_clip(folder / f"{name}.mp4", size="360x640", seconds=seconds, rate=15, audio=True,
+                     source=SOURCES[index % len(SOURCES)], label=f"story {name}", frequency=500 + 30 * index)
+
+
+def import_story(data: Path, folder: Path, user: str) -> None:
+    reelhouse(data, "import", str(folder), "--story", "--as", user, "--no-encryption", "--json")
+
+
+def build_stories(root: Path) -> Path:
+    sources, data = root / "sources", root / "data"
+    reelhouse(data, "user", "add", USER, "--role", "owner", stdin=PASSWORD + "\n")
+    index = 0
+    for user, items in STORY_PEOPLE.items():
+        reelhouse(data, "user", "add", user, "--role", "member", stdin=STORY_PASSWORD + "\n")
+        for name, kind, seconds in items:
+            make_story_media(sources / user, name, kind, seconds, index)
+            index += 1
+    for user in STORY_PEOPLE:
+        import_story(data, sources / user, user)
+    return data
+
+
+@pytest.fixture(scope="session")
+def stories(tmp_path_factory, browser):
+    root = tmp_path_factory.mktemp("web-stories")
+    data = build_stories(root)
+    # Every test signs in a viewer of its own (seen state is per viewer): more than the default 15 per 5 minutes.
+    server = Server(data, root / "serve.log", env={"REELHOUSE_LOGIN_ATTEMPTS_PER_IP": "500"})
+    states: dict[str, dict] = {}
+
+    def viewer(name: str) -> dict:
+        """Storage state of a signed-in member `name` (created on first use)."""
+        if name not in states:
+            reelhouse(data, "user", "add", name, "--role", "member", stdin=STORY_PASSWORD + "\n")
+            context = browser.new_context(base_url=server.url, bypass_csp=True)
+            response = context.request.post("/api/v1/session", data={"username": name, "password": STORY_PASSWORD})
+            assert response.ok, response.text()
+            states[name] = context.storage_state()
+            context.close()
+        return states[name]
+
+    def post_story(user: str, name: str, kind: str = "photo", seconds: float = 2) -> None:
+        """One more story for `user`, imported while the server runs."""
+        folder = root / "more" / name
+        make_story_media(folder, name, kind, seconds, len(name))
+        import_story(data, folder, user)
+
+    yield {"url": server.url, "data": data, "viewer": viewer, "post_story": post_story, "people": STORY_PEOPLE}
+    server.stop()

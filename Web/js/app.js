@@ -16,11 +16,13 @@ import { createRouter } from './router.js';
 import { createScreenHost } from './screen-host.js';
 import { createNav } from './nav/nav.js';
 import { setLibraryUser } from './state/library.js';
+import { mountTray } from './stories/index.js';
 
 let feed = null;
 let feedKey = null;     // the feed's query (tag, or the list it plays): the same one is kept
 let user = null;
 let signedIn = false;
+let feedTray = null;    // the stories tray over the feed (js/stories/tray.js)
 const connectivity = watchConnectivity({ onOnline: () => { feed ? feed.retry() : (signedIn ? null : boot()); } });
 // Expired or rotated media URLs: the post is refetched (once a minute at most) for fresh ones.
 const refresher = createMediaRefresher({ fetchItem: (id) => api.video(id) });
@@ -102,6 +104,7 @@ function openApp() {
   signedIn = true;
   hideLogin();
   document.body.classList.add('signed-in');
+  feedTray ??= mountTray(document.getElementById('feed-stories'), { api, navigate: router.navigate });
   router.start();
 }
 
@@ -110,6 +113,8 @@ function openLogin() {
   feed?.stop();
   feed = null;
   feedKey = null;
+  feedTray?.destroy();
+  feedTray = null;
   host.clear();
   document.body.classList.remove('signed-in');
   document.getElementById('feed-view').hidden = true;

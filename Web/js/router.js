@@ -13,6 +13,8 @@ const ROUTES = [
   ['detail', /^\/p\/(\d+)$/],
   ['shelf', /^\/shelf\/([A-Za-z0-9-]{1,80})$/],
   ['collection', /^\/collection\/(\d+)$/],
+  // A person's stories: the player opens over the screen it came from (js/stories/).
+  ['stories', /^\/stories\/([^/]{1,100})$/],
 ];
 
 /** `{ name, id }` for a path, or null when it is none of the app's. */

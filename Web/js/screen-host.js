@@ -8,6 +8,7 @@ import { renderFavorites, renderShelf } from './screens/list-grid.js';
 import { renderCollection } from './screens/collection.js';
 import { renderProfile } from './profile/index.js';
 import { openDetail } from './detail/index.js';
+import { openStories } from './stories/index.js';
 import { matchRoute } from './router.js';
 
 const SCREENS = {
@@ -20,6 +21,7 @@ const SCREENS = {
   profile: { render: renderProfile, title: 'Profile' },
 };
 const DETAIL_BACKGROUND = '/discover';
+const STORIES_BACKGROUND = '/discover';
 
 export function createScreenHost({ api, navigate, feed, nav, getUser }) {
   const container = document.getElementById('screens');
@@ -29,11 +31,12 @@ export function createScreenHost({ api, navigate, feed, nav, getUser }) {
   const parked = [];
   const PARKED_MAX = 3;
   let detail = null;        // { id, sheet }
+  let stories = null;       // { player } while the story player is open
 
   function routeOf(url) {
     const target = new URL(url, location.origin);
     const route = matchRoute(target.pathname);
-    return route && route.name !== 'detail' ? { ...route, query: target.searchParams, url: target.pathname + target.search } : { name: 'discover', id: null, query: new URLSearchParams(), url: DETAIL_BACKGROUND };
+    return route && route.name !== 'detail' && route.name !== 'stories' ? { ...route, query: target.searchParams, url: target.pathname + target.search } : { name: 'discover', id: null, query: new URLSearchParams(), url: DETAIL_BACKGROUND };
   }
 
   /**
@@ -123,14 +126,54 @@ export function createScreenHost({ api, navigate, feed, nav, getUser }) {
     detail = { id: route.id, sheet: openDetail(Number(route.id), { api, navigate, context }) };
   }
 
+  function closeStories() {
+    stories?.player.close({ silent: true });
+    stories = null;
+  }
+
+  /**
+   * /stories/{user}: the player over the screen the tray was on (history.state.background; a
+   * deep link: Discover). The feed behind it is hidden, so nothing of it plays meanwhile.
+   * The player replaces the URL as it moves between people; closing goes back to the tray.
+   */
+  function showStories(route) {
+    const state = route.state ?? {};
+    const background = typeof state.background === 'string' ? state.background : STORIES_BACKGROUND;
+    const base = routeOf(background);
+    showBase(base);
+    if (base.name === 'feed') feed.hide();
+    if (stories) return;
+    let username;
+    try { username = decodeURIComponent(route.id); } catch { username = route.id; }
+    const opened = {};
+    stories = opened;
+    opened.player = openStories(username, {
+      api, navigate,
+      people: Array.isArray(state.storiesPeople) ? state.storiesPeople : null,
+      cursor: typeof state.storiesCursor === 'string' ? state.storiesCursor : null,
+      onPersonChange: (user) => {
+        const path = `/stories/${encodeURIComponent(user)}`;
+        if (location.pathname !== path) history.replaceState(history.state, '', path);
+      },
+      onClose: () => {
+        if (stories === opened) stories = null;
+        if (typeof history.state?.background === 'string') history.back();
+        else navigate(background, { replace: true });
+      },
+    });
+  }
+
   return {
     show(route) {
+      if (route.name === 'stories') { closeDetail(); showStories(route); return; }
+      closeStories();
       if (route.name === 'detail') { showDetail(route); return; }
       closeDetail();
       showBase({ ...route, url: location.pathname + location.search });
     },
     /** Signed out: every screen goes (the feed is stopped by the app). */
     clear() {
+      closeStories();
       closeDetail();
       closeScreen();
       parked.splice(0).forEach((old) => old.instance?.destroy?.());

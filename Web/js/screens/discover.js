@@ -3,6 +3,7 @@
 import { createShelfRow, createShelfSkeleton } from '../grid/shelf-row.js';
 import { createCollectionsRow } from '../grid/collection-row.js';
 import { messageBox, onLibraryChange, screenHeader } from './screen-parts.js';
+import { mountTray } from '../stories/index.js';
 
 export function render(root, ctx) {
   const body = document.createElement('div');
@@ -13,7 +14,10 @@ export function render(root, ctx) {
   all.className = 'header-link';
   all.textContent = 'All A–Z';
   header.append(all);
-  root.replaceChildren(header, body);
+  const trayRoot = document.createElement('div');
+  trayRoot.className = 'discover-stories';
+  root.replaceChildren(header, trayRoot, body);
+  const tray = mountTray(trayRoot, { api: ctx.api, navigate: ctx.navigate });
   let rows = [];
   let controller = null;
 
@@ -56,6 +60,6 @@ export function render(root, ctx) {
   const unwatch = onLibraryChange(load);
   load();
   return {
-    destroy() { unwatch(); controller?.abort(); rows.forEach((row) => row.destroy()); },
+    destroy() { unwatch(); controller?.abort(); rows.forEach((row) => row.destroy()); tray.destroy(); },
   };
 }

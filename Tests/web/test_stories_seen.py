@@ -1,0 +1,78 @@
+"""Seen state in the story player (issue 15), at 390×844 touch and 1440×900: what was shown is
+marked seen (batched, also on close), it survives a reload (grey ring, the player starts at the
+first unseen item), and a new item from that person lights the ring again once the tray is
+refreshed (the desktop button, a pull on the phone)."""
+import pytest
+
+from stories_helpers import (
+    PLAYER, SIZES, api, fresh_viewer, open_player, ring_states, shown, stories_context, touch_pull, until, wait_item,
+)
+
+
+def watch_everything(page, user: str, count: int) -> None:
+    """Shows each of `user`'s items until its timer starts, then moves on (→)."""
+    for index in range(count):
+        wait_item(page, user, index)
+        page.wait_for_selector(f"{PLAYER}[data-started=true]", timeout=20_000)
+        if index + 1 < count:
+            page.keyboard.press("ArrowRight")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_seen_survives_a_reload(browser, stories, size):
+    context = stories_context(browser, stories, size, fresh_viewer(stories, f"seen-{size[0]}"))
+    try:
+        bob = api(context, "/api/v1/stories/bob")["items"]
+        page = context.new_page()
+        open_player(page, "bob")
+        watch_everything(page, "bob", len(bob))
+        page.keyboard.press("Escape")   # closing sends what is still batched
+        page.wait_for_selector("dialog.stories-player", state="detached")
+        until(page, lambda: next(e for e in api(context, "/api/v1/stories")["tray"] if e["user"] == "bob")["all_seen"], what="bob all seen")
+        # Only the first of alice's items.
+        open_player(page, "alice")
+        page.wait_for_selector(f"{PLAYER}[data-started=true]", timeout=20_000)
+        page.keyboard.press("Escape")
+        page.wait_for_selector("dialog.stories-player", state="detached")
+        page.goto("/")
+        page.reload()
+        page.wait_for_selector(".feed-stories a.story-ring", timeout=20_000)
+        page.wait_for_function("() => document.querySelector(\".feed-stories a.story-ring[data-user='bob']\")?.classList.contains('seen')", timeout=10_000)
+        rings = ring_states(page, ".feed-stories")
+        assert rings["bob"] == "seen" and rings["alice"] == "unseen" and rings["carol"] == "unseen"
+        users = page.eval_on_selector_all(".feed-stories a.story-ring", "links => links.map((a) => a.dataset.user)")
+        assert users[-1] == "bob", "seen people go to the end"
+        page.click(".feed-stories a.story-ring[data-user='alice']")
+        wait_item(page, "alice", 1)   # starts at the first unseen item
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_new_item_lights_the_ring_again(browser, stories, size):
+    context = stories_context(browser, stories, size, fresh_viewer(stories, f"relight-{size[0]}"))
+    try:
+        carol = api(context, "/api/v1/stories/carol")["items"]
+        page = context.new_page()
+        page.goto("/discover")
+        page.wait_for_selector(".discover-stories a.story-ring[data-user='carol']", timeout=20_000)
+        page.click(".discover-stories a.story-ring[data-user='carol']")
+        watch_everything(page, "carol", len(carol))
+        page.keyboard.press("Escape")
+        page.wait_for_selector("dialog.stories-player", state="detached")
+        # Closing refreshes the tray: carol is grey now.
+        page.wait_for_function("() => document.querySelector(\".discover-stories a.story-ring[data-user='carol']\")?.classList.contains('seen')", timeout=10_000)
+        stories["post_story"]("carol", f"late-{size[0]}")
+        assert ring_states(page, ".discover-stories")["carol"] == "seen", "nothing changes until the tray is refreshed"
+        if size[2]:
+            touch_pull(page, ".discover-stories .stories-tray", 140)
+        else:
+            page.click(".discover-stories .stories-tray-refresh")
+        page.wait_for_function("() => document.querySelector(\".discover-stories a.story-ring[data-user='carol']\")?.classList.contains('unseen')", timeout=10_000)
+        users = page.eval_on_selector_all(".discover-stories a.story-ring", "links => links.map((a) => a.dataset.user)")
+        assert users[0] == "carol", "the newest unseen person comes first"
+        page.click(".discover-stories a.story-ring[data-user='carol']")
+        wait_item(page, "carol", len(carol))   # straight to the new item
+        assert shown(page)["progress"][:len(carol)] == [100] * len(carol)
+    finally:
+        context.close()
