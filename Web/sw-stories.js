@@ -65,7 +65,11 @@ function saveStoryIndex() {
   return storyIndexWrite;
 }
 
-const time = (iso) => (iso ? Date.parse(iso) : null);
+// Items' `expires_at` is ISO 8601; media's `expires_at` (as in feed items) is Unix seconds.
+function time(value) {
+  const ms = typeof value === 'number' ? value * 1000 : Date.parse(value ?? '');
+  return Number.isFinite(ms) ? ms : null;
+}
 
 async function forgetStoryPost(id) {
   delete storyIndex[id];
@@ -142,6 +146,13 @@ async function storyApiCopy(request) {
   return new Response(JSON.stringify(page), { status: 200, headers });
 }
 
+/** Tells the page a stored copy stood in for the network (its banner says so). */
+function toldOffline(event) {
+  event.waitUntil(self.clients.get(event.clientId)
+    .then((client) => client?.postMessage({ type: 'reelhouse:stories-offline-copy' }))
+    .catch(() => {}));
+}
+
 async function storyApi(event) {
   const { request } = event;
   let response;
@@ -149,8 +160,9 @@ async function storyApi(event) {
     response = await fetch(request);
   } catch (offline) {
     const copy = await storyApiCopy(request);
-    if (copy) return copy;
-    throw offline;
+    if (!copy) throw offline;
+    toldOffline(event);
+    return copy;
   }
   const person = PERSON_PATH.test(new URL(request.url).pathname);
   if (response.ok) {
@@ -181,8 +193,9 @@ async function storyMedia(event, name) {
     const usable = entry && (entry.storyExpiresAt === null || entry.storyExpiresAt > now)
       && (name.file !== 'key' || entry.urlsExpireAt > now);
     const hit = usable ? await caches.match(name.key, { cacheName: STORY_MEDIA_CACHE }) : null;
-    if (hit) return hit;
-    throw offline;
+    if (!hit) throw offline;
+    toldOffline(event);
+    return hit;
   }
   // 200 only: a 206 is part of a file (the Cache API refuses it), anything else is no file.
   if (response.status === 200) {

@@ -1,67 +1,52 @@
-// The stories' offline banner, and their way back online. While the browser is offline (or a
-// stories request found no server although the browser thinks it is online), a banner says
-// "You're offline — showing stories already loaded": the tray and the stories already fetched
-// keep playing from the service worker's copies (sw-stories.js) and the engine's memory.
-// When the network comes back (the `online` event, or /health answering again after a
-// request found no server) every registered `onBack` runs — the tray refreshes, the player
-// loads what it could not — and is tried again with backoff while it keeps failing.
+// The stories' offline banner, and their way back online. Started once by the app
+// (`startStoriesOffline()`); it needs nothing from the tray or the player.
 //
-// For the tray and the player (Web/js/stories/): call `watchStoriesOffline({ onBack })` when
-// they mount and `.stop()` when they go; call `.noServer()` when a request fails with status
-// 0 while `navigator.onLine` is true. A window event `reelhouse:stories-online` is also
-// dispatched on the way back, for anything that would rather listen than register.
+// While the story player is open and the page has no network — the browser is offline, or the
+// service worker answered a stories request with its stored copy because the server did not
+// answer (sw-stories.js posts `reelhouse:stories-offline-copy`) — a banner inside the player
+// says "You're offline — showing stories already loaded": what was loaded before keeps
+// playing from the service worker's copies and the engine's memory.
+//
+// When the network comes back (the `online` event, then /health answering — tried again with
+// backoff, as a link that just came up often drops the first requests) the banner goes and
+// the stories load again by themselves: the window events STORIES_CHANGED (every tray
+// refreshes) and `reelhouse:stories-online` (the player retries what it could not load).
 
 const TEXT = "You're offline — showing stories already loaded";
+const PLAYER = 'dialog.stories-player[open]';
 const FIRST_RETRY_MS = 500;
 const MAX_RETRY_MS = 8000;
+/** Same name as js/stories/player.js's STORIES_CHANGED (trays refresh on it). */
+const TRAYS_REFRESH = 'reelhouse:stories-changed';
+export const STORIES_ONLINE = 'reelhouse:stories-online';
 
-const watchers = new Set();   // { onBack } of every mounted stories view
 let banner = null;
-let serverAway = false;
+let noServer = false;   // the service worker served a copy while the browser thought it was online
 let probing = null;
-let listening = false;
+let started = false;
 
 function bannerElement() {
-  if (banner?.isConnected) return banner;
-  banner = document.createElement('div');
-  banner.id = 'stories-offline-banner';
-  banner.className = 'offline-banner stories-offline-banner';
+  banner ??= Object.assign(document.createElement('div'), {
+    id: 'stories-offline-banner', className: 'stories-offline-banner', textContent: TEXT, hidden: true,
+  });
   banner.setAttribute('role', 'status');
-  banner.textContent = TEXT;
-  banner.hidden = true;
-  document.body.append(banner);
   return banner;
 }
 
+export function storiesOffline() {
+  return !navigator.onLine || noServer;
+}
+
+/** Shown inside the open player (a modal dialog sits in the top layer, above anything else). */
 function update() {
-  const offline = !navigator.onLine || serverAway;
-  bannerElement().hidden = !(offline && watchers.size > 0);
-  // The page's general banner says the same thing less precisely; one banner at a time.
-  const general = document.getElementById('offline-banner');
-  if (general && offline && watchers.size > 0) general.hidden = true;
+  const element = bannerElement();
+  const player = document.querySelector(PLAYER);
+  const show = Boolean(player) && storiesOffline();
+  if (show && element.parentElement !== player) player.append(element);
+  element.hidden = !show;
 }
 
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Runs `onBack` until it succeeds, backing off, while the network stays up. */
-async function resume(watcher) {
-  let delay = FIRST_RETRY_MS;
-  while (watchers.has(watcher) && navigator.onLine && !serverAway) {
-    try {
-      await watcher.onBack();
-      return;
-    } catch {
-      await wait(delay);
-      delay = Math.min(MAX_RETRY_MS, delay * 2);
-    }
-  }
-}
-
-function back() {
-  update();
-  window.dispatchEvent(new CustomEvent('reelhouse:stories-online'));
-  for (const watcher of watchers) resume(watcher);
-}
 
 async function serverAnswers() {
   try {
@@ -71,48 +56,36 @@ async function serverAnswers() {
   }
 }
 
-/** Probes /health with backoff until the server answers, then resumes everyone. */
-function probeUntilBack() {
+/** Once the server answers again: the banner goes and everything stories loads again. */
+function resumeWhenReachable() {
   probing ??= (async () => {
     let delay = FIRST_RETRY_MS;
     while (!(await serverAnswers())) {
       await wait(delay);
-      delay = Math.min(MAX_RETRY_MS, delay * 1.5);
+      delay = Math.min(MAX_RETRY_MS, delay * 2);
     }
     probing = null;
-    serverAway = false;
-    if (navigator.onLine) back();
+    noServer = false;
+    if (!navigator.onLine) return;   // went offline again meanwhile: the next `online` resumes
+    update();
+    window.dispatchEvent(new CustomEvent(TRAYS_REFRESH));
+    window.dispatchEvent(new CustomEvent(STORIES_ONLINE));
   })();
   return probing;
 }
 
-function listen() {
-  if (listening) return;
-  listening = true;
+export function startStoriesOffline() {
+  if (started) return;
+  started = true;
   window.addEventListener('offline', update);
-  window.addEventListener('online', () => { serverAway = false; back(); });
-}
-
-/**
- * Registers a stories view. `onBack()` (may return a promise; a rejection is retried) runs each
- * time the network comes back. Returns { noServer(), stop(), get offline() }.
- */
-export function watchStoriesOffline({ onBack = () => {} } = {}) {
-  listen();
-  const watcher = { onBack };
-  watchers.add(watcher);
+  window.addEventListener('online', () => { update(); resumeWhenReachable(); });
+  navigator.serviceWorker?.addEventListener('message', (event) => {
+    if (event.data?.type !== 'reelhouse:stories-offline-copy' || !navigator.onLine) return;
+    noServer = true;
+    update();
+    resumeWhenReachable();
+  });
+  // The player is a <dialog> added to <body> when it opens (also while offline).
+  new MutationObserver(update).observe(document.body, { childList: true });
   update();
-  return {
-    /** A request found no server while the browser says it is online. */
-    noServer() {
-      serverAway = true;
-      update();
-      probeUntilBack();
-    },
-    get offline() { return !navigator.onLine || serverAway; },
-    stop() {
-      watchers.delete(watcher);
-      update();
-    },
-  };
 }
