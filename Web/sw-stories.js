@@ -7,8 +7,8 @@
 //   online, every answer comes from the server (and is copied here); only a request that gets
 //   no answer at all is served the copy, marked `X-Reelhouse-Offline-Copy: 1`. A copied
 //   person's page is served without the items whose story has expired since.
-// - Media: only files of posts that a copied person's page lists as story items, and only
-//   what the player actually fetched (nothing is fetched ahead here). Network first as well,
+// - Media: only files of posts that a copied person's page lists as story items (and the
+//   tray's avatars), and only what the page actually fetched (nothing is fetched ahead here). Network first as well,
 //   so online playback and the player's bandwidth estimate never see the cache (a cache hit
 //   looks like a very fast network). Signed URLs carry a token that changes every window, so
 //   bytes are stored under the token-free name the player's own store uses
@@ -107,7 +107,7 @@ async function sweepStoryMedia(now = Date.now()) {
 
 /** A person's page arrived: its items' files may be stored; their items no longer live go. */
 async function learnStoryPage(page) {
-  await loadStoryIndex();
+  if (!storyIndex) await loadStoryIndex();   // loaded already: the index changes before the first await
   const user = page?.user;
   const live = new Set();
   for (const item of page?.items ?? []) {
@@ -122,6 +122,25 @@ async function learnStoryPage(page) {
   }
   for (const [id, entry] of Object.entries(storyIndex)) {
     if (entry.user === user && !live.has(id)) await forgetStoryPost(id);
+  }
+  await sweepStoryMedia();
+}
+
+// A tray answer names each person's newest item only by its avatar (a thumbnail under /img/);
+// its own expiry is known once the person's page is read. Until then it is estimated as the
+// server's default lifetime after `latest_at`, so a tray seen offline keeps its pictures.
+const DEFAULT_LIFETIME_MS = 24 * 3600 * 1000;
+
+/** A tray page arrived: its avatars' files may be stored. */
+async function learnTray(tray) {
+  if (!storyIndex) await loadStoryIndex();
+  for (const entry of tray?.tray ?? []) {
+    const name = entry.avatar?.url ? storyMediaName(new URL(entry.avatar.url, self.location.origin)) : null;
+    if (!name || storyIndex[name.post]) continue;
+    const latest = time(entry.latest_at) ?? Date.now();
+    storyIndex[name.post] = {
+      user: entry.user, bytes: 0, storedAt: Date.now(), urlsExpireAt: 0, storyExpiresAt: latest + DEFAULT_LIFETIME_MS,
+    };
   }
   await sweepStoryMedia();
 }
@@ -166,12 +185,13 @@ async function storyApi(event) {
   }
   const person = PERSON_PATH.test(new URL(request.url).pathname);
   if (response.ok) {
+    // The index learns the answer's posts before the page gets it: the page asks for their
+    // media right away, and those requests must already count as stories' (handleStoryFetch).
     const copy = response.clone();
-    event.waitUntil((async () => {
-      if (person) await learnStoryPage(await copy.clone().json().catch(() => null));
-      const cache = await caches.open(STORY_API_CACHE);
-      await cache.put(request, copy);
-    })());
+    const answer = await response.clone().json().catch(() => null);
+    await loadStoryIndex();
+    const learnt = person ? learnStoryPage(answer) : learnTray(answer);
+    event.waitUntil(learnt.then(() => caches.open(STORY_API_CACHE)).then((cache) => cache.put(request, copy)));
   } else if (response.status === 401) {
     event.waitUntil(clearStoryCaches());
   } else if (response.status === 404) {
@@ -195,7 +215,9 @@ async function storyMedia(event, name) {
     const hit = usable ? await caches.match(name.key, { cacheName: STORY_MEDIA_CACHE }) : null;
     if (!hit) throw offline;
     toldOffline(event);
-    return hit;
+    const headers = new Headers(hit.headers);
+    headers.set('X-Reelhouse-Offline-Copy', '1');
+    return new Response(hit.body, { status: hit.status, statusText: hit.statusText, headers });
   }
   // 200 only: a 206 is part of a file (the Cache API refuses it), anything else is no file.
   if (response.status === 200) {

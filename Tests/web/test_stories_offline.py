@@ -80,10 +80,22 @@ def test_stories_already_loaded_play_offline_and_loading_resumes_online(browser,
         assert any(path.startswith("/img/*/") for path in media), "bob's photo is kept"
         assert {"/api/v1/stories", "/api/v1/stories/bob", "/api/v1/stories/carol"} <= set(cached_paths(page, API_CACHE))
 
+        # Without the browser's HTTP cache, which holds immutable media too: only the service
+        # worker's stores can answer now.
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.clearBrowserCache")
+        copies: list[str] = []
+        page.on("response", lambda response: response.headers.get("x-reelhouse-offline-copy") == "1"
+                and copies.append(response.url))
         context.set_offline(True)
         assert page.evaluate("navigator.onLine") is False
         assert page.is_visible(".feed-stories .stories-tray a.story-ring[data-user=bob]"), "the tray stays"
         watch_bob_then_carol(page, size)
+        # Answered from the service worker's stores (not the page's memory): the pages, the photo, the video.
+        served = {url.split("?")[0].split(stories["url"])[-1] for url in copies}
+        assert {"/api/v1/stories/bob", "/api/v1/stories/carol"} <= served, served
+        assert any(path.startswith("/img/") for path in served), served
+        assert any(path.startswith("/media/") and f"/{carol}/" in path and path.endswith(".m4s") for path in served), served
         banner = page.locator(BANNER)
         assert banner.is_visible() and banner.inner_text() == "You're offline — showing stories already loaded"
         page.wait_for_function("() => document.querySelector('.stories-frame').getAnimations().length === 0")  # the turn between people is over
