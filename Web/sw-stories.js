@@ -8,12 +8,12 @@
 //   no answer at all is served the copy, marked `X-Reelhouse-Offline-Copy: 1`. A copied
 //   person's page is served without the items whose story has expired since.
 // - Media: only files of posts that a copied person's page lists as story items (and the
-//   tray's avatars), and only what the page actually fetched (nothing is fetched ahead here). Network first as well,
-//   so online playback and the player's bandwidth estimate never see the cache (a cache hit
-//   looks like a very fast network). Signed URLs carry a token that changes every window, so
-//   bytes are stored under the token-free name the player's own store uses
-//   (js/player/media-key.js: `/media/*/{post}/{file}`, `/img/*/{post}/{hash}/{file}`) and a
-//   fresh URL finds them. Only complete 200 answers are stored; a refused URL (403/410) is
+//   tray's avatars), and only what the page actually fetched (nothing is fetched ahead here).
+//   Network first as well, so online playback and the player's bandwidth estimate never see
+//   the cache (a cache hit looks like a very fast network). Signed URLs carry a token that
+//   changes every window, so bytes are stored under the token-free name the player's own
+//   store uses (js/player/media-key.js: `/media/*/{post}/{file}`, `/img/*/{post}/{hash}/{file}`)
+//   and a fresh URL finds them. Only complete 200 answers are stored; a refused URL (403/410) is
 //   passed to the player, which asks for fresh URLs, and never served from here.
 // - AES keys (`/media/{token}/{post}/key`, sent `no-store`): the key is what makes the stored
 //   segments unreadable, so it is kept only as long as the server itself would hand it to
