@@ -93,6 +93,19 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The content-source seam: outside catalogues (Pexels) listed page by page and their
+        // files downloaded with attribution, over async-http-client. No store, no pipeline.
+        .target(
+            name: "ReelSources",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // The seam between the server and the media pipeline: the storage protocols (published
         // media, resumable uploads), the values they carry, the upload-import job contract and
         // the pipeline's error, so the server uses them without linking ffmpeg runners or the importer.
@@ -137,7 +150,7 @@ let package = Package(
             name: "reelhouse",
             dependencies: [
                 "ReelModels", "ReelMedia", "ReelStorage", "ReelStore", "ReelStoreSQLite", "ReelJobs", "ReelPipeline", "ReelServer",
-                "ReelGeneration", "ReelGenerationOpenAI",
+                "ReelGeneration", "ReelGenerationOpenAI", "ReelSources",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -213,6 +226,17 @@ let package = Package(
                         .product(name: "HummingbirdTesting", package: "hummingbird"),
                         .product(name: "NIOCore", package: "swift-nio"),
                         .product(name: "Logging", package: "swift-log"),
+                    ],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "ReelSourcesTests",
+                    dependencies: [
+                        "ReelSources", "ReelPipeline", "ReelImport", "ReelMedia", "ReelStoreSQLite", "ReelStore", "ReelModels", "ReelTestSupport",
+                        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                        .product(name: "GRDB", package: "GRDB.swift"),
+                        .product(name: "HTTPTypes", package: "swift-http-types"),
+                        .product(name: "Hummingbird", package: "hummingbird"),
+                        .product(name: "HummingbirdTesting", package: "hummingbird"),
+                        .product(name: "NIOCore", package: "swift-nio"),
                     ],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelServerTests",

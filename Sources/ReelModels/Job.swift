@@ -19,13 +19,16 @@ public enum JobKind: String, Codable, Sendable, CaseIterable {
     /// Deletes incomplete uploads past their `Upload-Expires`; recurring, one job under a
     /// fixed subject.
     case uploadExpiry = "upload_expiry"
+    /// Takes expired stories out of the tray and deletes those nothing keeps, with their
+    /// media; recurring (every minute), one job under a fixed subject.
+    case storiesExpire = "stories.expire"
 
     /// The server's own upkeep rather than someone's work: listings of jobs leave these out
     /// unless asked for by kind, so a person's view of their uploads and generations is not
     /// cluttered by jobs that never end.
     public var isMaintenance: Bool {
         switch self {
-        case .sweep, .uploadExpiry: true
+        case .sweep, .uploadExpiry, .storiesExpire: true
         case .transcode, .generation, .uploadImport: false
         }
     }

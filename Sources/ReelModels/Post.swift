@@ -78,6 +78,9 @@ public struct Post: Codable, Sendable, Equatable, Identifiable {
     public var preparation: SourcePreparation
     /// The library the post belongs to; members see only the libraries granted to them.
     public var libraryID: Int64
+    /// The part of the source this post shows (a long video filed as several story items);
+    /// nil: all of it.
+    public var trim: SourceTrim?
 
     /// The library every post was in before there were several, and the one new users get.
     public static let defaultLibraryID: Int64 = 1
@@ -86,8 +89,9 @@ public struct Post: Codable, Sendable, Equatable, Identifiable {
         id: Int64, folderName: String, kind: PostKind, status: PostStatus, metadata: PostMetadata,
         flags: [String] = [], dateAdded: Date, contentHash: String, media: PublishedMedia? = nil,
         failureReason: String? = nil, filter: VideoFilter = .none, createdBy: Int64? = nil,
-        preparation: SourcePreparation = .asIs, libraryID: Int64 = Post.defaultLibraryID
+        preparation: SourcePreparation = .asIs, libraryID: Int64 = Post.defaultLibraryID, trim: SourceTrim? = nil
     ) {
+        self.trim = trim
         self.libraryID = libraryID
         self.filter = filter
         self.createdBy = createdBy

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import ReelStorage
 import ServiceLifecycle
 
 /// Wires the server once: middleware, controllers, services. Everything it talks to comes in
@@ -90,6 +91,13 @@ public func buildRouter(
         storage: dependencies.storage, sources: dependencies.sources, presenter: presenter, now: now
     )
         .register(routes("videos"))
+    StoriesController(
+        stories: dependencies.stories,
+        removal: PostRemoval(library: dependencies.library, storage: dependencies.storage, sources: dependencies.sources),
+        presenter: StoryPresenter(videos: presenter, photoSeconds: configuration.storyPhotoSeconds),
+        cursors: StoryCursorCodec(secret: dependencies.secret), now: now
+    )
+    .register(routes("stories"))
     LibraryController(social: dependencies.social, presenter: presenter, resume: configuration.resumeRule, now: now)
         .register(routes("library"))
     LibrariesController(libraries: dependencies.libraries, accounts: dependencies.accounts, now: now)

@@ -109,6 +109,12 @@ extension ConfigurationSetting {
               "…whose saved position is at least this fraction of the post…"),
         .init("resumeMaxFraction", .number, env: "REELHOUSE_RESUME_MAX_FRACTION", example: "0.8",
               "…and at most this fraction (past it, the post counts as finished)."),
+        .init("storyLifetimeHours", .number, env: "REELHOUSE_STORY_LIFETIME_HOURS", example: "12",
+              "A story leaves the tray this many hours after it was posted."),
+        .init("storyPhotoSeconds", .number, env: "REELHOUSE_STORY_PHOTO_SECONDS", example: "7.5",
+              "How long a photo story stays on screen."),
+        .init("storyArchive", .boolean, env: "REELHOUSE_STORY_ARCHIVE", example: "false",
+              "Keep a person's expired stories in their archive (off: the next sweep deletes expired stories with their media, archives included)."),
     ]
 
     public static func named(_ key: String) -> ConfigurationSetting? { all.first { $0.key == key } }

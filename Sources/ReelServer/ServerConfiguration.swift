@@ -78,6 +78,15 @@ public struct ServerConfiguration: Codable, Sendable, Equatable {
     public var resumeMinFraction = ResumeRule().minFraction
     public var resumeMaxFraction = ResumeRule().maxFraction
 
+    /// Stories: how long one stays in the tray, how long a photo shows, and whether the owner
+    /// keeps an archive of their expired stories (else the expiry sweep deletes them).
+    public var storyLifetimeHours: Double = 24
+    public var storyPhotoSeconds: Double = 5
+    public var storyArchive = true
+
+    /// A story's lifetime in seconds.
+    public var storyLifetime: TimeInterval { storyLifetimeHours * 3600 }
+
     public var resumeRule: ResumeRule {
         ResumeRule(minDuration: resumeMinDuration, minFraction: resumeMinFraction, maxFraction: resumeMaxFraction)
     }

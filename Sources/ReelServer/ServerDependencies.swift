@@ -16,6 +16,8 @@ public struct ServerDependencies: Sendable {
     /// Browse, Discover and its shelves.
     public var catalog: any CatalogStore
     public var collections: any CollectionStore
+    /// Stories: the tray, seen and liked marks, the poster's archive.
+    public var stories: any StoryStore
     public var storage: any MediaStorage
     /// Posts' source files, removed with the last post using them; nil leaves them on disk.
     public var sources: (any SourceStorage)?
@@ -34,6 +36,7 @@ public struct ServerDependencies: Sendable {
     public init(
         library: any LibraryStore, jobs: any JobStore, accounts: any AccountStore, social: any SocialStore,
         feed: any FeedStore, search: any SearchStore, libraries: any LibraryGrantStore, catalog: any CatalogStore, collections: any CollectionStore,
+        stories: any StoryStore,
         storage: any MediaStorage, sources: (any SourceStorage)? = nil, passwords: any PasswordHasher, secret: Data,
         now: @escaping @Sendable () -> Date = Date.init,
         orderByRandomBaseline: (@Sendable (_ userID: Int64, _ limit: Int) async throws -> [FeedItem])? = nil,
@@ -52,6 +55,7 @@ public struct ServerDependencies: Sendable {
         self.sources = sources
         self.catalog = catalog
         self.collections = collections
+        self.stories = stories
         self.storage = storage
         self.passwords = passwords
         self.secret = secret

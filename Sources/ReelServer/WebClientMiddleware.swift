@@ -36,6 +36,8 @@ enum WebAppRoute {
     static let screens: Set<String> = ["discover", "browse", "search", "favorites", "profile", "create"]
     /// Screens followed by one id segment.
     static let screensWithID: Set<String> = ["p", "shelf", "collection"]
+    /// Screens followed by a person's name (`/stories/ana.example`), which may also hold `_` and `.`.
+    static let screensWithName: Set<String> = ["stories"]
 
     static func isAppRoute(_ path: String) -> Bool {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
@@ -43,8 +45,12 @@ enum WebAppRoute {
         switch parts.count {
         case 1: return screens.contains(String(first))
         case 2:
-            guard screensWithID.contains(String(first)), let id = parts.last else { return false }
-            return !id.isEmpty && id.count <= 80 && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+            guard let id = parts.last, !id.isEmpty, id.count <= 80 else { return false }
+            if screensWithName.contains(String(first)) {
+                return id != "." && id != ".." && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
+            }
+            guard screensWithID.contains(String(first)) else { return false }
+            return id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
         default: return false
         }
     }

@@ -18,6 +18,18 @@ public enum UploadMetadata {
         return id
     }
 
+    public static let storyKey = "story"
+
+    /// Whether the upload is posted as the uploader's story: `1` yes, `0` or missing no.
+    /// Anything else is refused when the upload is created.
+    public static func story(_ text: String?) throws -> Bool {
+        switch text {
+        case nil, "", "0": return false
+        case "1": return true
+        default: throw PipelineError.rejected("story must be 1 (post as your story) or 0")
+        }
+    }
+
     /// A look by name; missing means none. An unknown name is refused when the upload is created.
     public static func filter(_ text: String?) throws -> VideoFilter {
         guard let text, !text.isEmpty else { return .none }

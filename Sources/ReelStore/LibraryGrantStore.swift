@@ -9,12 +9,16 @@ public struct LibraryRecord: Sendable, Equatable, Identifiable {
     public var postCount: Int
     /// The users granted it, by id, ascending (owners see every library whether granted or not).
     public var members: [Int64]
+    /// Archived stories (instaloader) filed into it never expire; off, they expire like a
+    /// user's stories, counted from their original time.
+    public var keepArchivedStories: Bool
 
-    public init(id: Int64, name: String, postCount: Int, members: [Int64]) {
+    public init(id: Int64, name: String, postCount: Int, members: [Int64], keepArchivedStories: Bool = true) {
         self.id = id
         self.name = name
         self.postCount = postCount
         self.members = members
+        self.keepArchivedStories = keepArchivedStories
     }
 }
 
@@ -60,6 +64,13 @@ public protocol LibraryGrantStore: Sendable {
     /// Granting twice, or revoking what was not granted, changes nothing.
     func grant(libraryID: Int64, userID: Int64) async throws
     func revoke(libraryID: Int64, userID: Int64) async throws
+    /// Whether archived stories filed into the library never expire (`keep_archived_stories`,
+    /// on unless turned off); an unknown library is `StoreError.notFound`. Import reads it
+    /// when filing an archived story.
+    func keepsArchivedStories(libraryID: Int64) async throws -> Bool
+    /// Turns `keep_archived_stories` on or off; an unknown library is `StoreError.notFound`.
+    /// Applies to stories filed afterwards (a filed story keeps the expiry it was given).
+    func setKeepArchivedStories(libraryID: Int64, keep: Bool) async throws -> LibraryRecord
     /// What `userID` may see, narrowed to `requested` when given. A requested library that
     /// does not exist or is not granted to a member is `StoreError.notFound`, exactly like a
     /// library that does not exist, so its existence is not revealed. An unknown user sees nothing.

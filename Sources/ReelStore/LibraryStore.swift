@@ -20,13 +20,16 @@ public struct NewPost: Sendable, Equatable {
     /// Files the post as a story item in the same transaction (so no worker can publish it as
     /// a feed post in between); nil for a post.
     public var story: StoryFiling?
+    /// The part of the source the post shows (story parts of a long video); nil: all of it.
+    public var trim: SourceTrim?
 
     public init(
         kind: PostKind, folderName: String, metadata: PostMetadata, contentHash: String, sourcePaths: [String], dateAdded: Date,
         filter: VideoFilter = .none, createdBy: Int64? = nil, preparation: SourcePreparation = .asIs,
-        libraryID: Int64 = Post.defaultLibraryID, story: StoryFiling? = nil
+        libraryID: Int64 = Post.defaultLibraryID, story: StoryFiling? = nil, trim: SourceTrim? = nil
     ) {
         self.story = story
+        self.trim = trim
         self.libraryID = libraryID
         self.filter = filter
         self.createdBy = createdBy

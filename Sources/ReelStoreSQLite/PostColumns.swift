@@ -13,6 +13,9 @@ struct PostColumns {
     let sourceURL, dateAdded, contentHash, mediaJSON, failureReason, filter, createdBy, preparation, libraryID: Int
     /// The `viewer_…` columns of a feed query; nil when the query selected none.
     let viewer: ViewerColumns?
+    /// `trim_start`/`trim_duration`; nil when the query selected neither (listings of
+    /// published posts need not: only the transcode reads a post's trim).
+    let trim: (start: Int, duration: Int)?
 
     struct ViewerColumns {
         let favoritedAt, rating, position, seenAt: Int
@@ -45,6 +48,11 @@ struct PostColumns {
         createdBy = try at("created_by")
         preparation = try at("preparation")
         libraryID = try at("library_id")
+        if let start = indexes["trim_start"] {
+            trim = (start, try at("trim_duration"))
+        } else {
+            trim = nil
+        }
         if let favoritedAt = indexes["viewer_favorited_at"] {
             viewer = ViewerColumns(
                 favoritedAt: favoritedAt, rating: try at("viewer_rating"), position: try at("viewer_position"),

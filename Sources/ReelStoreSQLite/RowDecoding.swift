@@ -62,8 +62,23 @@ enum RowDecoding {
             filter: try enumValue(row[columns.filter], VideoFilter.self, what: "post \(id) filter"),
             createdBy: row[columns.createdBy],
             preparation: try enumValue(row[columns.preparation], SourcePreparation.self, what: "post \(id) preparation"),
-            libraryID: row[columns.libraryID]
+            libraryID: row[columns.libraryID],
+            trim: try trim(row, columns: columns)
         )
+    }
+
+    /// Both trim columns set, or no trim (a half-set pair cannot be encoded and is corrupt).
+    private static func trim(_ row: Row, columns: PostColumns) throws -> SourceTrim? {
+        guard let indexes = columns.trim else { return nil }
+        let start: Double? = row[indexes.start]
+        let duration: Double? = row[indexes.duration]
+        switch (start, duration) {
+        case (nil, nil): return nil
+        case (let start?, let duration?) where start >= 0 && duration > 0: return SourceTrim(start: start, duration: duration)
+        default:
+            let id: Int64 = row[columns.id]
+            throw StoreError.corrupt("post \(id) trim_start/trim_duration are \(start.map { "\($0)" } ?? "NULL")/\(duration.map { "\($0)" } ?? "NULL")")
+        }
     }
 
     /// The viewer's state from a feed query's `viewer_…` columns; `ViewerState.none` when the

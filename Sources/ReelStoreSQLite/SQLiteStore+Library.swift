@@ -47,7 +47,7 @@ extension SQLiteStore {
                 folderName, post.kind.rawValue, PostStatus.queued.rawValue, metadata.description, metadata.uploader,
                 metadata.username, metadata.shortcode, metadata.datePosted, metadata.sourceURL,
                 RowDecoding.seconds(post.dateAdded), post.contentHash, post.filter.rawValue, post.createdBy,
-                post.preparation.rawValue, post.libraryID,
+                post.preparation.rawValue, post.libraryID, post.trim?.start, post.trim?.duration,
             ]
             arguments += StatementArguments(FeedShuffle.randomKeys())
             try db.execute(sql: Self.insertPostSQL, arguments: arguments)
@@ -200,7 +200,7 @@ extension SQLiteStore {
         let keys = (0..<FeedShuffle.keyCount).map(FeedShuffleColumns.name)
         let columns = ["folder_name", "kind", "status", "description", "uploader", "username", "shortcode",
                        "date_posted", "source_url", "date_added", "content_hash", "filter", "created_by",
-                       "preparation", "library_id"] + keys
+                       "preparation", "library_id", "trim_start", "trim_duration"] + keys
         return "INSERT INTO posts (\(columns.joined(separator: ", "))) VALUES (\(placeholders(columns.count)))"
     }()
 

@@ -67,6 +67,18 @@ extension SQLiteStore: LibraryGrantStore {
         }
     }
 
+    public func keepsArchivedStories(libraryID: Int64) async throws -> Bool {
+        try await read { db in try Self.requireLibrary(db, id: libraryID).keepArchivedStories }
+    }
+
+    public func setKeepArchivedStories(libraryID: Int64, keep: Bool) async throws -> LibraryRecord {
+        try await write { db in
+            _ = try Self.requireLibrary(db, id: libraryID)
+            try db.execute(sql: "UPDATE libraries SET keep_archived_stories = ? WHERE id = ?", arguments: [keep, libraryID])
+            return try Self.requireLibrary(db, id: libraryID)
+        }
+    }
+
     public func scope(userID: Int64, requested: Int64?) async throws -> LibraryScope {
         try await read { db in try Self.scope(db, userID: userID, requested: requested) }
     }
@@ -103,14 +115,17 @@ extension SQLiteStore: LibraryGrantStore {
 
     static func fetchLibraries(_ db: Database, where condition: String, _ arguments: StatementArguments) throws -> [LibraryRecord] {
         let rows = try Row.fetchAll(db, sql: """
-            SELECT l.id, l.name,
+            SELECT l.id, l.name, l.keep_archived_stories,
                    (SELECT COUNT(*) FROM posts p WHERE p.library_id = l.id AND p.status = 'ready') AS post_count,
                    (SELECT group_concat(user_id) FROM (SELECT user_id FROM library_grants g WHERE g.library_id = l.id ORDER BY user_id)) AS members
             FROM libraries l WHERE \(condition) ORDER BY l.id
             """, arguments: arguments)
         return rows.map { row in
             let members = (row["members"] as String?)?.split(separator: ",").compactMap { Int64($0) } ?? []
-            return LibraryRecord(id: row["id"], name: row["name"], postCount: row["post_count"], members: members)
+            return LibraryRecord(
+                id: row["id"], name: row["name"], postCount: row["post_count"], members: members,
+                keepArchivedStories: row["keep_archived_stories"]
+            )
         }
     }
 

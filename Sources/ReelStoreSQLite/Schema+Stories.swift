@@ -50,3 +50,15 @@ extension Schema {
             """)
     }
 }
+
+extension Schema {
+    /// v14: the expiry sweep runs every minute and asks for the expired items it must delete;
+    /// expired items that stay (kept, archived, an owner's archive) pile up for ever, so the
+    /// question is answered from a partial index of only the rows waiting to go, which the
+    /// sweep empties each round.
+    static func addStorySweepIndex(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE INDEX story_items_to_delete ON story_items(post_id) WHERE expired = 1 AND kept = 0 AND archived = 0;
+            """)
+    }
+}

@@ -73,7 +73,9 @@ struct ImportCommand: AsyncParsableCommand {
             throw CLIError("import: \(first.path) does not exist")
         }
         // With --json a missing path is one more rejected entry; the others are imported.
-        var (report, jobIDs) = try await importer.run(roots.filter { !missing.contains($0) }, options: ImportOptions(tags: tag, filter: look, libraryID: libraryID, story: storyImport)) { event in
+        var (report, jobIDs) = try await importer.run(roots.filter { !missing.contains($0) }, options: ImportOptions(
+            tags: tag, filter: look, libraryID: libraryID, story: storyImport, storyLifetime: try StoryLifetime.fromEnvironment()
+        )) { event in
             progress.handle(event)
         }
         report.rejected += missing.map { ImportReport.Skipped(path: $0.path, reason: "does not exist") }

@@ -4,11 +4,12 @@ import ReelModels
 import ReelStore
 import ReelStoreSQLite
 
-/// `reelhouse library list|create|rename|grant|revoke`: libraries and who may see them.
+/// `reelhouse library list|create|rename|grant|revoke|set`: libraries, who may see them, and
+/// their settings.
 struct LibraryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "library", abstract: "Manage libraries and the members granted each (owners see every library).",
-        subcommands: [List.self, Create.self, Rename.self, Grant.self, Revoke.self]
+        subcommands: [List.self, Create.self, Rename.self, Grant.self, Revoke.self, Settings.self]
     )
 
     struct List: AsyncParsableCommand {
@@ -76,6 +77,27 @@ struct LibraryCommand: AsyncParsableCommand {
             let (library, account) = try await LibraryCommand.find(name, user, in: context.store, command: "library revoke")
             try await context.store.revoke(libraryID: library.id, userID: account.id)
             print("revoked \(library.name) from \(account.name)")
+        }
+    }
+
+    /// `library set`: not named `Set`, which would hide the standard library's type here.
+    struct Settings: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Change a library's settings.")
+        @OptionGroup var dataOptions: DataOptions
+        @Argument var name: String
+        @Option(help: "Archived stories (instaloader) filed into it never expire (true, the default), or expire like anyone's (false).")
+        var keepArchivedStories: Bool?
+
+        func run() async throws {
+            guard let keep = keepArchivedStories else {
+                throw CLIError("library set: nothing to set (--keep-archived-stories true|false)")
+            }
+            let context = try AppContext(dataPath: dataOptions.resolvedPath)
+            let library = try await LibraryCommand.find(name, in: context.store, command: "library set")
+            let changed = try await CLIError.refusals("library set") {
+                try await context.store.setKeepArchivedStories(libraryID: library.id, keep: keep)
+            }
+            print("\(changed.name): keep archived stories \(changed.keepArchivedStories ? "on" : "off")")
         }
     }
 

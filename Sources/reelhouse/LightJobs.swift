@@ -2,10 +2,11 @@ import Foundation
 import ReelJobs
 import ReelPipeline
 import ReelServer
+import ReelStorage
 
 /// What the light worker runs, in `serve` and `worker` alike: upload imports, generation steps
-/// and the server's upkeep (the `sweep` and `upload_expiry` jobs, each a recurring job on the
-/// one queue instead of a loop of its own).
+/// and the server's upkeep (the `sweep`, `upload_expiry` and `stories.expire` jobs, each a
+/// recurring job on the one queue instead of a loop of its own).
 enum LightJobs {
     /// Records the upkeep jobs first, so they exist once whichever process starts first, and a
     /// failed one runs again after a restart.
@@ -16,10 +17,15 @@ enum LightJobs {
         let upkeep = [
             context.sweeper.recurringJob(),
             UploadExpiry(imports: uploads.imports, storage: uploads.storage, logger: context.logger).recurringJob(),
+            StoryExpiry(
+                stories: context.store,
+                removal: PostRemoval(library: context.store, storage: context.storage, sources: SourceStore(dataFolder: context.dataFolder)),
+                keepOwnerArchive: configuration.storyArchive, logger: context.logger
+            ).recurringJob(),
         ]
         for job in upkeep { try await job.schedule(on: context.store, now: Date()) }
         return [
-            UploadSetup.importHandler(context: context, configuration: configuration),
+            try UploadSetup.importHandler(context: context, configuration: configuration),
             GenerationSetup.jobHandler(generations, context: context),
         ] + upkeep
     }

@@ -73,4 +73,13 @@ struct UploadStorageTests {
         #expect(try UploadMetadata.filter("mono") == .mono)
         #expect(throws: PipelineError.self) { try UploadMetadata.filter("sepia") }
     }
+
+    @Test("metadata: story is 1 (a story) or 0 / absent (a post), nothing else")
+    func storyFlag() throws {
+        #expect(try UploadMetadata.story("1"))
+        for post in [nil, "", "0"] { #expect(try !UploadMetadata.story(post)) }
+        for bad in ["yes", "true", "2", " 1"] {
+            #expect(throws: PipelineError.rejected("story must be 1 (post as your story) or 0")) { try UploadMetadata.story(bad) }
+        }
+    }
 }

@@ -33,6 +33,7 @@ struct OpenAPISchemaTests {
         "POST /api/v1/collections": #"{"name":"Trips","post_ids":[1]}"#,
         "PUT /api/v1/collections/{id}": #"{"name":"Road trips"}"#,
         "POST /api/v1/collections/{id}/items": #"{"post_id":1}"#,
+        "POST /api/v1/stories/seen": #"{"items":[1]}"#,
     ]
 
     /// Routes whose sample id must not be 1: revoking key 1 (the owner's) would sign the

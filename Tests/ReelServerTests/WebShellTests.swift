@@ -46,10 +46,10 @@ struct WebShellTests {
 struct WebAppRouteTests {
     @Test("the app's screens and item pages are answered with the shell; anything else is not")
     func appRoutes() {
-        for path in ["/discover", "/browse", "/search", "/favorites", "/profile", "/create", "/p/12", "/shelf/tag-3", "/collection/7"] {
+        for path in ["/discover", "/browse", "/search", "/favorites", "/profile", "/create", "/p/12", "/shelf/tag-3", "/collection/7", "/stories/ana.example", "/stories/pexels-jane_doe"] {
             #expect(WebAppRoute.isAppRoute(path), "\(path)")
         }
-        for path in ["/", "/js/app.js", "/p", "/p/", "/p/1/2", "/discover/x", "/shelf/a.b", "/unknown", "/index.html", "/p/\(String(repeating: "1", count: 81))"] {
+        for path in ["/", "/js/app.js", "/p", "/p/", "/p/1/2", "/discover/x", "/shelf/a.b", "/unknown", "/index.html", "/p/\(String(repeating: "1", count: 81))", "/stories", "/stories/", "/stories/a/b", "/stories/..", "/stories/a%20b"] {
             #expect(!WebAppRoute.isAppRoute(path), "\(path)")
         }
     }

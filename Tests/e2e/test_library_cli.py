@@ -50,3 +50,19 @@ def test_library_commands_and_import_into_a_library(data, tmp_path):
             "SELECT p.folder_name, l.name FROM posts p JOIN libraries l ON l.id = p.library_id").fetchall())
     assert placed == {"holiday": "Trips", "street": "Library"}, placed
     assert [line.split("\t")[1] for line in reelhouse(data, "library", "list").stdout.splitlines()] == ["Library", "Home videos", "Trips"]
+
+
+def test_library_set_keep_archived_stories(data):
+    reelhouse(data, "user", "add", "ana", "--role", "owner", "--bcrypt-cost", "4", stdin="correct horse battery\n")
+
+    def kept():
+        with db(data) as connection:
+            return connection.execute("SELECT keep_archived_stories FROM libraries WHERE id = 1").fetchone()[0]
+
+    assert kept() == 1, "a library keeps archived stories unless told otherwise"
+    assert "Library: keep archived stories off" in reelhouse(data, "library", "set", "library", "--keep-archived-stories", "false").stdout
+    assert kept() == 0
+    assert "keep archived stories on" in reelhouse(data, "library", "set", "Library", "--keep-archived-stories", "true").stdout
+    assert kept() == 1
+    assert "nothing to set" in refused(data, "set", "Library")
+    assert "no library named Nope" in refused(data, "set", "Nope", "--keep-archived-stories", "false")

@@ -17,13 +17,36 @@ enum InstaloaderMapper {
             if metadata.datePosted == nil { node.log.add("field \"\(node.path)taken_at_timestamp\" is not a plausible time; ignored") }
         }
         // Stories have no permanent page; posts and reels do, under different paths.
-        if let shortcode = metadata.shortcode, nodeType != "StoryItem",
+        if let shortcode = metadata.shortcode, !isStory(node, nodeType: nodeType),
            let encoded = shortcode.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) {
             let section = node.text("product_type") == "clips" ? "reel" : "p"
             metadata.sourceURL = "https://www.instagram.com/\(section)/\(encoded)/"
         }
         metadata.tags = TagList.normalize(metadata.description.map(Hashtags.find) ?? [])
         return metadata
+    }
+
+    /// The story facts of a story node (`StoryItem`, or a `GraphStory…` type), nil for posts.
+    /// A `StoryItem`'s owner is the profile instaloader saved with it (`owner.username`);
+    /// Instagram's mobile API names it `user`.
+    static func story(_ node: FieldReader, nodeType: String?) -> StorySidecar? {
+        guard isStory(node, nodeType: nodeType) else { return nil }
+        let author = node.object("owner")?.text("username") ?? node.text("owner_username") ?? node.object("user")?.text("username")
+        let posted = node.seconds("taken_at_timestamp") ?? node.seconds("taken_at")
+        let expiring = node.seconds("expiring_at_timestamp") ?? node.seconds("expiring_at")
+        return StorySidecar(
+            author: author.flatMap { StorySidecar.isPlausibleUsername($0) ? $0 : nil },
+            postedAt: posted.flatMap(plausibleDate), expiringAt: expiring.flatMap(plausibleDate)
+        )
+    }
+
+    private static func isStory(_ node: FieldReader, nodeType: String?) -> Bool {
+        StorySidecar.isStory(typeName: node.fields["__typename"]?.trimmedText, nodeType: nodeType)
+    }
+
+    /// The same sanity bounds as `PostDate` (after 1970, before 10000).
+    private static func plausibleDate(_ seconds: Double) -> Date? {
+        PostDate.iso(fromSeconds: seconds) == nil ? nil : Date(timeIntervalSince1970: seconds)
     }
 
     /// GraphQL nests the caption as `edge_media_to_caption.edges[0].node.text`; the newer

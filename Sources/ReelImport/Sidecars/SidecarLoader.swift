@@ -21,8 +21,10 @@ public enum SidecarLoader {
         return (result?.metadata, warnings)
     }
 
-    /// `load`, keeping which format the metadata came from.
-    static func loadResult(
+    /// `load`, keeping which format the metadata came from and, for an instaloader story item,
+    /// whose story it is and when it was posted (completed from the file's folder and name
+    /// where the node leaves them out).
+    public static func loadResult(
         sidecar: URL?, caption: URL?, decompressXZ: (URL) throws -> Data
     ) -> (result: SidecarResult?, warnings: [String]) {
         var warnings: [String] = []
@@ -37,7 +39,8 @@ public enum SidecarLoader {
                 warnings.append("sidecar \(name) \(problem); \(fallback)")
             case .success(let data):
                 switch SidecarParser.parse(json: data) {
-                case .success(let parsed):
+                case .success(var parsed):
+                    parsed.story = parsed.story?.completed(fromSidecarAt: sidecar)
                     result = parsed
                     warnings += parsed.warnings.map { "sidecar \(name): \($0)" }
                 case .failure(let error):

@@ -19,11 +19,14 @@ public struct SidecarResult: Sendable, Equatable {
     public var format: SidecarFormat
     /// One line per skipped field (`field "timestamp" is an array, not a number; ignored`).
     public var warnings: [String]
+    /// Set when the sidecar describes a story item (instaloader `StoryItem` / `GraphStory…`).
+    public var story: StorySidecar?
 
-    public init(metadata: PostMetadata, format: SidecarFormat, warnings: [String] = []) {
+    public init(metadata: PostMetadata, format: SidecarFormat, warnings: [String] = [], story: StorySidecar? = nil) {
         self.metadata = metadata
         self.format = format
         self.warnings = warnings
+        self.story = story
     }
 }
 
@@ -53,9 +56,12 @@ public enum SidecarParser {
         let reader = FieldReader(fields, log: log)
         let metadata: PostMetadata
         let format: SidecarFormat
+        var story: StorySidecar?
         if let node = fields["node"]?.object, let about = fields["instaloader"]?.object {
             let nodeType = about["node_type"]?.trimmedText
-            metadata = InstaloaderMapper.map(FieldReader(node, log: log, path: "node."), nodeType: nodeType)
+            let nodeReader = FieldReader(node, log: log, path: "node.")
+            metadata = InstaloaderMapper.map(nodeReader, nodeType: nodeType)
+            story = InstaloaderMapper.story(nodeReader, nodeType: nodeType)
             format = .instaloader
         } else if reader.has("category") || reader.has("subcategory") {
             metadata = GalleryDLMapper.map(reader)
@@ -66,12 +72,13 @@ public enum SidecarParser {
             format = .ytDLP
         } else if reader.has("shortcode") || reader.has("__typename") {
             metadata = InstaloaderMapper.map(reader, nodeType: nil)
+            story = InstaloaderMapper.story(reader, nodeType: nil)
             format = .instaloader
         } else {
             let keys = fields.keys.sorted().prefix(5).joined(separator: ", ")
             return .failure(.unrecognizedSidecar(keys.isEmpty ? "an empty object" : "keys: \(keys)"))
         }
-        return .success(SidecarResult(metadata: metadata, format: format, warnings: log.messages))
+        return .success(SidecarResult(metadata: metadata, format: format, warnings: log.messages, story: story))
     }
 
     /// An instaloader caption file as text: UTF-8 (or UTF-16 with a byte-order mark, as some

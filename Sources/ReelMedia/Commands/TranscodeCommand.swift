@@ -1,4 +1,5 @@
 import Foundation
+import ReelModels
 
 /// ffmpeg command lines for video posts.
 public enum TranscodeCommand {
@@ -16,9 +17,18 @@ public enum TranscodeCommand {
     /// audio track, or a generated silent stereo track when the source has none (a variant
     /// without audio would make players drop sound when switching). No master playlist is
     /// written; the packager writes its own with measured bandwidth.
+    ///
+    /// A trimmed plan reads only its part: `-ss`/`-t` on the input side, so ffmpeg seeks to
+    /// the keyframe before the start, decodes and drops frames up to the exact start (its
+    /// accurate seek while transcoding), and the part's timestamps begin at 0 — every later
+    /// time in the command (poster, keyframe grid, silent track) is within the part.
     public static func arguments(input: String, plan: LadderPlan, outputDirectory: String, options: TranscodeOptions) -> [String] {
         let out = trimmedDirectory(outputDirectory)
-        var args = ["-hide_banner", "-loglevel", "error", "-nostats", "-progress", "pipe:1", "-y", "-i", FFprobe.fileURL(input)]
+        var args = ["-hide_banner", "-loglevel", "error", "-nostats", "-progress", "pipe:1", "-y"]
+        if let trim = plan.trim {
+            args += ["-ss", seconds(trim.start), "-t", seconds(trim.duration)]
+        }
+        args += ["-i", FFprobe.fileURL(input)]
         let audioInput: String
         if plan.hasSourceAudio {
             audioInput = "0:a:0"

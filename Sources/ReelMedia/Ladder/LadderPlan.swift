@@ -1,3 +1,5 @@
+import ReelModels
+
 /// One HLS variant to encode.
 public struct Rung: Sendable, Equatable, Codable {
     /// `720p` etc., named by the SHORT edge so portrait and landscape clips share rung names;
@@ -45,19 +47,24 @@ public struct LadderPlan: Sendable, Equatable, Codable {
     public var rungs: [Rung]
     /// Seconds per HLS segment (and keyframe interval).
     public var segmentDuration: Double
-    /// Source duration in seconds; also the length of the silent track for audio-less sources.
+    /// Duration of what is encoded (the source, or its trimmed part) in seconds; also the
+    /// length of the silent track for audio-less sources.
     public var duration: Double
     /// False means every variant carries a generated silent AAC track instead.
     public var hasSourceAudio: Bool
-    /// Seconds into the clip where the poster frame is taken.
+    /// Seconds into the encoded clip (into the part, when trimmed) where the poster frame is taken.
     public var posterTime: Double
     /// The source rate after snapping to a standard rate (see `LadderPlanner`).
     public var sourceFrameRate: Double
+    /// Only this part of the source is encoded (its duration clamped to the source's end);
+    /// nil: all of it.
+    public var trim: SourceTrim?
 
     public init(
         rungs: [Rung], segmentDuration: Double, duration: Double, hasSourceAudio: Bool, posterTime: Double,
-        sourceFrameRate: Double
+        sourceFrameRate: Double, trim: SourceTrim? = nil
     ) {
+        self.trim = trim
         self.rungs = rungs
         self.segmentDuration = segmentDuration
         self.duration = duration

@@ -1,4 +1,5 @@
 import Foundation
+import ReelModels
 
 /// Chooses the HLS ladder for a probed source.
 ///
@@ -12,16 +13,27 @@ import Foundation
 ///   by the smallest whole number that brings it to ≤ 60, or ≤ 30 for rungs below 720p. Whole
 ///   divisors drop frames evenly (60 → 30, 50 → 25, 120 → 60) instead of juddering.
 /// - H.264 High at the smallest level 3.0…4.2 that fits; beyond 4.2 the source is refused.
+/// - A trimmed source (a story part) is planned for the part: its duration is the part's
+///   (clamped to where the source ends) and the poster is taken inside it.
 public enum LadderPlanner {
     public static let standardShortEdges = [240, 360, 540, 720, 1080]
     public static let segmentDuration: Double = 2
 
-    public static func plan(for probe: MediaProbe, table: BitrateTable = .default) throws(MediaError) -> LadderPlan {
+    public static func plan(for probe: MediaProbe, trim: SourceTrim? = nil, table: BitrateTable = .default) throws(MediaError) -> LadderPlan {
         guard let video = probe.video, video.displayWidth > 0, video.displayHeight > 0 else {
             throw .unsupportedSource("no video stream with a known size")
         }
-        guard let duration = probe.duration, duration > 0, duration.isFinite else {
+        guard let sourceDuration = probe.duration, sourceDuration > 0, sourceDuration.isFinite else {
             throw .unsupportedSource("the duration is unknown or zero")
+        }
+        var duration = sourceDuration
+        var part: SourceTrim?
+        if let trim {
+            guard trim.start >= 0, trim.duration > 0, trim.start < sourceDuration else {
+                throw .unsupportedSource("the part from \(trim.start) s for \(trim.duration) s is not inside the \(sourceDuration) s source")
+            }
+            duration = min(trim.duration, sourceDuration - trim.start)
+            part = SourceTrim(start: trim.start, duration: duration)
         }
         let sourceRate = standardFrameRate(video.frameRate)
         var rungs: [Rung] = []
@@ -42,7 +54,7 @@ public enum LadderPlanner {
         }
         return LadderPlan(
             rungs: rungs, segmentDuration: segmentDuration, duration: duration, hasSourceAudio: probe.audio != nil,
-            posterTime: min(1.0, duration / 3), sourceFrameRate: sourceRate
+            posterTime: min(1.0, duration / 3), sourceFrameRate: sourceRate, trim: part
         )
     }
 

@@ -20,12 +20,24 @@ public struct ImportOptions: Sendable {
     public var libraryID: Int64
     /// Files every imported item as this person's story instead of a post (`--story --as`).
     public var story: StoryImport?
+    /// How long an archived (instaloader) story stays in the tray after its original time when
+    /// its library does not keep archived stories (`REELHOUSE_STORY_LIFETIME_HOURS`).
+    public var storyLifetime: TimeInterval
+    /// Set: the posts of this import are told apart from the same content imported otherwise
+    /// (their identity is the content hash scoped by this text): an upload posted as a story
+    /// is an item of its own even when the library has the clip as a post. Nil: by content.
+    public var identityScope: String?
+
+    public static let defaultStoryLifetime: TimeInterval = 24 * 3600
 
     public init(
         tags: [String] = [], maxAttempts: Int = 3, filter: VideoFilter = .none, createdBy: Int64? = nil,
-        compressAboveBytes: Int64? = nil, libraryID: Int64 = Post.defaultLibraryID, story: StoryImport? = nil
+        compressAboveBytes: Int64? = nil, libraryID: Int64 = Post.defaultLibraryID, story: StoryImport? = nil,
+        storyLifetime: TimeInterval = ImportOptions.defaultStoryLifetime, identityScope: String? = nil
     ) {
+        self.identityScope = identityScope
         self.story = story
+        self.storyLifetime = storyLifetime
         self.libraryID = libraryID
         self.tags = tags
         self.maxAttempts = maxAttempts
@@ -79,13 +91,13 @@ public enum ImportEvent: Sendable {
 /// source → one row and one transcode job per post. Nothing is stored for a rejected file.
 public struct Importer: Sendable {
     public let dataFolder: DataFolder
-    public let store: any LibraryStore
+    public let store: any LibraryStore & ArchivedStorySettingStore
     public let inspector: MediaInspector
     public let runner: any ProcessRunner
     public let now: @Sendable () -> Date
 
     public init(
-        dataFolder: DataFolder, store: any LibraryStore, runner: any ProcessRunner, limits: MediaLimits,
+        dataFolder: DataFolder, store: any LibraryStore & ArchivedStorySettingStore, runner: any ProcessRunner, limits: MediaLimits,
         now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.dataFolder = dataFolder
@@ -134,10 +146,13 @@ public struct Importer: Sendable {
 
     private func importCandidate(_ candidate: ImportCandidate, options: ImportOptions, outcome: inout CandidateOutcome) async throws -> [Int64] {
         let (sidecar, caption) = (candidate.sidecar, candidate.captionFile)
-        let (sidecarMetadata, warnings) = try await BlockingIO.run {
-            SidecarLoader.load(sidecar: sidecar, caption: caption, decompressXZ: XZ.decompress)
+        let (sidecarResult, warnings) = try await BlockingIO.run {
+            SidecarLoader.loadResult(sidecar: sidecar, caption: caption, decompressXZ: XZ.decompress)
         }
         for warning in warnings { outcome.warnings.append(.init(path: candidate.displayPath, reason: warning)) }
+        let sidecarMetadata = sidecarResult?.metadata
+        let (story, storyWarning) = try await storyFiling(sidecarStory: sidecarResult?.story, options: options)
+        if let storyWarning { outcome.warnings.append(.init(path: candidate.displayPath, reason: storyWarning)) }
         let subtitleFiles = candidate.subtitles
         let (subtitles, subtitleWarnings) = try await BlockingIO.run { SubtitleSidecars.load(subtitleFiles) }
         for warning in subtitleWarnings { outcome.warnings.append(.init(path: candidate.displayPath, reason: warning)) }
@@ -159,7 +174,7 @@ public struct Importer: Sendable {
         let images = accepted.filter { $0.mediaClass == .image }
         var groups = videos.map { [$0] }
         // A story shows one picture at a time: each image is its own item, not a carousel.
-        if options.story != nil {
+        if story != nil {
             groups += images.map { [$0] }
         } else if !images.isEmpty {
             groups.append(images)
@@ -168,63 +183,82 @@ public struct Importer: Sendable {
         var jobIDs: [Int64] = []
         for files in groups {
             let kind: PostKind = files.count > 1 ? .carousel : (files[0].mediaClass == .image ? .image : .video)
-            if let job = try await insert(
+            jobIDs += try await insert(
                 files, kind: kind, metadata: metadata, subtitles: kind == .video ? subtitles : [], candidate: candidate,
-                options: options, outcome: &outcome
-            ) {
-                jobIDs.append(job)
-            }
+                options: options, story: story, outcome: &outcome
+            )
         }
         return jobIDs
     }
 
+    /// Stores one post — or, for a story video longer than a story item, one post per part of
+    /// it, all of one kept source — and returns the queued jobs. What is already stored (the
+    /// same content, or the same part of it) is skipped, so importing again adds nothing.
     private func insert(
         _ files: [InspectedMedia], kind: PostKind, metadata: PostMetadata, subtitles: [SubtitleSidecars.Track], candidate: ImportCandidate,
-        options: ImportOptions, outcome: inout CandidateOutcome
-    ) async throws -> Int64? {
+        options: ImportOptions, story: StoryFiling?, outcome: inout CandidateOutcome
+    ) async throws -> [Int64] {
         let display = Self.displayPath(files[0].url, candidate: candidate)
         let urls = files.map(\.url)
         let hashes = try await BlockingIO.run { try urls.map { try ContentHasher.sha256(of: $0) } }
-        let contentHash = ContentHasher.combine(hashes)
+        let contentHash = ContentHasher.scoped(ContentHasher.combine(hashes), by: options.identityScope)
+        let planned: [PlannedPost] = story.map { filing in
+            StoryPart.split(filing, contentHash: contentHash, kind: kind, duration: files[0].probe.duration)
+                .map { PlannedPost(contentHash: $0.contentHash, trim: $0.trim, story: $0.filing) }
+        } ?? [PlannedPost(contentHash: contentHash, trim: nil, story: nil)]
 
-        if let existing = try await store.post(contentHash: contentHash) {
-            if existing.status != .failed {
-                var reason = "already imported as \(existing.folderName)"
-                if candidate.sidecar != nil || !options.tags.isEmpty, existing.metadata != metadata {
-                    try await store.updateMetadata(postID: existing.id, metadata: metadata)
-                    reason += "; metadata updated"
+        var pending: [PlannedPost] = []
+        for item in planned {
+            if let existing = try await store.post(contentHash: item.contentHash) {
+                if existing.status != .failed {
+                    var reason = "already imported as \(existing.folderName)"
+                    if candidate.sidecar != nil || !options.tags.isEmpty, existing.metadata != metadata {
+                        try await store.updateMetadata(postID: existing.id, metadata: metadata)
+                        reason += "; metadata updated"
+                    }
+                    outcome.skipped.append(.init(path: display, reason: reason))
+                    continue
                 }
-                outcome.skipped.append(.init(path: display, reason: reason))
-                return nil
+                // A post that failed before gets a fresh start rather than being stuck forever.
+                try await store.deletePost(id: existing.id)
             }
-            // A post that failed before gets a fresh start rather than being stuck forever.
-            try await store.deletePost(id: existing.id)
+            pending.append(item)
         }
+        guard !pending.isEmpty else { return [] }
 
         let sources = SourceStore(dataFolder: dataFolder)
         var kept = try zip(files, hashes).map { try sources.keep($0.url, contentHash: $1) }
-        // Subtitles follow the media in the post's sources; the transcode tells them apart by name.
-        kept += try subtitles.map { try sources.keepSubtitles($0.vtt, tag: $0.tag) }
+        // Subtitles follow the media in the post's sources; the transcode tells them apart by
+        // name. A part has none: its timeline is not the source's.
+        let isSplit = planned.contains { $0.trim != nil }
+        if !isSplit { kept += try subtitles.map { try sources.keepSubtitles($0.vtt, tag: $0.tag) } }
         let stem = files[0].url.deletingPathExtension().lastPathComponent
         let size = (try? FileManager.default.attributesOfItem(atPath: files[0].url.path)[.size] as? NSNumber)?.int64Value ?? 0
-        let newPost = NewPost(
-            kind: kind, folderName: FolderName.make(from: metadata, fileStem: stem), metadata: metadata,
-            contentHash: contentHash, sourcePaths: kept, dateAdded: now(), filter: kind == .video ? options.filter : .none,
-            createdBy: options.createdBy, preparation: options.preparation(kind: kind, size: size), libraryID: options.libraryID,
-            story: options.story?.filing(postedAt: now())
-        )
-        do {
-            let (post, job) = try await store.insertPost(newPost, maxAttempts: options.maxAttempts, now: now())
-            outcome.imported.append(.init(path: display, id: post.id, folderName: post.folderName))
-            return job.id
-        } catch StoreError.conflict(let what) {
-            // Another importer stored the same content between our check and our insert.
-            outcome.skipped.append(.init(path: display, reason: "already imported (\(what))"))
-            return nil
-        } catch {
-            kept.forEach(sources.discard)
-            throw error
+        // Parts share one source: compressing would replace (and delete) the file the other
+        // parts still read, so a split video's parts are encoded from the source as it is.
+        let preparation = isSplit ? SourcePreparation.asIs : options.preparation(kind: kind, size: size)
+        var jobIDs: [Int64] = []
+        for item in pending {
+            let newPost = NewPost(
+                kind: kind, folderName: FolderName.make(from: metadata, fileStem: stem), metadata: metadata,
+                contentHash: item.contentHash, sourcePaths: kept, dateAdded: now(), filter: kind == .video ? options.filter : .none,
+                createdBy: options.createdBy, preparation: preparation, libraryID: options.libraryID,
+                story: item.story, trim: item.trim
+            )
+            do {
+                let (post, job) = try await store.insertPost(newPost, maxAttempts: options.maxAttempts, now: now())
+                outcome.imported.append(.init(path: display, id: post.id, folderName: post.folderName))
+                jobIDs.append(job.id)
+            } catch StoreError.conflict(let what) {
+                // Another importer stored the same content between our check and our insert.
+                outcome.skipped.append(.init(path: display, reason: "already imported (\(what))"))
+            } catch {
+                // The kept files go only when no post of this source (stored now or before) reads them.
+                if jobIDs.isEmpty, pending.count == planned.count { kept.forEach(sources.discard) }
+                throw error
+            }
         }
+        return jobIDs
     }
 
     static func mergeTags(_ first: [String], _ second: [String]) -> [String] {
@@ -241,6 +275,13 @@ public struct Importer: Sendable {
         let directory = (candidate.displayPath as NSString).deletingLastPathComponent
         return directory.isEmpty ? file.lastPathComponent : directory + "/" + file.lastPathComponent
     }
+}
+
+/// One post `insert` is about to store: its identity, its part of the source, its filing.
+private struct PlannedPost {
+    var contentHash: String
+    var trim: SourceTrim?
+    var story: StoryFiling?
 }
 
 /// Report lines for one candidate, emitted together once it is done.

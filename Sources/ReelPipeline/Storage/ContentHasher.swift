@@ -23,6 +23,13 @@ public enum ContentHasher {
         Hex.lowercase(SHA256.hash(data: data))
     }
 
+    /// A post's identity within `scope` (nil: the content hash itself), for content that may be
+    /// stored twice on purpose, such as a clip posted as a story that is also a post.
+    public static func scoped(_ contentHash: String, by scope: String?) -> String {
+        guard let scope else { return contentHash }
+        return sha256(of: Data("\(contentHash)\n\(scope)".utf8))
+    }
+
     /// A post made of several files (a carousel) is identified by the hash of its parts' hashes.
     public static func combine(_ hashes: [String]) -> String {
         hashes.count == 1 ? hashes[0] : sha256(of: Data(hashes.joined(separator: "\n").utf8))

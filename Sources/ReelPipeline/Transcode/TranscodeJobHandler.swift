@@ -83,7 +83,10 @@ public struct TranscodeJobHandler: JobHandler {
                     source = try await preparer.prepare(postID: postID, source: source, work: work, context: context)
                     transcoder.progressRange = SourcePreparer.progressRange.upperBound...0.9
                 }
-                media = try await transcoder.transcode(source: source, subtitles: subtitles, into: staging, key: key, context: context)
+                // A part's timeline starts at its own 0; the source's cues would be out of step.
+                media = try await transcoder.transcode(
+                    source: source, subtitles: post.trim == nil ? subtitles : [], trim: post.trim, into: staging, key: key, context: context
+                )
             case .image, .carousel:
                 media = try await ImageProcessor(runner: runner).process(sources: sources, into: staging, context: context)
             }

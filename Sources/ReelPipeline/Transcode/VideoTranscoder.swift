@@ -15,14 +15,16 @@ struct VideoTranscoder {
     /// it takes the part below).
     var progressRange: ClosedRange<Double> = 0...0.9
 
-    /// `subtitles` are the post's kept WebVTT files with their language tags.
+    /// `subtitles` are the post's kept WebVTT files with their language tags; `trim` the part
+    /// of the source to encode (a story part), nil for all of it.
     func transcode(
-        source: URL, subtitles: [(tag: String, url: URL)] = [], into staging: URL, key: Data?, context: JobContext
+        source: URL, subtitles: [(tag: String, url: URL)] = [], trim: SourceTrim? = nil, into staging: URL, key: Data?,
+        context: JobContext
     ) async throws -> PublishedMedia {
         let probe = try await runner.probeForTranscode(source)
         let plan: LadderPlan
         do {
-            plan = try LadderPlanner.plan(for: probe)
+            plan = try LadderPlanner.plan(for: probe, trim: trim)
         } catch {
             throw JobFailure.invalidInput("cannot plan a ladder for this video: \(error)")
         }

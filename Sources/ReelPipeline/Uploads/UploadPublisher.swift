@@ -21,8 +21,16 @@ public struct UploadPublisher: Sendable {
 
     public func publish(_ record: UploadRecord, file: URL, username: String) async throws -> ImportedPost {
         let hash = try ContentHasher.sha256(of: file)
-        if let existing = try await store.post(contentHash: ContentHasher.combine([hash])), existing.status != .failed {
-            return ImportedPost(postID: existing.id, jobIDs: try await store.jobs(postID: existing.id).map(\.id))
+        // A story is its own item even of content the library has (it expires; the post stays),
+        // so its identity is scoped by the upload: a retried import still finds what it made.
+        let story = try UploadMetadata.story(record.metadata[UploadMetadata.storyKey])
+        let scope = story ? "story upload \(record.id)" : nil
+        let identity = ContentHasher.scoped(ContentHasher.combine([hash]), by: scope)
+        // A long story video was stored as parts; the first names the outcome.
+        for candidate in [identity] + (story ? [StoryPart.partHash(identity, index: 0)] : []) {
+            if let existing = try await store.post(contentHash: candidate), existing.status != .failed {
+                return ImportedPost(postID: existing.id, jobIDs: try await store.jobs(postID: existing.id).map(\.id))
+            }
         }
         let name = UploadFileName(filename: record.metadata["filename"], filetype: record.metadata["filetype"], fallback: "upload-\(record.id.prefix(8))")
         var sidecar: [String: any Sendable] = [
@@ -33,7 +41,9 @@ public struct UploadPublisher: Sendable {
         let options = ImportOptions(
             tags: UploadMetadata.tags(record.metadata["tags"]), filter: try UploadMetadata.filter(record.metadata["filter"]),
             createdBy: record.userID, compressAboveBytes: policy.compressAboveBytes,
-            libraryID: try UploadMetadata.library(record.metadata[UploadMetadata.libraryKey]) ?? Post.defaultLibraryID
+            libraryID: try UploadMetadata.library(record.metadata[UploadMetadata.libraryKey]) ?? Post.defaultLibraryID,
+            story: story ? StoryImport(author: username, userID: record.userID, lifetime: policy.storyLifetime) : nil,
+            identityScope: scope
         )
         let imported = try await StagedImport(importer: importer).run(
             file: file, placement: .link, stageName: "upload-\(record.id)", stem: name.stem, ext: name.ext, sidecar: sidecar,

@@ -24,7 +24,7 @@ struct LibrariesController {
             let library = try await libraries.createLibrary(name: body.name, now: now())
             return try Response.json(Self.wire(library, for: user), status: .created, context: context)
         }
-        routes.on(.put, "/api/v1/libraries/{id}", access: .owner, "Rename a library and/or replace who is granted it (name, members)") { request, context in
+        routes.on(.put, "/api/v1/libraries/{id}", access: .owner, "Rename a library, replace who is granted it, and/or set whether it keeps archived stories (name, members, keep_archived_stories)") { request, context in
             let user = try context.requireOwner()
             guard let text = context.parameters.get("id"), let id = Int64(text), id > 0 else {
                 throw APIError.badRequest("the library id must be a positive integer")
@@ -42,12 +42,16 @@ struct LibrariesController {
             var library = try await libraries.library(id: id)
             if let name = body.name { library = try await libraries.renameLibrary(id: id, name: name) }
             if let members = body.members { library = try await libraries.setMembers(libraryID: id, userIDs: members) }
+            if let keep = body.keepArchivedStories { library = try await libraries.setKeepArchivedStories(libraryID: id, keep: keep) }
             guard let library else { throw APIError.notFound("library \(id)") }
             return try Response.json(Self.wire(library, for: user), context: context)
         }
     }
 
     static func wire(_ library: LibraryRecord, for user: User) -> APILibrary {
-        APILibrary(id: library.id, name: library.name, postCount: library.postCount, members: user.role == .owner ? library.members : nil)
+        APILibrary(
+            id: library.id, name: library.name, postCount: library.postCount, members: user.role == .owner ? library.members : nil,
+            keepArchivedStories: library.keepArchivedStories
+        )
     }
 }

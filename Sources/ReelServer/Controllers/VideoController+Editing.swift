@@ -26,13 +26,10 @@ extension VideoController {
         routes.on(.delete, "/api/v1/videos/{id}", access: .owner, "Delete a post: its media, its source if no other post uses it, everyone's state of it") { _, context in
             _ = try context.requireOwner()
             let id = try Self.postID(context)
-            // Any status: an owner also clears away failed or stuck posts. The row goes first,
-            // in one transaction with its search entry, tags, favorites, positions and jobs, so
-            // nothing serves the post while its files are removed; a transcode still running
-            // loses its job, and one that publishes after this removes what it published.
-            guard let unsharedSources = try await library.removePost(id: id) else { throw APIError.notFound("video \(id)") }
-            try await storage.remove(postKey: String(id))
-            for path in unsharedSources { await sources?.removeSource(path) }
+            // Any status: an owner also clears away failed or stuck posts (see `PostRemoval`).
+            guard try await PostRemoval(library: library, storage: storage, sources: sources).remove(postID: id) else {
+                throw APIError.notFound("video \(id)")
+            }
             return HTTPResponse.Status.noContent
         }
     }

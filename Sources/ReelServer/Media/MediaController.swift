@@ -24,8 +24,9 @@ struct MediaController {
     let tokens: MediaTokenSigner
     let images: ImageURLSigner
     let now: @Sendable () -> Date
-    /// Ready posts by id for a few seconds (see `ReadyPostCache`).
-    let posts = ReadyPostCache<Int64>()
+    /// Ready and story posts by id for a few seconds (see `ReadyPostCache`): a story's media
+    /// plays through the same signed URLs as a feed item's.
+    let posts = ReadyPostCache<Int64>(statuses: [.ready, .story])
     let responder = MediaFileResponder()
 
     /// Versioned media never changes under its URL: a new publish is a new post.

@@ -9,6 +9,10 @@ import ReelModels
 /// without any invalidation message. Only ready posts are remembered; a miss (unknown, not yet
 /// ready) always asks the store again, so a post becoming ready is served at once. Clock-driven
 /// by the controller's `now`, so tests can move time.
+///
+/// "Ready" is whatever statuses the owner serves: signed media (`MediaController`) serves
+/// stories too, whose tokens only the stories routes issue, and only within the viewer's
+/// libraries; seed 000's credential-less routes serve `ready` posts alone.
 final class ReadyPostCache<Key: Hashable & Sendable>: @unchecked Sendable {
     /// What the media routes need of a post, precomputed once per load.
     struct Entry: Sendable {
@@ -25,18 +29,21 @@ final class ReadyPostCache<Key: Hashable & Sendable>: @unchecked Sendable {
 
     let capacity: Int
     let ttl: TimeInterval
+    /// The statuses served (`ready`, and `story` for signed media).
+    let statuses: Set<PostStatus>
     private let lock = NSLock()
     private var slots: [Key: Slot] = [:]
 
-    init(capacity: Int = 512, ttl: TimeInterval = 3) {
+    init(capacity: Int = 512, ttl: TimeInterval = 3, statuses: Set<PostStatus> = [.ready]) {
         self.capacity = max(1, capacity)
         self.ttl = ttl
+        self.statuses = statuses
     }
 
     /// The ready post for `key`, from memory if loaded less than `ttl` ago, else from `load`.
     func entry(for key: Key, now: Date, load: () async throws -> Post?) async throws -> Entry? {
         if let hit = lookup(key, now: now) { return hit }
-        guard let post = try await load(), post.status == .ready, let media = post.media else {
+        guard let post = try await load(), statuses.contains(post.status), let media = post.media else {
             lock.withLock { slots[key] = nil }
             return nil
         }

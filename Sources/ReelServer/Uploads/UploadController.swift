@@ -154,6 +154,7 @@ struct UploadController {
     static func validate(_ metadata: [String: String]) throws {
         do {
             _ = try UploadMetadata.filter(metadata["filter"])
+            _ = try UploadMetadata.story(metadata[UploadMetadata.storyKey])
         } catch let error as PipelineError {
             throw APIError.badRequest(error.description)
         }

@@ -58,8 +58,9 @@ extension WireSchemas {
             "VideoDetail": detail,
             "Library": Schema.object(
                 ["id": Schema.id, "name": Schema.string(), "post_count": Schema.integer(minimum: 0, description: "ready posts"),
-                 "members": Schema.array(Schema.id)],
-                required: ["id", "name", "post_count"],
+                 "members": Schema.array(Schema.id),
+                 "keep_archived_stories": Schema.boolean],
+                required: ["id", "name", "post_count", "keep_archived_stories"],
                 description: "members (the ids of the users granted it) only in owners' answers"
             ),
             "LibraryList": Schema.object(["libraries": Schema.array(Schema.ref("Library"))], required: ["libraries"]),
@@ -87,7 +88,9 @@ extension RequestSchemas {
             ),
             "LibraryCreateRequest": Schema.request(["name": name], required: ["name"]),
             "LibraryUpdateRequest": Schema.request(
-                ["name": Schema.nullable(name), "members": Schema.nullable(Schema.array(Schema.id, maxItems: 1000))], required: []
+                ["name": Schema.nullable(name), "members": Schema.nullable(Schema.array(Schema.id, maxItems: 1000)),
+                 "keep_archived_stories": Schema.nullable(["type": "boolean", "description": "archived stories filed into it never expire"])],
+                required: []
             ),
         ]
     }

@@ -55,7 +55,7 @@ extension OperationCatalog {
                 parameters: [
                     tus,
                     Doc.header("Upload-Length", count, required: true, "the file's size in bytes"),
-                    Doc.header("Upload-Metadata", Schema.string(maxLength: TusHeaders.maxMetadataBytes), "comma-separated `key base64(value)`: filename, filetype, description, tags, filter, library (an id granted to you; default your first library, else 404)"),
+                    Doc.header("Upload-Metadata", Schema.string(maxLength: TusHeaders.maxMetadataBytes), "comma-separated `key base64(value)`: filename, filetype, description, tags, filter, library (an id granted to you; default your first library, else 404), story (1: post it as your story; 0 or absent: a post)"),
                     checksum,
                 ],
                 requestBody: ["required": false, "content": [TusHeaders.offsetContentType: ["schema": Schema.binary]]],
