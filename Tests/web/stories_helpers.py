@@ -148,3 +148,8 @@ def until(page, check, timeout_ms: int = 10_000, what: str = "condition"):
         page.wait_for_timeout(100)
         waited += 100
     raise AssertionError(f"{what} never held")
+
+
+def turned(page) -> None:
+    """Waits for the turn between people to end (a person waits for it before the next swipe)."""
+    page.wait_for_function("() => document.querySelector('dialog.stories-player[open] .stories-frame')?.getAnimations().length === 0")

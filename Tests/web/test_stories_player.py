@@ -9,7 +9,7 @@ import pytest
 
 from stories_helpers import (
     PLAYER, SIZES, api, current_video_playing, fresh_viewer, open_player, press, shown, stories_context, swipe, tap_at,
-    tray_users, until, video_count, wait_item,
+    tray_users, turned, until, video_count, wait_item,
 )
 
 
@@ -135,8 +135,10 @@ def test_each_gesture_does_its_one_thing(browser, stories, size):
         swipe(page, size, -220, 10)                  # swipe left: the next person
         wait_item(page, after_alice, 0)
         assert page.url.endswith(f"/stories/{after_alice}")
+        turned(page)
         swipe(page, size, 220, 10)                   # swipe right: back to the previous person
         page.wait_for_selector(f"{PLAYER}[data-user='alice']")
+        turned(page)
         swipe(page, size, 0, 320)                    # swipe down: closed
         page.wait_for_selector("dialog.stories-player", state="detached")
         assert "/stories/" not in page.url

@@ -77,6 +77,8 @@ export function wireStoryGestures(stage, { onTap, onDoubleTap, onHold, onSwipe, 
   }
 
   const contextMenu = (event) => { if (event.pointerType !== 'mouse') event.preventDefault(); };
+  const noDrag = (event) => event.preventDefault();   // a native drag would cancel the swipe
+  stage.addEventListener('dragstart', noDrag);
   stage.addEventListener('pointerdown', down);
   stage.addEventListener('pointermove', move);
   stage.addEventListener('pointerup', up);
@@ -90,5 +92,6 @@ export function wireStoryGestures(stage, { onTap, onDoubleTap, onHold, onSwipe, 
     stage.removeEventListener('pointerup', up);
     stage.removeEventListener('pointercancel', cancel);
     stage.removeEventListener('contextmenu', contextMenu);
+    stage.removeEventListener('dragstart', noDrag);
   };
 }

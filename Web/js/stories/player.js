@@ -233,6 +233,7 @@ export function openStories(username, { api, people = null, cursor = null, onPer
     void view.frame.offsetWidth;
     view.frame.classList.add(direction > 0 ? 'turn-next' : 'turn-prev');
   }
+  view.frame.addEventListener('animationend', () => view.frame.classList.remove('turn-next', 'turn-prev'));
 
   async function nextPerson() {
     if (!person) return;

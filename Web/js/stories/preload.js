@@ -64,6 +64,7 @@ export function createMediaDeck() {
         image.className = 'story-photo';
         image.alt = item.caption ?? '';
         image.decoding = 'async';
+        image.draggable = false;   // a mouse drag is a swipe, not an image drag (which cancels the pointer)
         image.src = photoURL(item) ?? '';
         promise = image.decode().then(() => image);
         promise.catch(() => photos.delete(item.id));

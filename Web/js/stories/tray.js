@@ -49,8 +49,13 @@ export function mountTray(root, { api, navigate, pageSize }) {
   function render(from) {
     sentinel.remove();
     list.append(...entries.slice(from).map(renderEntry));
-    if (cursor) list.append(sentinel);
     tray.hidden = entries.length === 0;
+    if (!cursor) return;
+    list.append(sentinel);
+    // Observed afresh: a sentinel still in view after a page came in reports again (a
+    // continuing intersection alone would not), so a wide row fills itself up.
+    observer.unobserve(sentinel);
+    observer.observe(sentinel);
   }
 
   async function loadPage({ reset }) {
@@ -89,7 +94,6 @@ export function mountTray(root, { api, navigate, pageSize }) {
   const observer = new IntersectionObserver((records) => {
     if (records.some((record) => record.isIntersecting)) loadMore();
   }, { root: list, rootMargin: '0px 200px 0px 0px' });
-  observer.observe(sentinel);
 
   list.addEventListener('click', (event) => {
     const link = event.target.closest('a.story-ring');
