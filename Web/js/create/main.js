@@ -12,7 +12,7 @@ import { startGenerateScreen } from './generate/generate-screen.js';
 const requestedChunk = Number(new URLSearchParams(location.search).get('chunk'));
 const chunkSize = Number.isInteger(requestedChunk) && requestedChunk >= 64 * 1024 ? requestedChunk : 2 * 1024 * 1024;
 
-let me = null;   // GET /api/v1/me: a story is followed into its uploader's stories
+let me = null;   // GET /api/v1/me ({ id, name, role }): a story is followed into stories/{name}
 const starters = {
   upload: () => startUploadScreen({ chunkSize, me }),
   record: () => startRecordScreen({ chunkSize, me }),

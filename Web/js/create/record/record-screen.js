@@ -111,7 +111,7 @@ export function startRecordScreen({ chunkSize, me } = {}) {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const file = new File([take.blob], `recording-${stamp}.${extension}`, { type: take.blob.type, lastModified: Date.now() });
     addUploadRow($('record-uploads'), {
-      file, tags, chunkSize, story: story ? { username: me.username } : null,
+      file, tags, chunkSize, story: story ? { username: me.name } : null,
       metadata: { filename: file.name, filetype: file.type, description, tags: tags.join(','), filter: look.id, ...destinationMetadata(destination.value()) },
     });
     showToast(`${story ? 'Adding your recording to your story' : 'Posting your recording'} with the ${look.label.toLowerCase()} look.`);

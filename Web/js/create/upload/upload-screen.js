@@ -25,7 +25,7 @@ export function startUploadScreen({ chunkSize, me } = {}) {
     const library = libraryPicker.value();
     for (const file of files) {
       addUploadRow(list, {
-        file, tags, chunkSize, story: story ? { username: me.username } : null,
+        file, tags, chunkSize, story: story ? { username: me.name } : null,
         metadata: {
           filename: file.name, filetype: file.type || 'application/octet-stream', description, tags: tags.join(','),
           filter: 'none', ...(library ? { library } : {}), ...destinationMetadata(destination.value()),
