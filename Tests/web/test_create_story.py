@@ -75,11 +75,11 @@ def test_a_clip_uploaded_on_a_phone_goes_to_your_story_not_the_feed(media_browse
         # A post unless chosen otherwise; choosing the story hides the tags a story does not have.
         assert page.is_checked("input[name=upload-destination][value=post]")
         assert page.is_visible("#upload-fields input[name=tags]")
-        page.tap("label.destination-choice:has(input[value=story])")
+        page.tap("#panel-upload label.destination-choice:has(input[value=story])")
         assert page.is_checked("input[name=upload-destination][value=story]")
         assert not page.is_visible("#upload-fields input[name=tags]")
         assert page.inner_text("#upload-fields legend") == "Story details"
-        assert page.is_visible(".destination-hint")
+        assert page.is_visible("#panel-upload .destination-hint")
         page.fill("#upload-fields textarea[name=description]", "A story from the phone")
         shot(page, "upload-phone-chosen")
 
