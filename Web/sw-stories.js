@@ -213,10 +213,18 @@ async function storyMedia(event, name) {
     const usable = entry && (entry.storyExpiresAt === null || entry.storyExpiresAt > now)
       && (name.file !== 'key' || entry.urlsExpireAt > now);
     const hit = usable ? await caches.match(name.key, { cacheName: STORY_MEDIA_CACHE }) : null;
+    if (!hit && usable && RUNG_PLAYLIST.test(name.file)) {
+      const standIn = await storedRungFor(request.url, name);
+      if (standIn) { toldOffline(event); return standIn; }
+    }
     if (!hit) throw offline;
     toldOffline(event);
     const headers = new Headers(hit.headers);
     headers.set('X-Reelhouse-Offline-Copy', '1');
+    if (name.file.endsWith('master.m3u8')) {
+      headers.delete('content-length');
+      return new Response(await playableMaster(await hit.text(), name.key), { status: 200, headers });
+    }
     return new Response(hit.body, { status: hit.status, statusText: hit.statusText, headers });
   }
   // 200 only: a 206 is part of a file (the Cache API refuses it), anything else is no file.
@@ -239,6 +247,80 @@ async function storyMedia(event, name) {
     })());
   }
   return response;
+}
+
+// ---- offline masters -------------------------------------------------------------------
+// Offline, the player still picks a rung by the throughput it measured online, and the rung it
+// picks may be one it never fetched (a video that climbed, then came back to from the start).
+// So a stored master is served listing only the rungs whose playlist and every file it names
+// (init, segments, key) are stored; with none complete, those with a stored playlist; with
+// none at all, as it was.
+
+const isStored = (url) => caches.match(url, { cacheName: STORY_MEDIA_CACHE }).then(Boolean);
+
+/** The token-free name of `uri` as written in a playlist stored under `base`. */
+function storedName(uri, base) {
+  const url = new URL(uri, base);
+  return TOKENED.test(url.pathname) ? storyMediaName(url).key : url.href;
+}
+
+/** 'complete' | 'playlist' | 'missing': how much of a rung's media playlist is stored. */
+async function rungStored(playlistKey) {
+  const playlist = await caches.match(playlistKey, { cacheName: STORY_MEDIA_CACHE });
+  if (!playlist) return 'missing';
+  const uris = [];
+  for (const line of (await playlist.text()).split('\n').map((text) => text.trim())) {
+    if (line && !line.startsWith('#')) uris.push(line);
+    const attribute = /^#EXT-X-(?:MAP|KEY):.*URI="([^"]+)"/.exec(line);
+    if (attribute) uris.push(attribute[1]);
+  }
+  const stored = await Promise.all(uris.map((uri) => isStored(storedName(uri, playlistKey))));
+  return stored.every(Boolean) ? 'complete' : 'playlist';
+}
+
+async function playableMaster(text, masterKey) {
+  const lines = text.split('\n');
+  const variants = [];   // { at: index of #EXT-X-STREAM-INF, uri }
+  lines.forEach((line, at) => {
+    if (line.startsWith('#EXT-X-STREAM-INF') && lines[at + 1] && !lines[at + 1].startsWith('#')) {
+      variants.push({ at, uri: lines[at + 1].trim() });
+    }
+  });
+  const states = await Promise.all(variants.map((variant) => rungStored(storedName(variant.uri, masterKey))));
+  const wanted = states.includes('complete') ? 'complete' : (states.includes('playlist') ? 'playlist' : null);
+  if (!wanted) return text;
+  const dropped = new Set();
+  variants.forEach((variant, index) => {
+    if (states[index] !== wanted) dropped.add(variant.at).add(variant.at + 1);
+  });
+  return lines.filter((_, at) => !dropped.has(at)).join('\n');
+}
+
+// The player can also hold a master from before (its memory) and ask for a rung it never
+// fetched. Offline, that rung's playlist is answered with a stored rung's, its file names made
+// absolute (under the same token), so the player plays the bytes that are here.
+const RUNG_PLAYLIST = /^[^/]+\/index\.m3u8$/;
+
+async function storedRungFor(requestURL, name) {
+  const masterKey = new URL('../master.m3u8', name.key).href;
+  const master = await caches.match(masterKey, { cacheName: STORY_MEDIA_CACHE });
+  if (!master) return null;
+  const rungs = (await master.text()).split('\n').map((line) => line.trim())
+    .filter((line, at, lines) => line && !line.startsWith('#') && lines[at - 1]?.startsWith('#EXT-X-STREAM-INF'));
+  const states = await Promise.all(rungs.map((uri) => rungStored(storedName(uri, masterKey))));
+  const pick = rungs[states.indexOf('complete')] ?? rungs[states.indexOf('playlist')];
+  if (!pick) return null;
+  const stored = await caches.match(storedName(pick, masterKey), { cacheName: STORY_MEDIA_CACHE });
+  const base = new URL(pick, new URL('..', requestURL)).href;   // the stored rung, under the request's token
+  const absolute = (uri) => new URL(uri, base).pathname;
+  const text = (await stored.text()).split('\n').map((line) => {
+    if (line && !line.startsWith('#')) return absolute(line.trim());
+    return line.replace(/^(#EXT-X-(?:MAP|KEY):.*URI=")([^"]+)"/, (_, head, uri) => `${head}${absolute(uri)}"`);
+  }).join('\n');
+  const headers = new Headers(stored.headers);
+  headers.delete('content-length');
+  headers.set('X-Reelhouse-Offline-Copy', '1');
+  return new Response(text, { status: 200, headers });
 }
 
 /**
