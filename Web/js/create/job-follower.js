@@ -76,7 +76,7 @@ export function followJob(id, { onUpdate, signal } = {}) {
  * Waits for every job of a post, then for the post to be readable: `appeared(postId)` resolves
  * once it is, and throws an ApiError 404 (or 0, offline) while it is not yet. By default the
  * post itself (it is in the feed); a story is never a readable post (its status is `story`),
- * so the story screens pass a look into the person's stories instead (story-follower.js).
+ * so the story screens pass a look into the person's stories instead (destination.js).
  */
 export async function followPublication({
   postId, jobIds = [], onUpdate, signal, appeared = createApi.video,
