@@ -78,6 +78,8 @@ extension ConfigurationSetting {
         .init("generationsPerDay", .integer, env: "REELHOUSE_GENERATIONS_PER_DAY", example: "5", "Generations per user per day."),
         .init("openAIBaseURL", .text, env: "REELHOUSE_OPENAI_BASE_URL", example: "http://127.0.0.1:9999",
               "OpenAI-compatible endpoint for the openai provider."),
+        .init("pexelsBaseURL", .text, env: "REELHOUSE_PEXELS_URL", example: "http://127.0.0.1:9998",
+              "Pexels API endpoint for `reelhouse source pexels` (the key comes from REELHOUSE_PEXELS_KEY, never a file)."),
         .init("openAIVideoModel", .text, env: "REELHOUSE_OPENAI_VIDEO_MODEL", example: "sora-2-pro", "Video model for the openai provider."),
         .init("uploadMaxBytes", .integer, env: "REELHOUSE_UPLOAD_MAX_BYTES", example: "1000000", "Largest upload accepted."),
         .init("uploadCompressAboveBytes", .integer, env: "REELHOUSE_UPLOAD_COMPRESS_ABOVE_BYTES", example: "500000",

@@ -47,6 +47,7 @@ public struct ServerConfiguration: Codable, Sendable, Equatable {
     public var generationsPerDay = 20
     /// OpenAI-compatible endpoint for the "openai" provider (tests and gateways change it).
     public var openAIBaseURL = "https://api.openai.com"
+    public var pexelsBaseURL = "https://api.pexels.com"
     public var openAIVideoModel = "sora-2"
     /// Upload size policy (seed 004): larger uploads are refused at creation; videos above
     /// `uploadCompressAboveBytes` are compressed to H.264 ≤ 1080p30 before their ladder and

@@ -49,7 +49,7 @@ public enum LibraryScope: Sendable, Equatable {
 ///
 /// Listings (`FeedStore`, `SearchStore`, favorites) apply `scope(userID:requested:)` themselves
 /// from the user id they are given, so no listing can forget it.
-public protocol LibraryGrantStore: Sendable {
+public protocol LibraryGrantStore: ArchivedStorySettingStore {
     /// Every library, oldest first.
     func libraries() async throws -> [LibraryRecord]
     func library(id: Int64) async throws -> LibraryRecord?
@@ -64,10 +64,6 @@ public protocol LibraryGrantStore: Sendable {
     /// Granting twice, or revoking what was not granted, changes nothing.
     func grant(libraryID: Int64, userID: Int64) async throws
     func revoke(libraryID: Int64, userID: Int64) async throws
-    /// Whether archived stories filed into the library never expire (`keep_archived_stories`,
-    /// on unless turned off); an unknown library is `StoreError.notFound`. Import reads it
-    /// when filing an archived story.
-    func keepsArchivedStories(libraryID: Int64) async throws -> Bool
     /// Turns `keep_archived_stories` on or off; an unknown library is `StoreError.notFound`.
     /// Applies to stories filed afterwards (a filed story keeps the expiry it was given).
     func setKeepArchivedStories(libraryID: Int64, keep: Bool) async throws -> LibraryRecord

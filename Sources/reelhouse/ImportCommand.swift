@@ -29,7 +29,7 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The library the posts go to, by name (created if missing; default: the first library).")
     var library: String?
 
-    @Flag(name: .long, help: "File every item as a story of the user named by --as (it expires after REELHOUSE_STORY_LIFETIME_HOURS, default 24).")
+    @Flag(name: .long, help: "File every item as a story of the user named by --as (it leaves the tray after the storyLifetimeHours setting, default 24).")
     var story = false
 
     @Option(name: .customLong("as"), help: "With --story: the user whose stories these are.")
@@ -66,7 +66,7 @@ struct ImportCommand: AsyncParsableCommand {
         }
         var libraryID = Post.defaultLibraryID
         if let library { libraryID = try await LibraryCommand.findOrCreate(library, in: context.store).id }
-        let storyImport = try await storyOptions(store: context.store)
+        let storyImport = try await storyOptions(store: context.store, lifetime: settings.storyLifetime)
         let roots = paths.map { URL(fileURLWithPath: $0) }
         let missing = roots.filter { !FileManager.default.fileExists(atPath: $0.path) }
         if !json, let first = missing.first {
@@ -74,7 +74,7 @@ struct ImportCommand: AsyncParsableCommand {
         }
         // With --json a missing path is one more rejected entry; the others are imported.
         var (report, jobIDs) = try await importer.run(roots.filter { !missing.contains($0) }, options: ImportOptions(
-            tags: tag, filter: look, libraryID: libraryID, story: storyImport, storyLifetime: try StoryLifetime.fromEnvironment()
+            tags: tag, filter: look, libraryID: libraryID, story: storyImport, storyLifetime: settings.storyLifetime
         )) { event in
             progress.handle(event)
         }
@@ -101,14 +101,14 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     /// `--story --as USER`: the user must exist; each flag needs the other.
-    private func storyOptions(store: any AccountStore) async throws -> StoryImport? {
+    private func storyOptions(store: any AccountStore, lifetime: TimeInterval) async throws -> StoryImport? {
         switch (story, storyAuthor) {
         case (false, nil): return nil
         case (false, .some): throw CLIError("import: --as names whose stories these are; add --story")
         case (true, nil): throw CLIError("import: --story needs --as USER (whose stories these are)")
         case (true, .some(let name)):
             guard let user = try await store.user(name: name) else { throw CLIError("import: no user named '\(name)' (create one with `reelhouse user add`)") }
-            return StoryImport(author: user.name, userID: user.id, lifetime: try StoryLifetime.fromEnvironment())
+            return StoryImport(author: user.name, userID: user.id, lifetime: lifetime)
         }
     }
 

@@ -4,6 +4,7 @@ import Foundation
 import ReelMedia
 import ReelModels
 import ReelPipeline
+import ReelServer
 import ReelSources
 import ReelStore
 
@@ -67,22 +68,22 @@ struct PexelsSourceCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
+        // Settings (and so a bad story lifetime or Pexels URL) are checked before anything is
+        // downloaded.
+        let context = try AppContext(dataPath: dataOptions.resolvedPath, creating: true)
+        let settings = try context.settings(command: "source pexels", flags: media.flags(workerConcurrency: concurrency))
         let source: PexelsSource
         do {
             source = try PexelsSource(
-                client: .shared, apiKey: key ?? environment["REELHOUSE_PEXELS_KEY"] ?? "",
-                baseURL: environment["REELHOUSE_PEXELS_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? PexelsSource.defaultBaseURL,
+                client: .shared, apiKey: key ?? ProcessInfo.processInfo.environment["REELHOUSE_PEXELS_KEY"] ?? "",
+                baseURL: settings.pexelsBaseURL,
                 onWait: { seconds in Self.say("waiting  \(Int(seconds.rounded(.up))) s for the Pexels rate limit to reset") }
             )
         } catch {
             throw CLIError("source pexels: \(error)")
         }
-        // Checked before anything is downloaded.
-        let storyLifetime = asStories ? try StoryLifetime.fromEnvironment(environment) : nil
-        let context = try AppContext(dataPath: dataOptions.resolvedPath, creating: true)
+        let storyLifetime = asStories ? settings.storyLifetime : nil
         try await context.sweeper.sweep()
-        let settings = try context.settings(command: "source pexels", flags: media.flags(workerConcurrency: concurrency))
         let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: settings.mediaLimits)
         var libraryID = Post.defaultLibraryID
         if let library { libraryID = try await LibraryCommand.findOrCreate(library, in: context.store).id }

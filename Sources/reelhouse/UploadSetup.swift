@@ -22,12 +22,9 @@ enum UploadSetup {
 
     /// The `upload_import` job handler, for whichever process runs the light worker.
     static func importHandler(context: AppContext, configuration: ServerConfiguration) throws -> UploadImportJobHandler {
-        // The lifetime is read from REELHOUSE_STORY_LIFETIME_HOURS like `import --story` does
-        // until the serve configuration carries the setting (the storyserver work adds
-        // `storyLifetimeHours`; then this becomes `configuration.storyLifetime`).
         let policy = UploadPolicy(
             maxBytes: Int64(configuration.uploadMaxBytes), compressAboveBytes: Int64(configuration.uploadCompressAboveBytes),
-            expirySeconds: TimeInterval(configuration.uploadExpirySeconds), storyLifetime: try StoryLifetime.fromEnvironment()
+            expirySeconds: TimeInterval(configuration.uploadExpirySeconds), storyLifetime: configuration.storyLifetime
         )
         let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: configuration.mediaLimits)
         // Test-only (documented in Tests/e2e/test_crash_safety.py): delays each import attempt so

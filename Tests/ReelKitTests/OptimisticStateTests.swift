@@ -11,16 +11,18 @@ actor ScriptedSender: MutationSending {
 
     func fail(with error: ReelAPIError?) { failure = error }
 
-    func send(_ mutation: Mutation) async throws(ReelAPIError) -> APIViewerState {
+    func send(_ mutation: Mutation) async throws(ReelAPIError) -> ServerPostState {
         if let failure { throw failure }
         received.append(mutation)
         var state = states[mutation.videoID] ?? PostState()
         switch mutation {
         case .favorite(_, let favorited): state.isFavorited = favorited
         case .rating(_, let rating): state.rating = rating
+        case .storyLike(_, let liked): state.isStoryLiked = liked
         }
         states[mutation.videoID] = state
-        return APIViewerState(id: mutation.videoID, isFavorited: state.isFavorited, rating: state.rating)
+        if case .storyLike = mutation { return .storyLike(APIStoryLike(id: mutation.videoID, liked: state.isStoryLiked)) }
+        return .viewer(APIViewerState(id: mutation.videoID, isFavorited: state.isFavorited, rating: state.rating))
     }
 }
 
@@ -104,10 +106,10 @@ actor ScriptedSender: MutationSending {
     @Test func aCorruptQueueFileIsDroppedNotFatal() async throws {
         let files = InMemoryFileSystem()
         try files.write(Data("{not json".utf8), to: "offline-queue.json")
-        let queue = OfflineQueue(fileSystem: files)
+        let queue = OfflineQueue<Mutation>(fileSystem: files)
         #expect(await queue.pending.isEmpty)
         try await queue.enqueue(.rating(videoID: 1, rating: 2))
-        #expect(await OfflineQueue(fileSystem: files).pending == [.rating(videoID: 1, rating: 2)])
+        #expect(await OfflineQueue<Mutation>(fileSystem: files).pending == [.rating(videoID: 1, rating: 2)])
     }
 }
 

@@ -72,6 +72,29 @@ import Testing
         #expect(player.dismiss(at: at(102)).isEmpty)
     }
 
+    @Test func waitingForFirstFramesEachSegmentStartsPausedUntilItsOwnFrame() {
+        var player = StoryPlayer(users: users, waitForFirstFrame: true, now: t0)
+        #expect(!player.isPlaying && player.pauseReasons == [.buffering])
+        #expect(player.tick(at: at(60)).isEmpty && player.elapsed == 0)
+        let early = player.firstFrameShown(segment: "a2", at: at(60))
+        #expect(!early && !player.isPlaying, "not the segment on screen")
+        let shown = player.firstFrameShown(segment: "a1", at: at(60))
+        #expect(shown && player.isPlaying)
+        // One late tick covering a1's end stops at a2, which waits for its own first frame.
+        #expect(player.tick(at: at(70)) == [.segmentStarted(user: "ana", segment: "a2")])
+        #expect(player.elapsed == 0 && player.pauseReasons == [.buffering])
+        player.pause(.longPress, at: at(70))
+        player.firstFrameShown(segment: "a2", at: at(71))
+        #expect(!player.isPlaying, "a hold still holds")
+    }
+
+    @Test func peopleAppendedLaterJoinTheRowOnce() {
+        var player = StoryPlayer(users: [users[0]], now: t0)
+        player.append([users[0], StoryUser(id: "empty", segments: []), users[2]], alreadySeen: ["c1"])
+        #expect(player.users.map(\.id) == ["ana", "cy"])
+        #expect(player.nextUser(at: at(1)) == [.userChanged(from: "ana", to: "cy"), .segmentStarted(user: "cy", segment: "c2")])
+    }
+
     @Test func aUserWithAllSegmentsSeenStartsFromTheFirst() {
         let player = StoryPlayer(users: users, startingAt: 2, alreadySeen: ["c1", "c2"], now: t0)
         #expect(player.currentSegment?.id == "c1")

@@ -61,6 +61,23 @@ def test_demo_library_is_varied_and_ready(server):
     assert any(t["name"] == "demo" for i in items.values() for t in i["tags"])
 
 
+def test_demo_library_has_a_tray_of_saved_stories(server):
+    """The demo's instaloader-style story archive comes in as stories (never feed posts)."""
+    base, _, password, _ = server
+    cookie = login(base, password)
+    status, _, body = request(base + "/api/v1/stories", headers={"Cookie": cookie})
+    assert status == 200
+    tray = json.loads(body)["tray"]
+    assert sorted(entry["user"] for entry in tray) == ["colour.lab", "fractal.friends", "test.card.club"]
+    assert all(entry["items_count"] == 2 and not entry["all_seen"] and entry["avatar"] for entry in tray), tray
+    assert [entry["user"] for entry in tray][0] == "test.card.club", "newest first among unseen"
+    status, _, body = request(base + "/api/v1/stories/fractal.friends", headers={"Cookie": cookie})
+    page = json.loads(body)
+    assert [item["kind"] for item in page["items"]] == ["video", "photo"]
+    assert page["items"][0]["media"]["master"] and page["items"][1]["media"]["images"]
+    assert all(item.get("expires_at") is None for item in page["items"]), "archived stories stay (no expiry sent)"
+
+
 def test_ffmpeg_plays_the_signed_master_playlist_over_http(server, tmp_path):
     base, _, password, _ = server
     cookie = login(base, password)
@@ -117,6 +134,6 @@ def test_metrics_are_owner_only_and_count_requests_and_jobs(server):
     status, headers, body = request(base + "/metrics", headers={"Cookie": cookie})
     text = body.decode()
     assert status == 200 and headers["Content-Type"].startswith("text/plain")
-    assert 'reelhouse_jobs{state="succeeded"} 15' in text
+    assert 'reelhouse_jobs{state="succeeded"} 21' in text  # 15 demo posts + 6 demo stories
     assert "reelhouse_transcode_seconds_total" in text
     assert 'reelhouse_http_requests_total{method="GET",route="/api/v1/feed",status="2xx"}' in text

@@ -318,6 +318,11 @@ def build_stories(root: Path) -> Path:
             index += 1
     for user in STORY_PEOPLE:
         import_story(data, sources / user, user)
+    # Two ordinary posts, so the feed under the tray plays (and holds the pool) as it would.
+    for number in range(2):
+        make_clip(sources / "feed" / f"feed{number}.mp4", size="360x640", seconds=4, rate=15, audio=False,
+                  source=SOURCES[number + 3], label=f"feed {number}")
+    reelhouse(data, "import", str(sources / "feed"), "--no-encryption", "--json")
     return data
 
 

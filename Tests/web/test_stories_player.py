@@ -4,6 +4,7 @@ on the first frame, a stalled video holds its segment, each gesture does its one
 plays on across people, the sound choice is remembered, and the page never holds more
 <video> elements than the pool's three. Time is Playwright's clock where it matters."""
 import re
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -172,6 +173,7 @@ def test_keys_move_pause_and_close(browser, stories):
             assert page.evaluate("() => document.activeElement.closest('dialog.stories-player') !== null")
         page.keyboard.press("Escape")
         page.wait_for_selector("dialog.stories-player", state="detached")
+        assert urlsplit(page.url).path == "/discover", "a deep link closes to Discover"
     finally:
         context.close()
 
@@ -245,11 +247,15 @@ def test_never_more_videos_than_the_pool(browser, stories, size, artifacts):
         counts = []
         page.goto("/")
         page.wait_for_selector(".feed-stories a.story-ring", timeout=20_000)
+        page.wait_for_function("() => [...document.querySelectorAll('#feed video')].some((v) => !v.paused)", timeout=20_000)
         counts.append(video_count(page))
         page.click(".feed-stories a.story-ring[data-user='alice']")
         page.wait_for_selector(f"{PLAYER}[data-user='alice'] .story-segment", timeout=20_000)
         current_video_playing(page)
         counts.append(video_count(page))
+        assert page.evaluate("() => [...document.querySelectorAll('video')].filter((v) => !v.closest('dialog') && !v.paused).length") == 0, \
+            "nothing of the feed plays behind the player"
+        page.wait_for_function("() => Number(document.querySelector('dialog.stories-player[open] .story-segment').getAttribute('aria-valuenow')) >= 25", timeout=20_000)
         page.screenshot(path=str(artifacts / f"stories-player-{size[0]}.png"))
         for _ in range(6):
             page.keyboard.press("ArrowRight")
@@ -263,6 +269,75 @@ def test_never_more_videos_than_the_pool(browser, stories, size, artifacts):
             page.keyboard.press("Escape")
         page.wait_for_selector("dialog.stories-player", state="detached")
         assert video_count(page) <= 3
-        assert page.url.rstrip("/") == stories["url"].rstrip("/") or page.url.endswith("/")
+        assert urlsplit(page.url).path == "/", "closing goes back to the feed"
+        # The feed has its elements back and plays again.
+        page.wait_for_function("() => [...document.querySelectorAll('#feed video')].some((v) => !v.paused)", timeout=20_000)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_next_item_and_the_next_persons_first_are_preloaded(browser, stories, size):
+    context = stories_context(browser, stories, size, fresh_viewer(stories, f"preload-{size[0]}"))
+    try:
+        order = tray_users(context)
+        alice = api(context, "/api/v1/stories/alice")["items"]
+        after = order[order.index("alice") + 1]
+        first_of_next = api(context, f"/api/v1/stories/{after}")["items"][0]
+        page = context.new_page()
+        open_player(page, "alice")
+        current_video_playing(page)
+        loaded = "() => performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname)"
+
+        def fetched(item) -> bool:
+            paths = page.evaluate(loaded)
+            if item["kind"] == "video":
+                return any(re.search(rf"^/media/[^/]+/{item['id']}/[^/]+/seg_00000\.m4s$", path) for path in paths)
+            wanted = {urlsplit(variant["url"]).path for variant in item["media"]["images"][0]}
+            return bool(wanted & set(paths))
+
+        # Still on alice's first item: her second is in the other player, the next person's first is warm.
+        until(page, lambda: fetched(alice[1]), what="the next item preloaded")
+        until(page, lambda: fetched(first_of_next), what="the next person's first item preloaded")
+        assert shown(page)["item"] == 0 and shown(page)["user"] == "alice"
+        assert video_count(page) <= 3
+        # The preloaded video starts at once from its player: no new media element, no reload.
+        page.keyboard.press("ArrowRight")
+        wait_item(page, "alice", 1)
+        current_video_playing(page)
+        assert video_count(page) <= 3
+    finally:
+        context.close()
+
+
+def test_people_turn_without_motion_when_reduced_motion_is_asked(browser, stories):
+    size = SIZES[1].values[0]
+    for reduced in (False, True):
+        context = stories_context(browser, stories, size, fresh_viewer(stories, f"motion-{reduced}"), reduced_motion=reduced)
+        try:
+            page = context.new_page()
+            open_player(page, "alice")
+            page.evaluate("""() => { window.__turns = 0; const frame = document.querySelector('.stories-frame');
+                frame.addEventListener('animationstart', (event) => { if (event.target === frame) window.__turns += 1; }); }""")
+            page.click("dialog.stories-player[open] .stories-person-next")
+            page.wait_for_selector(f"{PLAYER}:not([data-user='alice'])")
+            page.wait_for_timeout(600)
+            assert (page.evaluate("() => window.__turns") > 0) is (not reduced), f"reduced motion {reduced}"
+        finally:
+            context.close()
+
+
+def test_controls_are_labelled_and_show_their_focus(browser, stories):
+    size = SIZES[1].values[0]
+    context = stories_context(browser, stories, size, fresh_viewer(stories, "focus"))
+    try:
+        page = context.new_page()
+        open_player(page, "alice")
+        labels = page.eval_on_selector_all(f"{PLAYER} button:not([hidden])", "buttons => buttons.map((b) => b.getAttribute('aria-label'))")
+        assert all(labels) and {"Close stories", "Turn sound on", "Like", "Pause", "Next person", "Previous person"} <= set(labels), labels
+        assert page.get_attribute(PLAYER, "aria-label") == "Stories"
+        page.keyboard.press("Tab")
+        focused = page.evaluate("() => { const el = document.activeElement; const style = getComputedStyle(el); return { inside: !!el.closest('dialog.stories-player'), outline: style.outlineStyle, width: parseFloat(style.outlineWidth) }; }")
+        assert focused["inside"] and focused["outline"] != "none" and focused["width"] >= 2, focused
     finally:
         context.close()

@@ -2,6 +2,8 @@
 marked seen (batched, also on close), it survives a reload (grey ring, the player starts at the
 first unseen item), and a new item from that person lights the ring again once the tray is
 refreshed (the desktop button, a pull on the phone)."""
+from datetime import datetime, timedelta
+
 import pytest
 
 from stories_helpers import (
@@ -19,7 +21,7 @@ def watch_everything(page, user: str, count: int) -> None:
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_seen_survives_a_reload(browser, stories, size):
+def test_seen_survives_a_reload(browser, stories, size, artifacts):
     context = stories_context(browser, stories, size, fresh_viewer(stories, f"seen-{size[0]}"))
     try:
         bob = api(context, "/api/v1/stories/bob")["items"]
@@ -42,6 +44,8 @@ def test_seen_survives_a_reload(browser, stories, size):
         assert rings["bob"] == "seen" and rings["alice"] == "unseen" and rings["carol"] == "unseen"
         users = page.eval_on_selector_all(".feed-stories a.story-ring", "links => links.map((a) => a.dataset.user)")
         assert users[-1] == "bob", "seen people go to the end"
+        page.wait_for_function("""() => [...document.querySelectorAll('.feed-stories .story-avatar img')].every((img) => img.complete && img.naturalWidth > 0)""")
+        page.locator(".feed-stories .stories-tray").screenshot(path=str(artifacts / f"stories-tray-seen-{size[0]}.png"))
         page.click(".feed-stories a.story-ring[data-user='alice']")
         wait_item(page, "alice", 1)   # starts at the first unseen item
     finally:
@@ -74,5 +78,50 @@ def test_a_new_item_lights_the_ring_again(browser, stories, size):
         page.click(".discover-stories a.story-ring[data-user='carol']")
         wait_item(page, "carol", len(carol))   # straight to the new item
         assert shown(page)["progress"][:len(carol)] == [100] * len(carol)
+    finally:
+        context.close()
+
+
+def test_seen_is_sent_when_the_page_is_left(browser, stories):
+    """No close, no batch delay: a reload right after an item started still records it (pagehide)."""
+    size = SIZES[1].values[0]
+    context = stories_context(browser, stories, size, fresh_viewer(stories, "leave"))
+    try:
+        first = api(context, "/api/v1/stories/carol")["items"][0]
+        assert first["seen"] is False
+        page = context.new_page()
+        sent = []
+        page.on("request", lambda request: sent.append(request.method) if request.url.endswith("/api/v1/stories/seen") else None)
+        page.clock.install()
+        page.clock.pause_at(datetime.now() + timedelta(seconds=1))   # the batch timer never fires
+        open_player(page, "carol")
+        page.wait_for_selector(f"{PLAYER}[data-started=true]", timeout=20_000)
+        assert sent == [], "nothing sent yet: the batch waits"
+        page.goto("/discover")
+        until(page, lambda: api(context, "/api/v1/stories/carol")["items"][0]["seen"], what="seen sent on leaving")
+    finally:
+        context.close()
+
+
+def test_seen_marks_made_offline_are_sent_when_back_online(browser, stories):
+    size = SIZES[1].values[0]
+    context = stories_context(browser, stories, size, fresh_viewer(stories, "offline"))
+    try:
+        page = context.new_page()
+        statuses = []
+        page.on("requestfailed", lambda request: statuses.append("failed") if request.url.endswith("/api/v1/stories/seen") else None)
+        page.clock.install()
+        page.clock.pause_at(datetime.now() + timedelta(seconds=1))   # only closing and coming online send
+        open_player(page, "carol")
+        current = page.get_attribute(f"{PLAYER} .stories-stage", "data-item-id")
+        page.wait_for_selector(f"{PLAYER}[data-started=true]", timeout=20_000)
+        context.set_offline(True)
+        page.keyboard.press("Escape")   # the close sends the batch: no network
+        page.wait_for_selector("dialog.stories-player", state="detached")
+        page.wait_for_function("() => !navigator.onLine")
+        until(page, lambda: statuses, what="the send while offline failed")
+        context.set_offline(False)
+        until(page, lambda: any(item["seen"] for item in api(context, "/api/v1/stories/carol")["items"] if str(item["id"]) == current),
+              what="the offline mark replayed")
     finally:
         context.close()

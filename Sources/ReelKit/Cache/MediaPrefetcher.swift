@@ -15,10 +15,19 @@ public struct MediaPrefetcher: Sendable {
     }
 
     public func startupURLs(for video: APIVideo) -> [URL] {
+        startupURLs(for: video.media, isVideo: video.kind == .video)
+    }
+
+    /// A story item's first frame: the poster and first segment of a video, the image of a photo.
+    public func startupURLs(for item: APIStoryItem) -> [URL] {
+        startupURLs(for: item.media, isVideo: item.kind == .video)
+    }
+
+    private func startupURLs(for media: APIMedia, isVideo: Bool) -> [URL] {
         var paths: [String] = []
-        if let poster = video.media.poster { paths.append(poster.url) }
-        if let prefetch = video.media.prefetch { paths += [prefetch.playlist, prefetch.initSegment, prefetch.firstSegment] }
-        if video.kind != .video, let first = video.media.images.first?.first { paths.append(first.url) }
+        if let poster = media.poster { paths.append(poster.url) }
+        if let prefetch = media.prefetch { paths += [prefetch.playlist, prefetch.initSegment, prefetch.firstSegment] }
+        if !isVideo, let first = media.images.first?.first { paths.append(first.url) }
         return paths.compactMap { client.url(for: $0) }
     }
 
@@ -33,8 +42,18 @@ public struct MediaPrefetcher: Sendable {
     /// Warms the cache for `video`.
     @discardableResult
     public func prefetch(_ video: APIVideo) async -> Report {
+        await prefetch(startupURLs(for: video))
+    }
+
+    /// Warms the cache for a story item, so tapping to it shows its first frame at once.
+    @discardableResult
+    public func prefetch(_ item: APIStoryItem) async -> Report {
+        await prefetch(startupURLs(for: item))
+    }
+
+    private func prefetch(_ urls: [URL]) async -> Report {
         var report = Report()
-        for url in startupURLs(for: video) {
+        for url in urls {
             let client = client
             do {
                 try await cache.prefetch(CacheKey(url: url)) { try await client.download(url) }

@@ -5,10 +5,13 @@ import ReelModels
 public struct PostState: Sendable, Equatable, Codable {
     public var isFavorited: Bool
     public var rating: Int
+    /// For a story item: the viewer's heart on it.
+    public var isStoryLiked: Bool
 
-    public init(isFavorited: Bool = false, rating: Int = 0) {
+    public init(isFavorited: Bool = false, rating: Int = 0, isStoryLiked: Bool = false) {
         self.isFavorited = isFavorited
         self.rating = rating
+        self.isStoryLiked = isStoryLiked
     }
 
     func applying(_ mutation: Mutation) -> PostState {
@@ -16,6 +19,7 @@ public struct PostState: Sendable, Equatable, Codable {
         switch mutation {
         case .favorite(_, let favorited): state.isFavorited = favorited
         case .rating(_, let rating): state.rating = rating
+        case .storyLike(_, let liked): state.isStoryLiked = liked
         }
         return state
     }
@@ -35,27 +39,55 @@ public enum MutationEvent: Sendable, Equatable {
     case rolledBack(videoID: Int64, state: PostState, error: ReelAPIError)
 }
 
+/// What the server says it stored after a mutation: each route answers with the part of the
+/// post's state it changes.
+public enum ServerPostState: Sendable, Equatable {
+    /// Favorite and rating routes answer with both.
+    case viewer(APIViewerState)
+    case storyLike(APIStoryLike)
+
+    public var videoID: Int64 {
+        switch self {
+        case .viewer(let state): state.id
+        case .storyLike(let like): like.id
+        }
+    }
+
+    func applied(to state: PostState) -> PostState {
+        var state = state
+        switch self {
+        case .viewer(let viewer):
+            state.isFavorited = viewer.isFavorited
+            state.rating = viewer.rating
+        case .storyLike(let like):
+            state.isStoryLiked = like.liked
+        }
+        return state
+    }
+}
+
 /// Something that can deliver a mutation: the API client, or a double in tests.
 public protocol MutationSending: Sendable {
-    func send(_ mutation: Mutation) async throws(ReelAPIError) -> APIViewerState
+    func send(_ mutation: Mutation) async throws(ReelAPIError) -> ServerPostState
 }
 
 extension ReelClient: MutationSending {
-    public func send(_ mutation: Mutation) async throws(ReelAPIError) -> APIViewerState {
+    public func send(_ mutation: Mutation) async throws(ReelAPIError) -> ServerPostState {
         switch mutation {
-        case .favorite(let id, let favorited): try await setFavorite(favorited, videoID: id)
-        case .rating(let id, let rating): try await setRating(rating, videoID: id)
+        case .favorite(let id, let favorited): try await .viewer(setFavorite(favorited, videoID: id))
+        case .rating(let id, let rating): try await .viewer(setRating(rating, videoID: id))
+        case .storyLike(let id, let liked): try await .storyLike(setStoryLike(liked, itemID: id))
         }
     }
 }
 
-/// Favorites and ratings applied optimistically: the UI changes at once, the server is told,
+/// Favorites, ratings and story likes applied optimistically: the UI changes at once, the server is told,
 /// a refusal rolls the change back with an event, and a missing connection parks the change in
 /// the durable `OfflineQueue` until `replay()`. While anything is queued, new changes queue
 /// behind it, so the server receives them in the order they were made.
 public actor OptimisticState {
     let sender: any MutationSending
-    let queue: OfflineQueue
+    let queue: OfflineQueue<Mutation>
     private var confirmed: [Int64: PostState] = [:]
     private var displayed: [Int64: PostState] = [:]
     /// Bumped per target by every change, so a late answer to an older change cannot
@@ -65,7 +97,7 @@ public actor OptimisticState {
     public nonisolated let events: AsyncStream<MutationEvent>
     private let continuation: AsyncStream<MutationEvent>.Continuation
 
-    public init(sender: any MutationSending, queue: OfflineQueue) {
+    public init(sender: any MutationSending, queue: OfflineQueue<Mutation>) {
         self.sender = sender
         self.queue = queue
         (events, continuation) = AsyncStream.makeStream(of: MutationEvent.self, bufferingPolicy: .bufferingNewest(256))
@@ -74,11 +106,27 @@ public actor OptimisticState {
     /// Takes the server's view of posts as they arrive in the feed. Posts with a queued
     /// change keep showing the change.
     public func observe(_ videos: [APIVideo]) async {
-        let queued = await queue.pending
+        var server = confirmed
         for video in videos {
-            let server = PostState(isFavorited: video.isFavorited, rating: video.rating)
-            confirmed[video.id] = server
-            displayed[video.id] = queued.filter { $0.videoID == video.id }.reduce(server) { $0.applying($1) }
+            server[video.id, default: PostState()].isFavorited = video.isFavorited
+            server[video.id, default: PostState()].rating = video.rating
+        }
+        await take(server, for: videos.map(\.id))
+    }
+
+    /// Takes the server's view of story items (their hearts) as a person's page arrives.
+    public func observe(stories items: [APIStoryItem]) async {
+        var server = confirmed
+        for item in items { server[item.id, default: PostState()].isStoryLiked = item.liked }
+        await take(server, for: items.map(\.id))
+    }
+
+    private func take(_ server: [Int64: PostState], for ids: [Int64]) async {
+        let queued = await queue.pending
+        for id in ids {
+            guard let state = server[id] else { continue }
+            confirmed[id] = state
+            displayed[id] = queued.filter { $0.videoID == id }.reduce(state) { $0.applying($1) }
         }
     }
 
@@ -97,6 +145,16 @@ public actor OptimisticState {
     @discardableResult
     public func setRating(_ rating: Int, videoID: Int64) async -> MutationEvent {
         await perform(.rating(videoID: videoID, rating: rating))
+    }
+
+    @discardableResult
+    public func setStoryLike(_ liked: Bool, itemID: Int64) async -> MutationEvent {
+        await perform(.storyLike(itemID: itemID, liked: liked))
+    }
+
+    @discardableResult
+    public func toggleStoryLike(itemID: Int64) async -> MutationEvent {
+        await setStoryLike(!(displayed[itemID]?.isStoryLiked ?? false), itemID: itemID)
     }
 
     /// Applies, then sends or queues. Returns the last event it emitted.
@@ -163,11 +221,12 @@ public actor OptimisticState {
         }
     }
 
-    private func confirm(_ server: APIViewerState, generation: Int, target: String) -> MutationEvent {
-        let state = PostState(isFavorited: server.isFavorited, rating: server.rating)
-        confirmed[server.id] = state
-        if generations[target] == generation { displayed[server.id] = state }
-        return emit(.confirmed(videoID: server.id, state: displayed[server.id] ?? state))
+    private func confirm(_ server: ServerPostState, generation: Int, target: String) -> MutationEvent {
+        let id = server.videoID
+        let state = server.applied(to: confirmed[id] ?? PostState())
+        confirmed[id] = state
+        if generations[target] == generation { displayed[id] = server.applied(to: displayed[id] ?? state) }
+        return emit(.confirmed(videoID: id, state: displayed[id] ?? state))
     }
 
     private func rollBack(_ id: Int64, error: ReelAPIError, generation: Int, target: String) -> MutationEvent {

@@ -50,17 +50,25 @@ public struct StoryPlayer: Sendable {
     public private(set) var isFinished = false
     public private(set) var isDismissed = false
     public private(set) var seen: Set<String> = []
+    /// Every segment opens paused for `.buffering` until the UI reports its first frame
+    /// (`firstFrameShown`): a photo still decoding or a video not yet playing must not use up
+    /// its time (Zuck.js #122).
+    public let waitsForFirstFrame: Bool
     private var lastTick: Date?
 
     /// Starts at `userIndex`'s first unseen segment (its first one when all are seen).
-    public init(users: [StoryUser], startingAt userIndex: Int = 0, alreadySeen: Set<String> = [], now: Date) {
+    public init(
+        users: [StoryUser], startingAt userIndex: Int = 0, alreadySeen: Set<String> = [], waitForFirstFrame: Bool = false, now: Date
+    ) {
         self.users = users.filter { !$0.segments.isEmpty }
         seen = alreadySeen
+        waitsForFirstFrame = waitForFirstFrame
         self.userIndex = min(max(0, userIndex), max(0, self.users.count - 1))
         isFinished = self.users.isEmpty
         if let user = currentUser { segmentIndex = user.segments.firstIndex { !alreadySeen.contains($0.id) } ?? 0 }
         lastTick = now
         markSeen()
+        if waitForFirstFrame, currentSegment != nil { pauseReasons.insert(.buffering) }
     }
 
     public var currentUser: StoryUser? { users.indices.contains(userIndex) ? users[userIndex] : nil }
@@ -133,6 +141,25 @@ public struct StoryPlayer: Sendable {
         pauseReasons.remove(reason)
     }
 
+    /// The UI shows `segment`'s first frame (photo decoded, video playing): its time starts.
+    /// A late report for a segment that is no longer current changes nothing. Returns whether
+    /// it applied.
+    @discardableResult
+    public mutating func firstFrameShown(segment: String, at now: Date) -> Bool {
+        guard currentSegment?.id == segment else { return false }
+        resume(.buffering, at: now)
+        return true
+    }
+
+    /// Adds people after the last one (their items arrive as the viewer gets near them), with
+    /// the segments the viewer saw before. People already in the row and people without
+    /// segments are left out.
+    public mutating func append(_ more: [StoryUser], alreadySeen: Set<String> = []) {
+        let known = Set(users.map(\.id))
+        users += more.filter { !$0.segments.isEmpty && !known.contains($0.id) }
+        seen.formUnion(alreadySeen)
+    }
+
     public mutating func dismiss(at now: Date) -> [StoryEvent] {
         _ = tick(at: now)
         guard !isDismissed else { return [] }
@@ -162,6 +189,7 @@ public struct StoryPlayer: Sendable {
         segmentIndex = segment
         elapsed = 0
         markSeen()
+        if waitsForFirstFrame { pauseReasons.insert(.buffering) }
         if let current = currentSegment { events.append(.segmentStarted(user: users[user].id, segment: current.id)) }
         return events
     }

@@ -4,7 +4,8 @@ import ReelStorage
 
 /// The demo library `make run` creates when the library is empty: a dozen short, varied clips
 /// from ffmpeg's generators (portrait and landscape, some with audio, captions burned in),
-/// each with a yt-dlp-style sidecar, plus two image posts. Planned as data; `generate` runs it.
+/// each with a yt-dlp-style sidecar, plus two image posts and a carousel, and `DemoStories`'
+/// saved stories of three accounts. Planned as data; `generate` runs it.
 public enum DemoLibrary {
     public struct Clip: Sendable, Equatable {
         public var name: String
@@ -129,5 +130,6 @@ public enum DemoLibrary {
             guard result.succeeded else { throw PipelineError.toolFailed("ffmpeg", "demo slide \(slide.name): \(result.stderrTail)") }
         }
         try Data(carousel.caption.utf8).write(to: folder.appendingPathComponent("\(carousel.name).txt"))
+        try await DemoStories.generate(into: folder, runner: runner)
     }
 }

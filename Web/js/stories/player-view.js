@@ -14,6 +14,7 @@ export function buildPlayerView() {
   const soundButton = h('button', { type: 'button', class: 'stories-sound', 'aria-label': 'Turn sound on', 'aria-pressed': 'false', innerHTML: icon('soundOff') });
   const closeButton = h('button', { type: 'button', class: 'stories-close', 'aria-label': 'Close stories', title: 'Close (Esc)', innerHTML: CLOSE_ICON });
   const caption = h('p', { class: 'stories-caption' });
+  const credit = h('a', { class: 'stories-credit', target: '_blank', rel: 'noopener noreferrer', hidden: true });
   const likeButton = h('button', { type: 'button', class: 'stories-like', 'aria-label': 'Like', 'aria-pressed': 'false', innerHTML: icon('heart') });
   const media = h('div', { class: 'stories-media' });
   const spinner = h('div', { class: 'stories-spinner', role: 'status', 'aria-label': 'Loading', hidden: true });
@@ -22,7 +23,7 @@ export function buildPlayerView() {
   const chrome = h('div', { class: 'stories-chrome' },
     progress,
     h('div', { class: 'stories-head' }, avatar, h('span', { class: 'stories-who' }, name, when), pauseButton, soundButton, closeButton),
-    h('div', { class: 'stories-foot' }, caption, likeButton));
+    h('div', { class: 'stories-foot' }, h('div', { class: 'stories-text' }, caption, credit), likeButton));
   const stage = h('div', { class: 'stories-stage', tabindex: '-1' }, media, spinner, message, burst, chrome);
   const frame = h('div', { class: 'stories-frame' }, stage);
   const previousPerson = h('button', { type: 'button', class: 'stories-person stories-person-prev', 'aria-label': 'Previous person', innerHTML: icon('chevronLeft') });
@@ -31,7 +32,7 @@ export function buildPlayerView() {
   const dialog = h('dialog', { class: 'stories-player', 'aria-label': 'Stories' }, previousPerson, frame, nextPerson, live);
 
   return {
-    dialog, frame, stage, media, progress, spinner, message, burst, chrome, avatar, name, when, caption, live,
+    dialog, frame, stage, media, progress, spinner, message, burst, chrome, avatar, name, when, caption, credit, live,
     pauseButton, soundButton, closeButton, likeButton, previousPerson, nextPerson,
     setSound(on) {
       soundButton.innerHTML = icon(on ? 'soundOn' : 'soundOff');
@@ -51,6 +52,15 @@ export function buildPlayerView() {
     setBuffering(on) {
       spinner.hidden = !on;
       stage.classList.toggle('buffering', on);
+    },
+    /** An outside catalogue's credit (Pexels asks for it): "Jane Doe on Pexels", linked. */
+    setCredit(attribution) {
+      credit.hidden = !attribution;
+      if (!attribution) return;
+      credit.textContent = attribution.author ? `${attribution.author} on ${attribution.source}` : attribution.source;
+      const href = attribution.url ?? attribution.author_url;
+      if (href && /^https?:\/\//.test(href)) credit.href = href;
+      else credit.removeAttribute('href');
     },
     burstHeart() {
       burst.classList.remove('show');

@@ -7,7 +7,7 @@
 import { useStylesheet } from '../detail/dom.js';
 import { showToast } from '../ui/toast.js';
 import { storiesApiFrom } from './stories-api.js';
-import { createSeenQueue } from './seen-queue.js';
+import { pageSeenQueue } from './seen-queue.js';
 import { createProgress } from './progress.js';
 import { createStoryTimer } from './story-timer.js';
 import { wireStoryGestures } from './gestures.js';
@@ -17,7 +17,7 @@ import { rememberOwner } from './engine.js';
 import { storiesSoundOn, setStoriesSound } from './sound.js';
 import { buildPlayerView, trapFocus, ago } from './player-view.js';
 
-/** Fired on window after seen marks were saved or a like changed: trays refresh. */
+/** Fired on window when a player closed, after its seen marks were sent: trays refresh. */
 export const STORIES_CHANGED = 'reelhouse:stories-changed';
 
 let openPlayer = null;
@@ -40,7 +40,7 @@ export function openStories(username, { api, people = null, cursor = null, onPer
   const deck = createMediaDeck();
   const order = createPeopleList(stories, { people, cursor, start: username });
   const pages = new Map();   // username → Promise<page>
-  const seen = createSeenQueue({ send: (ids) => stories.seen(ids) });
+  const seen = pageSeenQueue((ids) => stories.seen(ids));
   let sound = storiesSoundOn();
   let person = null;          // { user, index, page }
   let itemIndex = 0;
@@ -51,6 +51,8 @@ export function openStories(username, { api, people = null, cursor = null, onPer
   let closed = false;
   const cleanups = [];
 
+  // Focus goes back where it was (the tray's ring) once the screen behind is shown again.
+  const opener = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
   document.body.append(view.dialog);
   view.dialog.showModal();
   view.setSound(sound);
@@ -94,10 +96,12 @@ export function openStories(username, { api, people = null, cursor = null, onPer
     if (avatar) view.avatar.src = avatar;
     view.caption.textContent = item.caption ?? '';
     view.caption.hidden = !item.caption;
+    view.setCredit(item.attribution ?? null);
     view.setLiked(Boolean(item.liked));
     view.likeButton.hidden = Boolean(person.page.is_me);
     view.stage.dataset.itemId = String(item.id);
     view.stage.dataset.kind = item.kind;
+    view.stage.dataset.shape = item.height > item.width ? 'portrait' : 'wide';
     view.dialog.dataset.user = person.page.user;
     view.dialog.dataset.item = String(itemIndex);
     view.live.textContent = `${person.page.user}, story ${itemIndex + 1} of ${person.page.items.length}`;
@@ -346,11 +350,24 @@ export function openStories(username, { api, people = null, cursor = null, onPer
     view.dialog.close();
     view.dialog.remove();
     if (openPlayer === player) openPlayer = null;
-    seen.flush().finally(() => {
-      seen.destroy();
-      window.dispatchEvent(new CustomEvent(STORIES_CHANGED));
-    });
+    seen.flush().finally(() => window.dispatchEvent(new CustomEvent(STORIES_CHANGED)));
     if (!silent) onClose();
+    restoreFocus();
+  }
+
+  /** Now, and again after the history step of `onClose` showed the screen behind (popstate). */
+  function restoreFocus() {
+    if (!opener) return;
+    const refocus = () => {
+      // A refreshed tray drew its rings anew: the same person's ring stands in for the old one.
+      const user = opener.closest?.('a.story-ring')?.dataset.user;
+      const target = opener.isConnected || !user ? opener
+        : [...document.querySelectorAll(`a.story-ring[data-user="${CSS.escape(user)}"]`)].find((ring) => ring.offsetParent !== null);
+      if (target?.isConnected && target.offsetParent !== null) target.focus({ preventScroll: true });
+    };
+    refocus();
+    const until = performance.now() + 1000;
+    window.addEventListener('popstate', () => { if (performance.now() < until) setTimeout(refocus); }, { once: true });
   }
 
   const player = {

@@ -1,16 +1,26 @@
 // Seen marks, batched: an item becomes seen when its timer starts (it was actually shown), and
-// the ids go to `POST /api/v1/stories/seen` together — a second after the last mark, on close,
-// and when the page is hidden or left (keepalive). A failed send keeps its ids for the next
-// occasion (the route is idempotent and ignores ids it cannot place, so a replay never fails).
+// the ids go to `POST /api/v1/stories/seen` together — a second after the last mark, when the
+// player closes, and when the page is hidden or left (keepalive). One queue for the page's
+// life (`pageSeenQueue`), so marks a closed player could not send (offline) go with the next
+// attempt: a failed send keeps its ids and tries again with a growing pause, and at once when
+// the browser says it is online. The route is idempotent and ignores ids it cannot place, so
+// a replay never fails.
 import { sendSeenKeepalive } from './stories-api.js';
 
 const BATCH_DELAY_MS = 1000;
+const MAX_RETRY_DELAY_MS = 30_000;
 const MAX_BATCH = 500;
 
 export function createSeenQueue({ send }) {
   const pending = new Set();
   let timer = 0;
   let inFlight = null;
+  let failures = 0;
+
+  function schedule(delay = BATCH_DELAY_MS) {
+    clearTimeout(timer);
+    timer = setTimeout(flush, delay);
+  }
 
   async function flush() {
     clearTimeout(timer);
@@ -21,17 +31,14 @@ export function createSeenQueue({ send }) {
     inFlight = send(ids);
     try {
       await inFlight;
+      failures = 0;
     } catch {
       ids.forEach((id) => pending.add(id));
+      failures += 1;
     } finally {
       inFlight = null;
     }
-    if (pending.size) schedule();
-  }
-
-  function schedule() {
-    clearTimeout(timer);
-    timer = setTimeout(flush, BATCH_DELAY_MS);
+    if (pending.size) schedule(failures ? Math.min(MAX_RETRY_DELAY_MS, BATCH_DELAY_MS * 2 ** failures) : 0);
   }
 
   function flushOnLeave() {
@@ -41,8 +48,10 @@ export function createSeenQueue({ send }) {
     pending.clear();
   }
   const onHidden = () => { if (document.visibilityState === 'hidden') flushOnLeave(); };
+  const onOnline = () => { if (pending.size) flush(); };
   window.addEventListener('pagehide', flushOnLeave);
   document.addEventListener('visibilitychange', onHidden);
+  window.addEventListener('online', onOnline);
 
   return {
     mark(id) { pending.add(id); schedule(); },
@@ -51,7 +60,16 @@ export function createSeenQueue({ send }) {
     destroy() {
       window.removeEventListener('pagehide', flushOnLeave);
       document.removeEventListener('visibilitychange', onHidden);
+      window.removeEventListener('online', onOnline);
       clearTimeout(timer);
     },
   };
+}
+
+let shared = null;
+
+/** The page's queue (one for every player the page opens). */
+export function pageSeenQueue(send) {
+  shared ??= createSeenQueue({ send });
+  return shared;
 }
