@@ -321,6 +321,7 @@ export function openStories(username, { api, people = null, cursor = null, onPer
     },
   }));
   listen(view.dialog, 'cancel', (event) => { event.preventDefault(); close(); });
+  listen(window, 'reelhouse:stories-online', () => { if (!view.message.hidden) (person ? showItem(itemIndex) : showPerson(username)); });   // back online (ui/stories-offline.js): retry what failed
   // On the document: the dialog is modal, and focus may have fallen back to <body>.
   listen(document, 'keydown', (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
