@@ -77,7 +77,9 @@ def test_a_stalled_video_holds_its_segment(browser, stories, size):
         open_player(page, "alice")
         current_video_playing(page)
         # The first segment plays out and the rest never comes: the spinner shows, the fill stops.
-        page.wait_for_function("() => !document.querySelector('dialog.stories-player[open] .stories-spinner').hidden", timeout=20_000)
+        # (Waits for both: under load the spinner can flash before the first frame is shown.)
+        page.wait_for_function("""() => !document.querySelector('dialog.stories-player[open] .stories-spinner').hidden
+            && Number(document.querySelector('dialog.stories-player[open] .story-segment').getAttribute('aria-valuenow')) > 0""", timeout=20_000)
         held_at = shown(page)["progress"][0]
         assert 0 < held_at < 100
         page.wait_for_timeout(1500)
