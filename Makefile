@@ -45,6 +45,7 @@ bench:
 	REELHOUSE_BIN=$(CURDIR)/.build/release/reelhouse $(PY) scripts/bench_feed.py
 	REELHOUSE_BIN=$(CURDIR)/.build/release/reelhouse $(PY) scripts/bench_search.py
 	REELHOUSE_BIN=$(CURDIR)/.build/release/reelhouse $(PY) scripts/bench_swipe.py
+	REELHOUSE_BIN=$(CURDIR)/.build/release/reelhouse $(PY) scripts/bench_stories.py
 
 clean:
 	rm -rf .build .venv

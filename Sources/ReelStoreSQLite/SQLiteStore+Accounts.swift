@@ -11,6 +11,9 @@ extension SQLiteStore {
     public func createUser(name: String, role: UserRole, passwordHash: String, now: Date) async throws -> User {
         guard !Vocabulary.isBlank(name) else { throw StoreError.invalid("a user name cannot be blank") }
         let key = Self.nameKey(name)
+        guard !StoryRouteNames.reserved.contains(key) else {
+            throw StoreError.invalid("the user name \(name) is reserved (a stories route uses it)")
+        }
         return try await write { db in
             if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE name_key = ?)", arguments: [key]) == true {
                 throw StoreError.conflict("the user name \(name) is taken")

@@ -57,6 +57,9 @@ struct DoctorCommand: AsyncParsableCommand {
         } catch {
             report(false, "database", "\(error)")
         }
+        // Optional outside sources: named so a user knows what a key would turn on (never the key).
+        let pexels = !(ProcessInfo.processInfo.environment["REELHOUSE_PEXELS_KEY"] ?? "").isEmpty
+        print("info pexels: \(pexels ? "REELHOUSE_PEXELS_KEY is set; `reelhouse source pexels` can fill a library" : "no REELHOUSE_PEXELS_KEY (optional: set one to use `reelhouse source pexels`)")")
         if problems > 0 {
             throw CLIError("doctor: \(problems) problem\(problems == 1 ? "" : "s") found")
         }

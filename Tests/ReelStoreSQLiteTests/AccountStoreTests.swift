@@ -21,6 +21,11 @@ struct AccountStoreTests {
             await #expect(throws: StoreError.invalid("a user name cannot be blank")) {
                 _ = try await store.createUser(name: "  ", role: .member, passwordHash: "h", now: t0)
             }
+            for reserved in ["Archive", "seen", "ITEMS"] {
+                await #expect(throws: StoreError.invalid("the user name \(reserved) is reserved (a stories route uses it)")) {
+                    _ = try await store.createUser(name: reserved, role: .member, passwordHash: "h", now: t0)
+                }
+            }
             #expect(try await store.user(name: "ANA") == ana)
             #expect(try await store.user(id: ana.id) == ana)
             #expect(try await store.user(name: "nobody") == nil)

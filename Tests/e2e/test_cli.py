@@ -14,6 +14,9 @@ def test_doctor_checks_tools_encoders_folder_and_database(data):
     lines = result.stdout.splitlines()
     for what in ["ffmpeg:", "ffprobe:", "encoder libx264:", "encoder aac:", "data folder:", "database:"]:
         assert any(line.startswith("ok") and what in line for line in lines), (what, result.stdout)
+    assert any(line.startswith("info pexels: no REELHOUSE_PEXELS_KEY") for line in lines), result.stdout
+    keyed = reelhouse(data, "doctor", env={"REELHOUSE_PEXELS_KEY": "secret-key-123"}).stdout
+    assert "info pexels: REELHOUSE_PEXELS_KEY is set" in keyed and "secret-key-123" not in keyed
 
 
 def test_doctor_fails_on_an_unwritable_data_folder(tmp_path):

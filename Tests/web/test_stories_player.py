@@ -77,7 +77,9 @@ def test_a_stalled_video_holds_its_segment(browser, stories, size):
         open_player(page, "alice")
         current_video_playing(page)
         # The first segment plays out and the rest never comes: the spinner shows, the fill stops.
-        page.wait_for_function("() => !document.querySelector('dialog.stories-player[open] .stories-spinner').hidden", timeout=20_000)
+        # (Waits for both: under load the spinner can flash before the first frame is shown.)
+        page.wait_for_function("""() => !document.querySelector('dialog.stories-player[open] .stories-spinner').hidden
+            && Number(document.querySelector('dialog.stories-player[open] .story-segment').getAttribute('aria-valuenow')) > 0""", timeout=20_000)
         held_at = shown(page)["progress"][0]
         assert 0 < held_at < 100
         page.wait_for_timeout(1500)
@@ -317,7 +319,8 @@ def test_people_turn_without_motion_when_reduced_motion_is_asked(browser, storie
         try:
             page = context.new_page()
             open_player(page, "alice")
-            page.evaluate("""() => { window.__turns = 0; document.querySelector('.stories-frame').addEventListener('animationstart', () => { window.__turns += 1; }); }""")
+            page.evaluate("""() => { window.__turns = 0; const frame = document.querySelector('.stories-frame');
+                frame.addEventListener('animationstart', (event) => { if (event.target === frame) window.__turns += 1; }); }""")
             page.click("dialog.stories-player[open] .stories-person-next")
             page.wait_for_selector(f"{PLAYER}:not([data-user='alice'])")
             page.wait_for_timeout(600)

@@ -48,6 +48,14 @@ def test_tray_shows_each_person_with_an_unseen_ring(browser, stories, size, arti
         page.wait_for_selector("dialog.stories-player", state="detached")
         assert urlsplit(page.url).path == "/discover"
         assert page.is_visible(".discover-stories a.story-ring[data-user='bob']")
+        if not size[2]:
+            # From the keyboard: Enter on a ring opens it, Esc closes it, and focus is on the ring again.
+            page.focus(".discover-stories a.story-ring[data-user='carol']")
+            page.keyboard.press("Enter")
+            page.wait_for_selector("dialog.stories-player[open][data-user='carol']", timeout=20_000)
+            page.keyboard.press("Escape")
+            page.wait_for_selector("dialog.stories-player", state="detached")
+            page.wait_for_function("() => document.activeElement?.dataset?.user === 'carol'", timeout=5_000)
     finally:
         context.close()
 

@@ -9,6 +9,7 @@ import { listFromQuery, listLabel } from './feed/list-source.js';
 import { loadEngine } from './engine-loader.js';
 import { prefetchEnabled } from './feed/preferences.js';
 import { watchConnectivity } from './ui/offline.js';
+import { startStoriesOffline } from './ui/stories-offline.js';
 import { toggleHelp } from './ui/help.js';
 import { showToast } from './ui/toast.js';
 import { createMediaRefresher } from './feed/media-refresh.js';
@@ -23,6 +24,7 @@ let feedKey = null;     // the feed's query (tag, or the list it plays): the sam
 let user = null;
 let signedIn = false;
 let feedTray = null;    // the stories tray over the feed (js/stories/tray.js)
+startStoriesOffline();   // the player's offline banner and the stories' way back online
 const connectivity = watchConnectivity({ onOnline: () => { feed ? feed.retry() : (signedIn ? null : boot()); } });
 // Expired or rotated media URLs: the post is refetched (once a minute at most) for fresh ones.
 const refresher = createMediaRefresher({ fetchItem: (id) => api.video(id) });

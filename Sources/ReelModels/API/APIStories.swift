@@ -283,3 +283,9 @@ public struct APIStoryArchive: Codable, Sendable, Equatable {
         try container.encode(nextCursor, forKey: .nextCursor)
     }
 }
+
+/// Names `GET /api/v1/stories/{username}` cannot reach, because fixed routes beside it
+/// (`/stories/archive`, `/stories/seen`, `/stories/items/…`) take them: refused as user names.
+public enum StoryRouteNames {
+    public static let reserved: Set<String> = ["archive", "seen", "items"]
+}

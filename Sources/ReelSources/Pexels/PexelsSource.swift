@@ -76,12 +76,12 @@ public struct PexelsSource: ContentSource {
             let total: Int?
             switch query.kind {
             case .video:
-                let listing = try JSONDecoder().decode(PexelsWire.VideoListing.self, from: body)
-                for video in listing.videos { collect(PexelsItems.item(video, query: query), into: &items, warnings: &warnings) }
+                let listing = try JSONDecoder().decode(PexelsWire.Listing<PexelsWire.Video>.self, from: body)
+                for video in listing.entries { collect(PexelsItems.item(video, query: query), into: &items, warnings: &warnings) }
                 (next, total) = (listing.nextPage != nil, listing.totalResults)
             case .photo:
-                let listing = try JSONDecoder().decode(PexelsWire.PhotoListing.self, from: body)
-                for photo in listing.photos { collect(PexelsItems.item(photo, query: query), into: &items, warnings: &warnings) }
+                let listing = try JSONDecoder().decode(PexelsWire.Listing<PexelsWire.Photo>.self, from: body)
+                for photo in listing.entries { collect(PexelsItems.item(photo, query: query), into: &items, warnings: &warnings) }
                 (next, total) = (listing.nextPage != nil, listing.totalResults)
             }
             return SourcePage(items: items, nextPage: next ? page + 1 : nil, totalResults: total, warnings: warnings)

@@ -5,33 +5,24 @@ import Foundation
 /// on the last page) and `videos[]` or `photos[]`. Optional fields are optional here too: a
 /// field Pexels drops must cost that field, not the page.
 enum PexelsWire {
-    struct VideoListing: Decodable {
-        var page: Int?
-        var perPage: Int?
+    /// One listing page: `videos[]` or `photos[]` (whichever the endpoint lists) as `entries`,
+    /// and the paging fields we use.
+    struct Listing<Entry: Decodable>: Decodable {
         var totalResults: Int?
         var nextPage: String?
-        var videos: [Video]
+        var entries: [Entry]
 
         enum CodingKeys: String, CodingKey {
-            case page, videos
-            case perPage = "per_page"
+            case videos, photos
             case totalResults = "total_results"
             case nextPage = "next_page"
         }
-    }
 
-    struct PhotoListing: Decodable {
-        var page: Int?
-        var perPage: Int?
-        var totalResults: Int?
-        var nextPage: String?
-        var photos: [Photo]
-
-        enum CodingKeys: String, CodingKey {
-            case page, photos
-            case perPage = "per_page"
-            case totalResults = "total_results"
-            case nextPage = "next_page"
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            totalResults = try container.decodeIfPresent(Int.self, forKey: .totalResults)
+            nextPage = try container.decodeIfPresent(String.self, forKey: .nextPage)
+            entries = try container.decodeIfPresent([Entry].self, forKey: .videos) ?? container.decode([Entry].self, forKey: .photos)
         }
     }
 

@@ -13,4 +13,6 @@ export const createApi = {
   cancelJob: (id) => request('POST', `/api/v1/jobs/${id}/cancel`),
   retryJob: (id) => request('POST', `/api/v1/jobs/${id}/retry`),
   video: (id) => request('GET', `/api/v1/videos/${id}`),
+  /** A person's live stories (404 while they have none). */
+  stories: (username) => request('GET', `/api/v1/stories/${encodeURIComponent(username)}`),
 };

@@ -72,8 +72,16 @@ export function followJob(id, { onUpdate, signal } = {}) {
   });
 }
 
-/** Waits for every job of a post, then for the post to be readable (it is in the feed). */
-export async function followPublication({ postId, jobIds = [], onUpdate, signal }) {
+/**
+ * Waits for every job of a post, then for the post to be readable: `appeared(postId)` resolves
+ * once it is, and throws an ApiError 404 (or 0, offline) while it is not yet. By default the
+ * post itself (it is in the feed); a story is never a readable post (its status is `story`),
+ * so the story screens pass a look into the person's stories instead (destination.js).
+ */
+export async function followPublication({
+  postId, jobIds = [], onUpdate, signal, appeared = createApi.video,
+  whereToLook = 'Check the feed in a minute.',
+}) {
   const progress = new Map(jobIds.map((id) => [id, 0]));
   for (const id of jobIds) {
     const job = await followJob(id, {
@@ -90,12 +98,12 @@ export async function followPublication({ postId, jobIds = [], onUpdate, signal 
   if (!postId) return { ok: true, postId: null };
   for (let attempt = 0; attempt < 30; attempt += 1) {
     try {
-      await createApi.video(postId);
+      await appeared(postId);
       return { ok: true, postId };
     } catch (error) {
       if (error.status !== 404 && error.status !== 0) return { ok: false, reason: error.message };
     }
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
-  return { ok: false, reason: 'The post was processed but did not appear. Check the feed in a minute.' };
+  return { ok: false, reason: `The post was processed but did not appear. ${whereToLook}` };
 }

@@ -12,9 +12,10 @@ import { startGenerateScreen } from './generate/generate-screen.js';
 const requestedChunk = Number(new URLSearchParams(location.search).get('chunk'));
 const chunkSize = Number.isInteger(requestedChunk) && requestedChunk >= 64 * 1024 ? requestedChunk : 2 * 1024 * 1024;
 
+let me = null;   // GET /api/v1/me ({ id, name, role }): a story is followed into stories/{name}
 const starters = {
-  upload: () => startUploadScreen({ chunkSize }),
-  record: () => startRecordScreen({ chunkSize }),
+  upload: () => startUploadScreen({ chunkSize, me }),
+  record: () => startRecordScreen({ chunkSize, me }),
   generate: () => startGenerateScreen(),
 };
 const screens = new Map();
@@ -33,7 +34,7 @@ async function boot() {
   status.querySelector('p').textContent = 'Loading…';
   status.querySelector('button').hidden = true;
   try {
-    const me = await api.me();
+    me = await api.me();
     setLibraryUser(me?.id);   // the library chosen in Profile is per user
     status.hidden = true;
     openCreate();

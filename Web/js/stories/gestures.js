@@ -1,7 +1,9 @@
 // The story stage's gestures, from pointer events (touch, pen, mouse): a tap on the left third
-// goes back, on the rest forward; a second tap soon after is a double tap (like) instead; a
-// press held 200 ms pauses until released; a horizontal swipe changes person; a swipe down
-// closes. Buttons and links inside the stage keep their own clicks.
+// goes back and on the right third forward at once (rapid taps skip item after item, and a
+// tap never waits); the middle third is where a double tap likes, so only a tap there waits
+// DOUBLE_TAP_MS to tell a like from a forward. A press held 200 ms pauses until released; a
+// horizontal swipe changes person; a swipe down closes. Buttons and links inside the stage
+// keep their own clicks.
 
 export const HOLD_MS = 200;
 export const DOUBLE_TAP_MS = 250;
@@ -62,7 +64,14 @@ export function wireStoryGestures(stage, { onTap, onDoubleTap, onHold, onSwipe, 
       return;
     }
     const rect = stage.getBoundingClientRect();
-    const zone = event.clientX - rect.left < rect.width / 3 ? 'back' : 'forward';
+    const third = (event.clientX - rect.left) / (rect.width / 3);
+    const zone = third < 1 ? 'back' : 'forward';
+    if (third < 1 || third >= 2) {
+      lastTap = null;
+      clearTimeout(singleTimer);
+      onTap(zone);
+      return;
+    }
     lastTap = { time: now, x: event.clientX, y: event.clientY };
     clearTimeout(singleTimer);
     singleTimer = setTimeout(() => { lastTap = null; onTap(zone); }, DOUBLE_TAP_MS);

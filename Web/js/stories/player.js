@@ -52,6 +52,8 @@ export function openStories(username, { api, people = null, cursor = null, onPer
   let closed = false;
   const cleanups = [];
 
+  // Focus goes back where it was (the tray's ring) once the screen behind is shown again.
+  const opener = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
   document.body.append(view.dialog);
   view.dialog.showModal();
   view.setSound(sound);
@@ -327,6 +329,7 @@ export function openStories(username, { api, people = null, cursor = null, onPer
     },
   }));
   listen(view.dialog, 'cancel', (event) => { event.preventDefault(); close(); });
+  listen(window, 'reelhouse:stories-online', () => { if (!view.message.hidden) (person ? showItem(itemIndex) : showPerson(username)); });   // back online (ui/stories-offline.js): retry what failed
   // On the document: the dialog is modal, and focus may have fallen back to <body>.
   listen(document, 'keydown', (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
@@ -357,6 +360,22 @@ export function openStories(username, { api, people = null, cursor = null, onPer
     if (openPlayer === player) openPlayer = null;
     seen.flush().finally(() => window.dispatchEvent(new CustomEvent(STORIES_CHANGED)));
     if (!silent) onClose();
+    restoreFocus();
+  }
+
+  /** Now, and again after the history step of `onClose` showed the screen behind (popstate). */
+  function restoreFocus() {
+    if (!opener) return;
+    const refocus = () => {
+      // A refreshed tray drew its rings anew: the same person's ring stands in for the old one.
+      const user = opener.closest?.('a.story-ring')?.dataset.user;
+      const target = opener.isConnected || !user ? opener
+        : [...document.querySelectorAll(`a.story-ring[data-user="${CSS.escape(user)}"]`)].find((ring) => ring.offsetParent !== null);
+      if (target?.isConnected && target.offsetParent !== null) target.focus({ preventScroll: true });
+    };
+    refocus();
+    const until = performance.now() + 1000;
+    window.addEventListener('popstate', () => { if (performance.now() < until) setTimeout(refocus); }, { once: true });
   }
 
   const player = {

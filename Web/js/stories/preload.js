@@ -7,6 +7,12 @@ import { storiesEngine } from './engine.js';
 
 const LEASES = 2;
 const PHOTO_CACHE = 8;
+/** `localStorage[PRELOAD_KEY] = 'off'` turns the look-ahead off (the story bench's baseline). */
+export const PRELOAD_KEY = 'reelhouse.stories.preload';
+
+function preloadOff() {
+  try { return localStorage.getItem(PRELOAD_KEY) === 'off'; } catch { return false; }
+}
 
 /** The photo variant to show: the smallest at least as wide as the screen needs, else the largest. */
 export function photoURL(item, cssWidth = window.innerWidth) {
@@ -89,6 +95,7 @@ export function createMediaDeck() {
 
     /** Warms what comes next: `next` into the other player (or decoded), `later` prefetched. */
     async preload(next, later, { current }) {
+      if (preloadOff()) return;
       if (next?.kind === 'photo') this.photo(next).catch(() => {});
       if (later?.kind === 'photo') this.photo(later).catch(() => {});
       await borrowAll();

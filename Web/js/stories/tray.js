@@ -67,8 +67,11 @@ export function mountTray(root, { api, navigate, pageSize }) {
     const fresh = (page.tray ?? []).filter((entry) => !known.has(entry.user));
     entries = reset ? fresh : entries.concat(fresh);
     cursor = page.next_cursor ?? null;
+    // A refresh draws the rings anew: a ring that had the focus hands it to its successor.
+    const focused = tray.contains(document.activeElement) ? document.activeElement.closest('a.story-ring')?.dataset.user : null;
     if (reset) list.replaceChildren();
     render(before);
+    if (focused) list.querySelector(`a.story-ring[data-user="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
   }
 
   function loadMore() {

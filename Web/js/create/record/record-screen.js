@@ -1,16 +1,18 @@
 // The record screen: camera preview with a look, hold to record, review the take (retake or
-// post). The look travels as the upload's `filter` metadata; the server applies it for real.
+// post it, or add it to your story). The look travels as the upload's `filter` metadata; the
+// server applies it for real, to a post and a story alike.
 import { openCamera, closeCamera, startRecording, CameraError } from './camera.js';
 import { makeHoldButton } from './hold-button.js';
 import { renderFilterPicker, filterById } from '../filters.js';
 import { readPostFields } from '../post-fields.js';
 import { addUploadRow } from '../upload/upload-row.js';
 import { showToast } from '../../ui/toast.js';
+import { renderDestinationPicker, destinationMetadata, initialDestination } from '../destination.js';
 
 export const RECORD_LIMIT_SECONDS = 60;
 const MIN_SECONDS = 0.8;
 
-export function startRecordScreen({ chunkSize } = {}) {
+export function startRecordScreen({ chunkSize, me } = {}) {
   const $ = (id) => document.getElementById(id);
   const preview = $('camera-preview');
   const review = $('take-preview');
@@ -30,6 +32,12 @@ export function startRecordScreen({ chunkSize } = {}) {
     review.style.filter = look.css;
   };
   renderFilterPicker($('filter-strip'), { selected: look.id, onChange: (filter) => { look = filter; applyLook(); } });
+  const postButton = $('post-take');
+  const labelPostButton = (to) => { postButton.textContent = to === 'story' ? 'Share to your story' : 'Post'; };
+  const destination = renderDestinationPicker($('record-destination'), {
+    name: 'record-destination', fields: $('record-fields'), initial: initialDestination(), onChange: labelPostButton,
+  });
+  labelPostButton(destination.value());
 
   const showCamera = () => {
     review.hidden = true;
@@ -96,15 +104,17 @@ export function startRecordScreen({ chunkSize } = {}) {
 
   $('post-take').addEventListener('click', () => {
     if (!take) return;
-    const { description, tags } = readPostFields($('record-fields'));
+    const story = destination.value() === 'story';
+    const { description, tags: typed } = readPostFields($('record-fields'));
+    const tags = story ? [] : typed;   // a story has no tags (its field is hidden)
     const extension = take.blob.type.includes('mp4') ? 'mp4' : 'webm';
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const file = new File([take.blob], `recording-${stamp}.${extension}`, { type: take.blob.type, lastModified: Date.now() });
     addUploadRow($('record-uploads'), {
-      file, tags, chunkSize,
-      metadata: { filename: file.name, filetype: file.type, description, tags: tags.join(','), filter: look.id },
+      file, tags, chunkSize, story: story ? { username: me.name } : null,
+      metadata: { filename: file.name, filetype: file.type, description, tags: tags.join(','), filter: look.id, ...destinationMetadata(destination.value()) },
     });
-    showToast(`Posting your recording with the ${look.label.toLowerCase()} look.`);
+    showToast(`${story ? 'Adding your recording to your story' : 'Posting your recording'} with the ${look.label.toLowerCase()} look.`);
     take = null;   // its blob lives on in the upload; the object URL stays for the review player
     hold.reset();
     showCamera();

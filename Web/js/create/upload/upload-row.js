@@ -1,10 +1,12 @@
 // One upload in a list: name, progress, pause/resume, cancel, then the processing progress (which
 // can be stopped, and retried when it failed) and the link to the published post. Used for
-// picked files and for recordings alike.
+// picked files and for recordings alike, posts and stories alike (`story`: { username } when
+// the upload goes to that person's story: it is followed into their stories, not the feed).
 import { TusUpload } from '../tus/tus-client.js';
 import { createApi } from '../create-api.js';
 import { followPublication } from '../job-follower.js';
 import { renderPublished, feedLinkFor } from '../post-fields.js';
+import { renderStoryPublished, storyAppeared, storyLinkFor } from '../destination.js';
 
 const MB = 1024 * 1024;
 
@@ -19,9 +21,10 @@ function element(tag, className, text) {
   return node;
 }
 
-export function addUploadRow(list, { file, metadata, tags, chunkSize }) {
+export function addUploadRow(list, { file, metadata, tags, chunkSize, story = null }) {
   const row = element('li', 'upload-row');
   row.dataset.state = 'idle';
+  row.dataset.destination = story ? 'story' : 'post';
   const name = element('span', 'upload-name', file.name);
   const size = element('span', 'upload-size', formatSize(file.size));
   const bar = element('progress', 'upload-progress');
@@ -83,15 +86,16 @@ export function addUploadRow(list, { file, metadata, tags, chunkSize }) {
     if (!jobId && !postId) {
       // The server did not name the job: the post appears in the feed when processing ends.
       row.dataset.state = 'uploaded';
-      status.textContent = 'Uploaded. It appears in the feed once processed.';
-      const link = element('a', 'post-link', 'Open the feed');
-      link.href = feedLinkFor(tags);
+      status.textContent = story ? 'Uploaded. It appears in your story once processed.' : 'Uploaded. It appears in the feed once processed.';
+      const link = element('a', 'post-link', story ? 'Open your story' : 'Open the feed');
+      link.href = story ? storyLinkFor(story.username) : feedLinkFor(tags);
       result.replaceChildren(link);
       result.hidden = false;
       return;
     }
     const outcome = await followPublication({
       postId, jobIds: jobId ? [jobId] : [],
+      ...(story ? { appeared: storyAppeared(story.username), whereToLook: 'Look at your story in a minute.' } : {}),
       onUpdate: (job) => {
         bar.value = job.progress ?? 0;
         const eta = job.etaSeconds ? `, about ${Math.ceil(job.etaSeconds)} s left` : '';
@@ -101,8 +105,9 @@ export function addUploadRow(list, { file, metadata, tags, chunkSize }) {
     if (outcome.ok) {
       bar.value = 1;
       row.dataset.state = 'published';
-      status.textContent = 'Published';
-      renderPublished(result, { postId: outcome.postId, tags });
+      status.textContent = story ? 'In your story' : 'Published';
+      if (story) renderStoryPublished(result, { postId: outcome.postId, username: story.username });
+      else renderPublished(result, { postId: outcome.postId, tags });
       processing = null;
       toggle.hidden = true;
       cancel.hidden = true;
