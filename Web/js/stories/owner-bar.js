@@ -14,7 +14,7 @@ const PLAYER_KEYS = new Set(['ArrowLeft', 'ArrowRight', ' ', 'Escape']);
 
 export function attachOwnerBar(view, { owner = storiesOwnerApi, pause, onDeleted, onKept = () => {} }) {
   useStylesheet('/css/stories-owner.css');
-  const seenButton = h('button', { type: 'button', class: 'story-seen-by', 'aria-haspopup': 'dialog' });
+  const seenButton = h('button', { type: 'button', class: 'story-seen-by', 'aria-haspopup': 'dialog', 'aria-label': 'Show viewers' });
   const menuButton = h('button', { type: 'button', class: 'story-owner-more', 'aria-label': 'More for this story', 'aria-haspopup': 'menu', 'aria-expanded': 'false' }, '⋯');
   const keepButton = h('button', { type: 'button', role: 'menuitem', 'data-action': 'keep' }, 'Keep as post');
   const deleteButton = h('button', { type: 'button', role: 'menuitem', class: 'danger', 'data-action': 'delete' }, 'Delete');
