@@ -142,6 +142,17 @@ def test_seen_by_and_the_viewers_sheet(browser, stories, size, artifacts):
             page.keyboard.press("Escape")
         page.wait_for_selector(SHEET, state="detached")
         assert page.locator(PLAYER).count() == 1, "Escape or a swipe closes the sheet, not the player"
+        if not size[2]:
+            # Keyboard: focus is back on "Seen by"; Enter opens the sheet with focus on its ×.
+            assert page.evaluate("() => document.activeElement.classList.contains('story-seen-by')")
+            page.keyboard.press("Enter")
+            page.wait_for_selector(f"{SHEET} .story-viewer[data-user='bob']")
+            assert page.evaluate("() => document.activeElement.classList.contains('story-viewers-close')")
+            page.keyboard.press("ArrowRight")   # the sheet's: the story stays
+            assert page.get_attribute(f"{PLAYER} .stories-stage", "data-item-id") == str(item["id"])
+            page.keyboard.press("Escape")
+            page.wait_for_selector(SHEET, state="detached")
+            assert page.locator(PLAYER).count() == 1
         # The story resumes: its time runs out and the player moves on (it was alice's last item: it closes).
         page.clock.run_for(item["duration"] * 1000 + 500)
         page.wait_for_function(f"""() => {{ const s = document.querySelector('{PLAYER} .stories-stage');

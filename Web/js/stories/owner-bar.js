@@ -15,13 +15,13 @@ const PLAYER_KEYS = new Set(['ArrowLeft', 'ArrowRight', ' ', 'Escape']);
 export function attachOwnerBar(view, { owner = storiesOwnerApi, pause, onDeleted, onKept = () => {} }) {
   useStylesheet('/css/stories-owner.css');
   const seenButton = h('button', { type: 'button', class: 'story-seen-by', 'aria-haspopup': 'dialog', 'aria-label': 'Show viewers' });
-  const menuButton = h('button', { type: 'button', class: 'story-owner-more', 'aria-label': 'More for this story', 'aria-haspopup': 'menu', 'aria-expanded': 'false' }, '⋯');
-  const keepButton = h('button', { type: 'button', role: 'menuitem', 'data-action': 'keep' }, 'Keep as post');
-  const deleteButton = h('button', { type: 'button', role: 'menuitem', class: 'danger', 'data-action': 'delete' }, 'Delete');
+  const menuButton = h('button', { type: 'button', class: 'story-owner-more', 'aria-label': 'More for this story', 'aria-expanded': 'false' }, '⋯');
+  const keepButton = h('button', { type: 'button', 'data-action': 'keep' }, 'Keep as post');
+  const deleteButton = h('button', { type: 'button', class: 'danger', 'data-action': 'delete' }, 'Delete');
   const confirmText = h('p', { class: 'story-owner-confirm', hidden: true }, 'Delete this story? It is gone for everyone.');
   const confirmButton = h('button', { type: 'button', class: 'danger', 'data-action': 'confirm-delete', hidden: true }, 'Delete');
   const cancelButton = h('button', { type: 'button', 'data-action': 'cancel', hidden: true }, 'Cancel');
-  const menu = h('div', { class: 'story-owner-menu', role: 'menu', 'aria-label': 'This story', hidden: true },
+  const menu = h('div', { class: 'story-owner-menu', role: 'group', 'aria-label': 'This story', hidden: true },
     keepButton, deleteButton, confirmText, confirmButton, cancelButton);
   const bar = h('div', { class: 'story-owner-bar', hidden: true }, seenButton, menuButton, menu);
   view.likeButton.before(bar);
