@@ -156,7 +156,9 @@ def summary(name: str, rows: list[dict]) -> str:
             f"  {'':11s} tap → move (the gesture's wait) p50 {percentile(gesture, .5):5.1f}; move → frame within a person "
             f"p50 {percentile(within, .5):6.1f} p95 {percentile(within, .95):6.1f}, to the next person ({sum(row['crossing'] for row in rows)}) "
             f"p50 {percentile(across, .5):6.1f} max {max(across):6.1f}; next item requested before the tap: "
-            f"{sum(r['warm'] for r in rows)}/{len(rows)}")
+            f"{sum(r['warm'] for r in rows)}/{len(rows)}\n"
+            f"  {'':11s} slowest taps (1 = the first after opening): "
+            + ", ".join(f"#{i + 1} {t:.0f} ms" for i, t in sorted(enumerate(total), key=lambda pair: -pair[1])[:4]))
 
 
 def main() -> None:

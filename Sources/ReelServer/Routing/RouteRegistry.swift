@@ -52,12 +52,21 @@ public final class RouteRegistry: @unchecked Sendable {
     /// The methods registered for templates that match `path` (for `Allow` on a 405).
     func methods(matching path: String) -> [String] {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        let matching = routes.filter { $0.matches(parts) }.map(\.method)
-        return Array(Set(matching)).sorted()
+        let matching = routes.filter { $0.matches(parts) }
+        // As the router does, a literal segment wins over a parameter at the same place:
+        // `/api/v1/stories/seen` is the seen route's (POST), not `/stories/{username}`'s GET.
+        guard let best = matching.map(\.literalSegments).max(by: { $0.lexicographicallyPrecedes($1) }) else { return [] }
+        return Array(Set(matching.filter { $0.literalSegments == best }.map(\.method))).sorted()
     }
 }
 
 extension RouteSpec {
+    /// Per template segment, 1 for a literal and 0 for a parameter: the more literal a
+    /// template is from the left, the more specific.
+    var literalSegments: [Int] {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { $0.hasPrefix("{") ? 0 : 1 }
+    }
+
     /// Whether a request path (split at "/") fits this template: `{name}` takes one non-empty
     /// segment, a trailing `{name+}` one or more.
     func matches(_ parts: [Substring]) -> Bool {
