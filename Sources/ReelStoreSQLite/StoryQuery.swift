@@ -6,15 +6,12 @@ import ReelStore
 /// The SQL every story read shares: what "live" means, the library scope, and the columns an
 /// item is read from, so the tray, a person's page, the archive and seen/like cannot disagree.
 enum StoryQuery {
-    /// Published as a story (or kept as a post), not expired, not past `expires_at`. Over
-    /// `story_items s JOIN posts p`; takes `now` (Unix seconds) as its one argument.
-    static let live = """
-        s.expired = 0 AND (s.expires_at IS NULL OR s.expires_at > ?)
-        AND (p.status = 'story' OR (p.status = 'ready' AND s.kept = 1))
-        """
-
     /// Published at all: what an owner's archive lists (live or expired).
     static let published = "(p.status = 'story' OR (p.status = 'ready' AND s.kept = 1))"
+
+    /// Published, not expired, not past `expires_at`. Over `story_items s JOIN posts p`; takes
+    /// `now` (Unix seconds) as its one argument.
+    static let live = "s.expired = 0 AND (s.expires_at IS NULL OR s.expires_at > ?) AND \(published)"
 
     /// ` AND p.library_id IN (…)` for a scope that is not every library (`.only([])` keeps
     /// to nothing), and its arguments.
