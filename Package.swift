@@ -56,12 +56,17 @@ let package = Package(
         .target(name: "ReelImport", dependencies: ["ReelModels"], swiftSettings: swiftSettings),
 
         // Repository protocols for the library and the job queue.
-        .target(name: "ReelStore", dependencies: ["ReelModels"], swiftSettings: swiftSettings),
+        .target(name: "ReelStore", dependencies: ["ReelModels", "ReelRank"], swiftSettings: swiftSettings),
+
+        // For You's ranking as pure code (labels, profile updates, co-visitation neighbours,
+        // candidate scoring, blending with exploration) and its offline evaluation (metrics,
+        // splits, baselines). The server and `reelhouse eval` run the same functions.
+        .target(name: "ReelRank", dependencies: ["ReelModels"], swiftSettings: swiftSettings),
 
         // The embedded SQLite implementation of ReelStore (GRDB, WAL, versioned migrations).
         .target(
             name: "ReelStoreSQLite",
-            dependencies: ["ReelStore", "ReelModels", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["ReelStore", "ReelModels", "ReelRank", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: swiftSettings
         ),
@@ -132,7 +137,7 @@ let package = Package(
         .target(
             name: "ReelServer",
             dependencies: [
-                "ReelModels", "ReelHLS", "ReelStorage", "ReelStore", "ReelJobs", "ReelGeneration",
+                "ReelModels", "ReelHLS", "ReelStorage", "ReelStore", "ReelJobs", "ReelGeneration", "ReelRank",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -150,7 +155,7 @@ let package = Package(
             name: "reelhouse",
             dependencies: [
                 "ReelModels", "ReelMedia", "ReelStorage", "ReelStore", "ReelStoreSQLite", "ReelJobs", "ReelPipeline", "ReelServer",
-                "ReelGeneration", "ReelGenerationOpenAI", "ReelSources",
+                "ReelGeneration", "ReelGenerationOpenAI", "ReelSources", "ReelRank",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -202,6 +207,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelHLS", "ReelModels"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        .testTarget(name: "ReelRankTests", dependencies: ["ReelRank", "ReelModels"], swiftSettings: swiftSettings),
         .testTarget(name: "ReelImportTests", dependencies: ["ReelImport", "ReelModels"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "ReelStoreSQLiteTests", dependencies: ["ReelStoreSQLite", "ReelStore", "ReelModels", "ReelTestSupport"],

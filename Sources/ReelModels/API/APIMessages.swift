@@ -4,16 +4,21 @@ import Foundation
 public struct APIFeedPage: Codable, Sendable, Equatable {
     public var items: [APIVideo]
     public var nextCursor: String?
+    /// `GET /api/v1/feed` only: the order this page was served in (the default depends on the
+    /// person's history; docs/recommendations-api.md). Nil (omitted) elsewhere.
+    public var mode: FeedMode?
 
     /// snake_case on the wire, spelled out so encoding needs no key conversion per request.
     enum CodingKeys: String, CodingKey {
         case items
         case nextCursor = "next_cursor"
+        case mode
     }
 
-    public init(items: [APIVideo], nextCursor: String?) {
+    public init(items: [APIVideo], nextCursor: String?, mode: FeedMode? = nil) {
         self.items = items
         self.nextCursor = nextCursor
+        self.mode = mode
     }
 }
 

@@ -41,6 +41,11 @@ public struct APIVideo: Codable, Sendable, Equatable, Identifiable {
     /// The subtitle languages the master playlist carries as renditions; nil (omitted on the
     /// wire) when there are none, so clients that predate captions see the item unchanged.
     public var captions: [APICaption]?
+    /// For You only (docs/recommendations-api.md): why this item was chosen, as the sentence the
+    /// info box shows ("because you liked …", "popular", "new", "explore") and as a kind. Nil
+    /// (omitted) in every other listing.
+    public var reason: String?
+    public var reasonKind: ReasonKind?
 
     /// snake_case on the wire, spelled out so encoding needs no key conversion per request.
     enum CodingKeys: String, CodingKey {
@@ -64,6 +69,8 @@ public struct APIVideo: Codable, Sendable, Equatable, Identifiable {
         case position
         case media
         case captions
+        case reason
+        case reasonKind = "reason_kind"
     }
 
     public init(

@@ -1,0 +1,42 @@
+import Foundation
+
+/// What For You knows about one person when it ranks a page: built from the stored signals
+/// (server) or from a training log (eval), updated on every event.
+public struct UserProfile: Sendable, Equatable {
+    /// A post the person engaged with positively; its neighbours are candidates.
+    public struct Anchor: Sendable, Equatable {
+        public var postID: Int64
+        /// The label weight (a like counts more than a long view).
+        public var weight: Double
+        /// True when the engagement was explicit (like, favorite, good rating): the reason
+        /// then reads "because you liked …", else "because you watched …".
+        public var explicit: Bool
+        public var at: Date
+
+        public init(postID: Int64, weight: Double, explicit: Bool, at: Date) {
+            self.postID = postID
+            self.weight = weight
+            self.explicit = explicit
+            self.at = at
+        }
+    }
+
+    /// Most recent first, at most `maxAnchors`.
+    public var anchors: [Anchor]
+    /// Decayed scores by tag name and by uploader key (lowercased, trimmed).
+    public var tagAffinity: [String: Double]
+    public var uploaderAffinity: [String: Double]
+    /// Events other than impressions the person has sent (decides whether For You is the default).
+    public var signalCount: Int
+
+    public static let maxAnchors = 50
+
+    public init(anchors: [Anchor] = [], tagAffinity: [String: Double] = [:], uploaderAffinity: [String: Double] = [:], signalCount: Int = 0) {
+        self.anchors = anchors
+        self.tagAffinity = tagAffinity
+        self.uploaderAffinity = uploaderAffinity
+        self.signalCount = signalCount
+    }
+
+    public static let empty = UserProfile()
+}
