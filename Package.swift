@@ -249,7 +249,7 @@ let package = Package(
                     dependencies: [
                         "ReelServer", "ReelStoreSQLite", "ReelStorage", "ReelStore", "ReelPipeline", "ReelModels", "ReelMedia", "ReelGeneration",
                         "ReelTestSupport",
-                        "ReelKit", "ReelJobs",
+                        "ReelKit", "ReelJobs", "ReelRank",
                         .product(name: "Logging", package: "swift-log"),
                         .product(name: "HTTPTypes", package: "swift-http-types"),
                         .product(name: "NIOCore", package: "swift-nio"),
