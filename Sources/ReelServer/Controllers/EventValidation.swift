@@ -54,7 +54,7 @@ struct EventValidation {
             ("loops", event.loops, 0...Self.maxLoops), ("value", event.value, 0...5),
         ]
         for (name, value, range) in ranges {
-            if case .refused(let why) = Self.required(value ?? range.lowerBound, name, in: range) { throw refuse(why) }
+            if let value, !range.contains(value) { throw refuse(Self.outside(name, value, range)) }
         }
         var stored = WatchEvent(id: id, postID: postID, type: type, at: at)
         switch type {
@@ -81,14 +81,18 @@ struct EventValidation {
 
     /// `events[INDEX] (TYPE, event_id ID): WHY`.
     static func message(index: Int, event: IncomingEvent, _ why: String) -> String {
-        "events[\(index)] (\(event.type ?? "no type"), event_id \(event.eventID ?? "none")): \(why)"
+        "events[\(index)] (\(event.type.map(short) ?? "no type"), event_id \(event.eventID.map(short) ?? "none")): \(why)"
     }
 
     /// A field's value, or why it is refused.
     private static func required(_ value: Int?, _ name: String, in range: ClosedRange<Int>) -> FieldCheck {
         guard let value else { return .refused("\(name) is required") }
-        guard range.contains(value) else { return .refused("\(name) \(value) is outside \(range.lowerBound)…\(range.upperBound)") }
+        guard range.contains(value) else { return .refused(outside(name, value, range)) }
         return .valid(value)
+    }
+
+    private static func outside(_ name: String, _ value: Int, _ range: ClosedRange<Int>) -> String {
+        "\(name) \(value) is outside \(range.lowerBound)…\(range.upperBound)"
     }
 
     private enum FieldCheck {
@@ -126,10 +130,14 @@ struct EventValidation {
         return text.hasSuffix("0") ? String(text.dropLast()) : text
     }
 
-    /// A client's string in a message: quoted, and cut short so a huge one cannot bloat it.
+    /// A client's string in a message: cut short, so a huge one cannot bloat it…
+    static func short(_ text: String) -> String {
+        text.count > 80 ? String(text.prefix(80)) + "…" : text
+    }
+
+    /// …and quoted where it is the subject.
     static func quoted(_ text: String) -> String {
-        let short = text.count > 80 ? String(text.prefix(80)) + "…" : text
-        return "\"" + short + "\""
+        "\"" + short(text) + "\""
     }
 }
 
