@@ -81,7 +81,7 @@ export function startFeed({ engine, lookAhead, tag, list = null, mode = null, on
   const pager = createPager({ scroller, onCurrentChange });
   const captions = createCaptionsControl({ pool, entryFor: (key) => entries[key] ?? null });
   const watch = createFeedWatchEvents({ scroller, currentEntry, currentVideo: () => playback.currentVideo() });
-  const menus = createMoreMenus(scroller);
+  const menus = createMoreMenus();
   const hider = createPostHider({ entries, changed: afterHiding });
 
   function currentEntry() {
@@ -111,6 +111,7 @@ export function startFeed({ engine, lookAhead, tag, list = null, mode = null, on
 
   function onCurrentChange(index) {
     const item = source.items[index];
+    menus.close({ refocus: false });
     watch.leaving();
     planPlayers();
     playback.setCurrent(item.kind === 'video' ? index : null);

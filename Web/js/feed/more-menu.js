@@ -1,7 +1,8 @@
 // The ⋯ button of a reel and its panel: Share / Copy link, Download (when the post offers
 // one), Not interested, and Hide posts from NAME. The panel is a labelled group of buttons
 // (no menu role, whose arrow-key contract it would not honour): Tab moves through it, Escape
-// or a tap elsewhere closes it and gives focus back to ⋯. The feed handles the data-actions.
+// or a tap elsewhere closes it and gives focus back to ⋯; so does another item becoming the
+// current one (the feed calls close). The feed handles the data-actions.
 import { escapeHTML } from './format.js';
 
 /** Whose posts "Hide posts from …" hides: the server's key is `uploader`, else `username`. */
@@ -27,8 +28,23 @@ export function morePanelHTML(item) {
     </div>`;
 }
 
+/**
+ * Puts the panel next to its button: left of the action column on phones (bottoms aligned),
+ * above the action row on wide screens (left edges aligned). Measured, because the column's
+ * place depends on the item's buttons and on the navigation bar below it.
+ */
+function place(button, panel) {
+  const overlay = panel.offsetParent?.getBoundingClientRect();
+  if (!overlay) return;
+  const at = button.getBoundingClientRect();
+  const wide = matchMedia('(min-width: 900px)').matches;
+  Object.assign(panel.style, wide
+    ? { left: `${at.left - overlay.left}px`, right: 'auto', bottom: `${overlay.bottom - at.top + 8}px`, maxHeight: `${at.top - 16}px` }
+    : { right: `${overlay.right - at.left + 8}px`, left: 'auto', bottom: `${overlay.bottom - at.bottom}px`, maxHeight: `${at.bottom - 16}px` });
+}
+
 /** One panel open at a time, for the whole feed. */
-export function createMoreMenus(scroller) {
+export function createMoreMenus() {
   let open = null;   // { button, panel }
 
   function close({ refocus = true } = {}) {
@@ -47,6 +63,7 @@ export function createMoreMenus(scroller) {
     if (wasOpen) { button.focus({ preventScroll: true }); return; }
     open = { button, panel };
     panel.hidden = false;
+    place(button, panel);
     button.setAttribute('aria-expanded', 'true');
     panel.querySelector('button, a')?.focus({ preventScroll: true });
   }
@@ -62,7 +79,6 @@ export function createMoreMenus(scroller) {
   };
   document.addEventListener('keydown', onKey, true);
   document.addEventListener('pointerdown', onPointer, true);
-  scroller.addEventListener('scroll', () => close({ refocus: false }), { passive: true });
 
   return {
     toggle,
