@@ -73,6 +73,11 @@ def test_the_mode_switch_sends_the_mode_and_remembers_it(browser, foryou, size, 
     page.wait_for_selector(CURRENT, timeout=15_000)
     assert pressed(page) == ["latest"]
     assert video_count(page) <= 3
+    if not size[2]:   # and the mouse
+        with page.expect_request(lambda r: is_feed(r) and mode_of(r.url) == "shuffle"):
+            page.locator('#feed-modes [data-mode="shuffle"]').click()
+        assert pressed(page) == ["shuffle"]
+        assert page.evaluate(f"localStorage.getItem('{MODE_KEY}')") == "shuffle"
     context.close()
 
 
@@ -145,6 +150,12 @@ def test_not_interested_leaves_the_feed_and_profile_undoes_it(browser, foryou, s
     post = current_id(page)
     open_more(page, size)
     page.screenshot(path=str(artifacts / f"foryou-more-panel-{size[0]}.png"))
+    if not size[2]:   # Escape closes the panel and gives focus back to ⋯; then open it again
+        page.keyboard.press("Escape")
+        page.wait_for_selector(f"{CURRENT} .more-panel", state="hidden")
+        assert page.evaluate("document.activeElement.dataset.action") == "more"
+        assert current_id(page) == post
+        open_more(page, size)
     tap(page, page.locator(f'{CURRENT} [data-action="not-interested"]'), size)
     page.wait_for_function("id => document.querySelector('[data-item-id][aria-current=\"true\"]')?.dataset.itemId !== String(id)", arg=post)
     assert post not in shown_ids(page)
