@@ -18,7 +18,7 @@ import { createScreenHost } from './screen-host.js';
 import { createNav } from './nav/nav.js';
 import { setLibraryUser } from './state/library.js';
 import { mountTray } from './stories/index.js';
-import { startEvents, finishEvents, forgetEvents } from './events/index.js';
+import { startEvents } from './events/index.js';
 import { storedMode, wireModeSwitch } from './feed/feed-mode.js';
 
 let feed = null;
@@ -162,7 +162,7 @@ async function boot() {
 }
 
 async function signOut() {
-  try { await finishEvents(); await logout(); forgetEvents(); openLogin(); } catch { showToast("Couldn't sign out. Try again.", { kind: 'error' }); }
+  try { await logout(); openLogin(); } catch { showToast("Couldn't sign out. Try again.", { kind: 'error' }); }
 }
 
 document.getElementById('boot-retry').addEventListener('click', boot);

@@ -9,7 +9,7 @@ import { newEventId } from './event-id.js';
 
 export const FLUSH_EVERY_MS = 10_000;
 export const FLUSH_AT_COUNT = 25;
-/** A feed page waits this long at most for the events before it (so it reflects them). */
+/** A feed page (or a sign-out) waits this long at most for the events before it. */
 const PAGE_WAIT_MS = 1500;
 
 const queue = createEventQueue();
@@ -28,10 +28,11 @@ export function flushEvents() {
   return sender.flush();
 }
 
+const flushOrWait = () => Promise.race([sender.flush(), new Promise((resolve) => setTimeout(resolve, PAGE_WAIT_MS))]);
+
 /** Flushes, but lets the page request go on after a short wait if the server is slow. */
 export function flushBeforeFeedPage() {
-  if (!queue.size) return Promise.resolve();
-  return Promise.race([sender.flush(), new Promise((resolve) => setTimeout(resolve, PAGE_WAIT_MS))]);
+  return queue.size ? flushOrWait() : Promise.resolve();
 }
 
 /**
@@ -69,10 +70,10 @@ export function startEvents() {
   if (queue.size) sender.flush();   // what the last visit left behind
 }
 
-/** Signing out: the view on screen is recorded and everything queued sent as this person. */
+/** Signing out: the view on screen is recorded and what is queued sent as this person (a slow server is not waited for long). */
 export async function finishEvents() {
   for (const handler of leaveHandlers) handler();
-  await sender.flush();
+  await flushOrWait();
 }
 
 /** Signed out: what could not be sent is not someone else's to send. */
