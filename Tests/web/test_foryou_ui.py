@@ -43,6 +43,9 @@ def test_the_mode_switch_sends_the_mode_and_remembers_it(browser, foryou, size, 
     assert pressed(page) == [served]
     assert page.evaluate(f"localStorage.getItem('{MODE_KEY}')") is None
 
+    # The three players stay the same elements through a switch: mark them.
+    page.evaluate("() => document.querySelectorAll('video').forEach((video) => { video.dataset.before = 'switch'; })")
+    before = video_count(page)
     latest = page.locator('#feed-modes [data-mode="latest"]')
     with page.expect_response(lambda r: is_feed(r) and mode_of(r.url) == "latest") as switched:
         if size[2]:
@@ -63,7 +66,8 @@ def test_the_mode_switch_sends_the_mode_and_remembers_it(browser, foryou, size, 
     page.wait_for_function("id => document.querySelector('[data-item-id][aria-current=\"true\"]')?.dataset.itemId === String(id)", arg=items[0]["id"])
     assert pressed(page) == ["latest"]
     assert page.evaluate(f"localStorage.getItem('{MODE_KEY}')") == "latest"
-    assert video_count(page) <= 3
+    assert video_count(page) == before <= 3
+    assert page.locator("video[data-before=switch]").count() == before, "no new <video> elements"
     page.wait_for_timeout(500)
     page.screenshot(path=str(artifacts / f"foryou-mode-latest-{size[0]}.png"))
 
@@ -86,13 +90,19 @@ def test_for_you_items_say_why_and_other_modes_do_not(browser, foryou, artifacts
     context = context_of(browser, foryou, size)
     page = context.new_page()
     page.add_init_script(f"localStorage.setItem('{MODE_KEY}', 'for_you')")
+    reasons = {}   # post → reason, from every For You page the feed loads
+
+    def remember(response):
+        if is_feed(response) and mode_of(response.url) == "for_you" and response.ok:
+            body = response.json()
+            assert body.get("mode") == "for_you"
+            assert all(item.get("reason") for item in body["items"]), "every For You item carries its reason"
+            reasons.update({item["id"]: item["reason"] for item in body["items"]})
+
+    page.on("response", remember)
     with page.expect_response(is_feed) as first:
         page.goto("/")
     assert mode_of(first.value.url) == "for_you"
-    page_json = first.value.json()
-    assert page_json.get("mode") == "for_you"
-    reasons = {item["id"]: item["reason"] for item in page_json["items"]}
-    assert all(reasons.values()), "every For You item carries its reason"
     page.wait_for_selector(CURRENT, timeout=15_000)
     line = page.locator(f"{CURRENT} .reason")
     assert line.is_visible()
