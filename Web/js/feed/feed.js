@@ -4,7 +4,7 @@
 import { api } from '../api.js';
 import { showToast } from '../ui/toast.js';
 import { toggleHelp } from '../ui/help.js';
-import { createFeedSource, REMAINING_BEFORE_NEXT_PAGE } from './feed-source.js';
+import { createFeedSource } from './feed-source.js';
 import { listLabel, listPageFetcher } from './list-source.js';
 import { planPool, prefetchTargets } from './pool-plan.js';
 import { createPager } from './pager.js';
@@ -103,10 +103,14 @@ export function startFeed({ engine, lookAhead, tag, list = null, mode = null, on
     if (lookAhead) engine.prefetch(prefetchTargets(kinds, current).map((index) => entries[keys[index]].item));
   }
 
-  /** Whether few enough shown items are left after the current one to fetch the next page. */
+  /**
+   * Whether few enough shown items are left after the current one to fetch the next page.
+   * Counted on the source's items (a page being appended is not all in `entries` yet), less
+   * the entries after the current one that were hidden.
+   */
   function wantsMore() {
-    const left = entries.slice(pager.current + 1).filter((entry) => !entry.removed).length;
-    return !source.exhausted && left <= REMAINING_BEFORE_NEXT_PAGE;
+    const hiddenAfter = entries.slice(pager.current + 1).filter((entry) => entry.removed).length;
+    return source.wantsMore(pager.current + hiddenAfter);
   }
 
   function onCurrentChange(index) {
