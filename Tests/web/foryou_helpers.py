@@ -7,7 +7,7 @@ import json
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from helpers import CURRENT, current_id
+from helpers import CURRENT, current_id, wait_settled
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1440, "height": 900}
@@ -112,10 +112,11 @@ def next_item(page, size) -> int:
     not carry), ↓ on the desktop."""
     before = current_id(page)
     if size[2]:
+        wait_settled(page)   # a flick into a snap still running may be swallowed by it
         for _ in range(3):
             touch_swipe_up(page)
             try:
-                page.wait_for_function(CHANGED, arg=before, timeout=2_000)
+                page.wait_for_function(CHANGED, arg=before, timeout=1_000)
                 break
             except Exception:
                 continue
