@@ -82,7 +82,10 @@ export function startFeed({ engine, lookAhead, tag, list = null, mode = null, on
   const captions = createCaptionsControl({ pool, entryFor: (key) => entries[key] ?? null });
   const watch = createFeedWatchEvents({ scroller, currentEntry, currentVideo: () => playback.currentVideo() });
   const menus = createMoreMenus();
-  const hider = createPostHider({ entries, changed: afterHiding });
+  const hider = createPostHider({
+    entries, changed: afterHiding,
+    focusCurrent: () => currentEntry()?.element.querySelector('[data-action="more"]')?.focus({ preventScroll: true }),
+  });
 
   function currentEntry() {
     return entries[pager.current] ?? null;

@@ -18,7 +18,7 @@ export const hiddenApi = {
  * `entries` is the feed's list ({ item, element, removed }); `removed(changed)` is called after
  * entries left or came back (the feed moves off a hidden current item and plans its players).
  */
-export function createPostHider({ entries, changed }) {
+export function createPostHider({ entries, changed, focusCurrent = () => {} }) {
   const rules = new Map();   // rule id → (item) => boolean, for items of later pages
 
   function apply(id, matches) {
@@ -51,9 +51,14 @@ export function createPostHider({ entries, changed }) {
     const event = recordEvent(type, postId);
     flushEvents();
     const gone = apply(ruleId, matches);
+    // The ⋯ that had the focus left with its item: a keyboard user lands on Undo instead.
+    const focus = document.activeElement;
+    const lost = !focus || focus === document.body || Boolean(focus.closest('[hidden]'));
     showUndoToast(message, async () => {
-      if (await undo(event, undoRequest, failure)) restore(ruleId, gone);
-    });
+      if (!(await undo(event, undoRequest, failure))) return;
+      restore(ruleId, gone);
+      if (document.activeElement === document.body) focusCurrent();   // Undo was pressed and is gone
+    }, { takeFocus: lost, returnFocus: focusCurrent });
   }
 
   return {
