@@ -18,7 +18,7 @@ import { createScreenHost } from './screen-host.js';
 import { createNav } from './nav/nav.js';
 import { setLibraryUser } from './state/library.js';
 import { mountTray } from './stories/index.js';
-import { startEvents } from './events/index.js';
+import { startEvents, pendingEvents } from './events/index.js';
 import { storedMode, wireModeSwitch } from './feed/feed-mode.js';
 
 let feed = null;
@@ -39,8 +39,8 @@ const enginePromise = loadEngine({
 });
 // For a bug report (and the tests): `await reelhouse.stats()` in the console shows what the
 // player engine did on this page: prefetch hits, rung, failed items, players alive, and how
-// often a post was refetched for fresh media URLs.
-globalThis.reelhouse = { stats: async () => ({ ...(await enginePromise).stats(), mediaRefetches: refresher.refetches }) };
+// often a post was refetched for fresh media URLs, and how many watch events wait to be sent.
+globalThis.reelhouse = { stats: async () => ({ ...(await enginePromise).stats(), mediaRefetches: refresher.refetches, pendingEvents: pendingEvents() }) };
 
 const router = createRouter({ onRoute: (route) => showRoute(route) });
 const nav = createNav(document.getElementById('app-nav'), { api });
