@@ -46,6 +46,7 @@ bench:
 	REELHOUSE_BIN=$(CURDIR)/.build/release/reelhouse $(PY) scripts/bench_search.py
 	REELHOUSE_BIN=$(CURDIR)/.build/release/reelhouse $(PY) scripts/bench_swipe.py
 	REELHOUSE_BIN=$(CURDIR)/.build/release/reelhouse $(PY) scripts/bench_stories.py
+	REELHOUSE_BIN=$(CURDIR)/.build/release/reelhouse $(PY) scripts/simulate_feed.py --large
 
 clean:
 	rm -rf .build .venv
