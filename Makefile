@@ -3,7 +3,7 @@ SWIFT ?= swift
 DATA ?= ./data
 PY := .venv/bin/python
 
-.PHONY: run build install test test-swift test-e2e bench deps clean
+.PHONY: run build install test test-swift test-e2e bench eval deps clean
 
 # `make run PORT=9090 DATA=/srv/reels` (PORT and HOST are optional; the defaults are 8080 and 127.0.0.1)
 run: deps
@@ -43,10 +43,19 @@ bench:
 	$(SWIFT) build -c release --product reelhouse
 	REELHOUSE_BIN=$(CURDIR)/.build/release/reelhouse $(PY) scripts/bench_transcode.py
 	REELHOUSE_BIN=$(CURDIR)/.build/release/reelhouse $(PY) scripts/bench_feed.py
+	REELHOUSE_BIN=$(CURDIR)/.build/release/reelhouse $(PY) scripts/bench_foryou.py
 	REELHOUSE_BIN=$(CURDIR)/.build/release/reelhouse $(PY) scripts/bench_search.py
 	REELHOUSE_BIN=$(CURDIR)/.build/release/reelhouse $(PY) scripts/bench_swipe.py
 	REELHOUSE_BIN=$(CURDIR)/.build/release/reelhouse $(PY) scripts/bench_stories.py
 	REELHOUSE_BIN=$(CURDIR)/.build/release/reelhouse $(PY) scripts/simulate_feed.py --large
+
+# For You against random, most-popular and item-kNN on MovieLens-100k (fetched once into
+# .cache/movielens/ from the recbole wheel on PyPI; never committed: its licence forbids it).
+eval:
+	@scripts/ensure-deps.sh runtime
+	@scripts/fetch-movielens.sh > /dev/null
+	$(SWIFT) build -c release --product reelhouse
+	.build/release/reelhouse eval --movielens .cache/movielens/ml-100k.inter --split both
 
 clean:
 	rm -rf .build .venv

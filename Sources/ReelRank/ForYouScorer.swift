@@ -1,7 +1,13 @@
 import Foundation
 
 /// The scoring stage: one number per candidate from the person's profile, and the reason the
-/// candidate would be shown. (Baseline body; ReelRank's owner tunes the weights on eval.)
+/// candidate would be shown.
+///
+/// Every part is on a 0…1 scale before its weight: the neighbour score is normalised by the
+/// candidate stage, popularity within the candidate set, and tag/uploader affinities by the
+/// person's strongest one — so a heavy user's large affinity sums do not drown the neighbours.
+/// The weights were tuned with `reelhouse eval` on MovieLens-100k (neighbours carry the
+/// ranking; a fifth of popularity breaks their ties towards what is watched now).
 public struct ForYouScorer: Sendable {
     public var neighborWeight = 1.0
     public var tagWeight = 0.3
@@ -14,20 +20,44 @@ public struct ForYouScorer: Sendable {
     public init() {}
 
     public func score(_ candidate: Candidate, profile: UserProfile, now: Date) -> ScoredCandidate {
-        let tag = candidate.tags.map { profile.tagAffinity[$0] ?? 0 }.max() ?? 0
-        let uploader = candidate.uploader.flatMap { profile.uploaderAffinity[$0] } ?? 0
-        let fresh = now.timeIntervalSince(candidate.addedAt) < freshSeconds ? 1.0 : 0
-        let parts: [(Double, Reason)] = [
+        let topTag = profile.tagAffinity.values.max() ?? 0
+        let topUploader = profile.uploaderAffinity.values.max() ?? 0
+        let bestTag = candidate.tags
+            .map { (tag: $0, affinity: profile.tagAffinity[$0] ?? 0) }
+            .max { $0.affinity != $1.affinity ? $0.affinity < $1.affinity : $0.tag > $1.tag }
+        let tag = topTag > 0 ? max(0, bestTag?.affinity ?? 0) / topTag : 0
+        let uploaderAffinity = candidate.uploader.flatMap { profile.uploaderAffinity[$0] } ?? 0
+        let uploader = topUploader > 0 ? max(0, uploaderAffinity) / topUploader : 0
+        let age = now.timeIntervalSince(candidate.addedAt)
+        let fresh = age >= 0 && age < freshSeconds ? 1.0 : 0
+
+        var parts: [(value: Double, reason: Reason)] = [
             (neighborWeight * candidate.neighborScore, anchorReason(candidate, profile: profile)),
-            (tagWeight * tag, .tag(candidate.tags.max { (profile.tagAffinity[$0] ?? 0) < (profile.tagAffinity[$1] ?? 0) } ?? "")),
-            (uploaderWeight * uploader, .uploader(candidate.uploader ?? "")),
             (popularityWeight * candidate.popularity, .popular),
             (freshWeight * fresh, .new),
         ]
-        let total = parts.reduce(0) { $0 + $1.0 }
-        let strongest = parts.max { $0.0 < $1.0 }
-        let reason = (strongest?.0 ?? 0) > 0 ? strongest!.1 : .popular
+        if let bestTag, tag > 0 { parts.append((tagWeight * tag, .tag(bestTag.tag))) }
+        if let name = candidate.uploader, uploader > 0 { parts.append((uploaderWeight * uploader, .uploader(name))) }
+
+        let total = parts.reduce(0) { $0 + $1.value }
+        // The first strongest part wins a tie, so a neighbour beats popularity at equal weight.
+        var strongest = parts[0]
+        for part in parts.dropFirst() where part.value > strongest.value { strongest = part }
+        let reason: Reason
+        if candidate.sources == [.explore] {
+            reason = .explore
+        } else if strongest.value > 0 {
+            reason = strongest.reason
+        } else {
+            reason = fresh > 0 ? .new : .popular
+        }
         return ScoredCandidate(candidate: candidate, score: total, reason: reason)
+    }
+
+    /// Scores and orders candidates, best first (ties: lower post id first, so pages are stable).
+    public func rank(_ candidates: [Candidate], profile: UserProfile, now: Date) -> [ScoredCandidate] {
+        candidates.map { score($0, profile: profile, now: now) }
+            .sorted { $0.score != $1.score ? $0.score > $1.score : $0.candidate.postID < $1.candidate.postID }
     }
 
     private func anchorReason(_ candidate: Candidate, profile: UserProfile) -> Reason {
