@@ -182,6 +182,9 @@ class Viewer:
         self.rng = rng
         self.session_tags: Counter = Counter()
 
+    def likes_any(self, post: Post) -> bool:
+        return any(self.taste.tags.get(t, 0.0) >= 0.6 for t in post.tags)
+
     def start_session(self) -> None:
         self.session_tags = Counter()
 
@@ -296,16 +299,24 @@ class SessionStats:
     watched_ms: int = 0
     tags: Counter = field(default_factory=Counter)
     reasons: Counter = field(default_factory=Counter)
+    reason_long_views: Counter = field(default_factory=Counter)
+    # Diagnostics (not goals): how often the feed hit one of the person's liked tags, and how
+    # long the posts it chose were.
+    liked_tag_hits: int = 0
+    duration_ms: int = 0
 
-    def add(self, post: Post, watch: Watch, reason: str | None) -> None:
+    def add(self, post: Post, watch: Watch, reason: str | None, liked_tag: bool) -> None:
         self.impressions += 1
         self.long_views += watch.long_view
         self.skips += watch.skip
         self.likes += watch.liked
         self.watched_ms += watch.watched_ms
+        self.duration_ms += post.duration_ms
+        self.liked_tag_hits += liked_tag
         self.tags.update(set(post.tags))
         if reason:
             self.reasons[reason] += 1
+            self.reason_long_views[reason] += watch.long_view
 
     @property
     def top_tag_share(self) -> float:
@@ -349,7 +360,7 @@ def run_session(api: API, viewer: Viewer, mode: str, config: Config) -> SessionS
             post = post_from(item)
             watch = viewer.watch(post)
             pending += events_for(post, watch)
-            stats.add(post, watch, item.get("reason_kind"))
+            stats.add(post, watch, item.get("reason_kind"), viewer.likes_any(post))
         if not page["items"] or not page.get("next_cursor"):
             break
         cursor = f"&cursor={page['next_cursor']}"
@@ -413,6 +424,7 @@ def summarize(sessions: dict[str, list[SessionStats]]) -> dict:
         impressions = sum(s.impressions for s in runs)
         shares = [s.top_tag_share for s in runs if s.impressions]
         reasons = sum((s.reasons for s in runs), Counter())
+        reason_long_views = sum((s.reason_long_views for s in runs), Counter())
         summary[mode] = {
             "sessions": len(runs),
             "impressions": impressions,
@@ -423,6 +435,9 @@ def summarize(sessions: dict[str, list[SessionStats]]) -> dict:
             "top_tag_share_max": max(shares, default=0.0),
             "top_tag_share_mean": statistics.fmean(shares) if shares else 0.0,
             "reasons": dict(reasons.most_common()),
+            "long_view_rate_by_reason": {k: reason_long_views[k] / n for k, n in reasons.most_common()},
+            "liked_tag_rate": sum(s.liked_tag_hits for s in runs) / impressions if impressions else 0.0,
+            "mean_duration_seconds": sum(s.duration_ms for s in runs) / impressions / 1000 if impressions else 0.0,
         }
     return summary
 
@@ -439,8 +454,12 @@ def report(summary: dict) -> str:
     ratio = summary["for_you"]["long_view_rate"] / shuffle if shuffle else float("inf")
     lines.append(f"  for_you ÷ shuffle long-view rate = {ratio:.2f}   (goal ≥ 1.5); for_you's top tag share: max "
                  f"{summary['for_you']['top_tag_share_max']:.0%}, mean {summary['for_you']['top_tag_share_mean']:.0%} (goal ≤ 40 %)")
+    lines.append("  diagnostics — impressions carrying a liked tag: " + ", ".join(
+        f"{mode} {summary[mode]['liked_tag_rate']:.0%}" for mode in MODES) + "; mean post length: " + ", ".join(
+        f"{mode} {summary[mode]['mean_duration_seconds']:.1f} s" for mode in MODES))
     if summary["for_you"]["reasons"]:
-        lines.append("  for_you reasons: " + ", ".join(f"{k} {v}" for k, v in summary["for_you"]["reasons"].items()))
+        lines.append("  for_you reasons (impressions, long-view rate): " + ", ".join(
+            f"{k} {v} ({summary['for_you']['long_view_rate_by_reason'][k]:.2f})" for k, v in summary["for_you"]["reasons"].items()))
     return "\n".join(lines)
 
 
