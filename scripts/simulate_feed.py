@@ -65,9 +65,9 @@ class Config:
     tags: int = 30
     uploaders: int = 60
     durations: str = "5-60"
-    users_per_mode: int = 8
+    users_per_mode: int = 12
     warmup_sessions: int = 2
-    sessions: int = 3
+    sessions: int = 4
     session_length: int = 30
     page_size: int = 10
 
@@ -303,6 +303,7 @@ class SessionStats:
     # Diagnostics (not goals): how often the feed hit one of the person's liked tags, and how
     # long the posts it chose were.
     liked_tag_hits: int = 0
+    liked_tag_long_views: int = 0
     duration_ms: int = 0
 
     def add(self, post: Post, watch: Watch, reason: str | None, liked_tag: bool) -> None:
@@ -313,6 +314,7 @@ class SessionStats:
         self.watched_ms += watch.watched_ms
         self.duration_ms += post.duration_ms
         self.liked_tag_hits += liked_tag
+        self.liked_tag_long_views += liked_tag and watch.long_view
         self.tags.update(set(post.tags))
         if reason:
             self.reasons[reason] += 1
@@ -437,6 +439,8 @@ def summarize(sessions: dict[str, list[SessionStats]]) -> dict:
             "reasons": dict(reasons.most_common()),
             "long_view_rate_by_reason": {k: reason_long_views[k] / n for k, n in reasons.most_common()},
             "liked_tag_rate": sum(s.liked_tag_hits for s in runs) / impressions if impressions else 0.0,
+            "liked_tag_long_view_rate": (sum(s.liked_tag_long_views for s in runs) / hits
+                                         if (hits := sum(s.liked_tag_hits for s in runs)) else 0.0),
             "mean_duration_seconds": sum(s.duration_ms for s in runs) / impressions / 1000 if impressions else 0.0,
         }
     return summary
@@ -455,7 +459,8 @@ def report(summary: dict) -> str:
     lines.append(f"  for_you ÷ shuffle long-view rate = {ratio:.2f}   (goal ≥ 1.5); for_you's top tag share: max "
                  f"{summary['for_you']['top_tag_share_max']:.0%}, mean {summary['for_you']['top_tag_share_mean']:.0%} (goal ≤ 40 %)")
     lines.append("  diagnostics — impressions carrying a liked tag: " + ", ".join(
-        f"{mode} {summary[mode]['liked_tag_rate']:.0%}" for mode in MODES) + "; mean post length: " + ", ".join(
+        f"{mode} {summary[mode]['liked_tag_rate']:.0%} (long views {summary[mode]['liked_tag_long_view_rate']:.2f})"
+        for mode in MODES) + "; mean post length: " + ", ".join(
         f"{mode} {summary[mode]['mean_duration_seconds']:.1f} s" for mode in MODES))
     if summary["for_you"]["reasons"]:
         lines.append("  for_you reasons (impressions, long-view rate): " + ", ".join(
