@@ -15,7 +15,13 @@ person's first item prefetched) and without it (`localStorage['reelhouse.stories
 next item had been requested before the tap, which shows the switch really took effect.
 
 Prints p50/p95 of both and their ratio; asserts nothing. Goal from the issue: p95 < 100 ms with
-preload."""
+preload. Diagnostics: for the slowest taps, whether a pooled element held the item at the tap
+(its readyState and buffer) and when its first segment was asked for and arrived; and the
+`waiting` events of the story on screen after its first frame (the look-ahead shares the link).
+
+For working on the player: BENCH_STORY_LIBRARY=DIR keeps the imported library there and copies
+it next time; BENCH_STORY_MODES=preload runs only one of the two; BENCH_STORY_DUMP=FILE.json
+writes every tap (and FILE.raw.json the page's raw timings)."""
 import json
 import os
 import shutil
@@ -183,8 +189,12 @@ def measure(story: dict, media: list[dict]) -> list[dict]:
             continue
         early = any(f"/{move['id']}/" in entry["name"] and entry["t"] < tap for entry in media)
         crossing = index > 0 and story["moves"][index - 1]["key"].split("/")[0] != move["key"].split("/")[0]
+        # The look-ahead shares the link with the story on screen: did that one run dry meanwhile?
+        left = story["moves"][index + 1]["t"] if index + 1 < len(story["moves"]) else float("inf")
+        stalls = sum(1 for e in story["media"] if e["type"] == "waiting" and e["item"] == str(move["id"])
+                     and frame["t"] + 50 < e["t"] < left)
         rows.append({"total": frame["t"] - tap, "gesture": move["t"] - tap, "player": frame["t"] - move["t"],
-                     "warm": early, "crossing": crossing,
+                     "warm": early, "crossing": crossing, "stalls": stalls,
                      "why": diagnose(move, tap, story["snaps"][len(rows)] if len(story["snaps"]) > len(rows) else [],
                                      [e for e in media if f"/{move['id']}/" in e["name"]],
                                      [e for e in story["media"] if e["item"] == str(move["id"]) and e["t"] >= tap])})
@@ -222,7 +232,8 @@ def summary(name: str, rows: list[dict]) -> str:
             f"  {'':11s} tap → move (the gesture's wait) p50 {percentile(gesture, .5):5.1f}; move → frame within a person "
             f"p50 {percentile(within, .5):6.1f} p95 {percentile(within, .95):6.1f}, to the next person ({sum(row['crossing'] for row in rows)}) "
             f"p50 {percentile(across, .5):6.1f} max {max(across):6.1f}; next item requested before the tap: "
-            f"{sum(r['warm'] for r in rows)}/{len(rows)}\n"
+            f"{sum(r['warm'] for r in rows)}/{len(rows)}; `waiting` on the story on screen after its first frame: "
+            f"{sum(r['stalls'] for r in rows)}\n"
             f"  {'':11s} slowest taps (1 = the first after opening): "
             + ", ".join(f"#{i + 1} {t:.0f} ms" for i, t in sorted(enumerate(total), key=lambda pair: -pair[1])[:4])
             + "".join(f"\n  {'':11s}   #{i + 1} {rows[i]['total']:.0f} ms: {rows[i]['why']}"

@@ -61,7 +61,8 @@ export class MsePlayer {
 
   /**
    * `lookahead`: the item is loaded ahead of being shown (the next story while another plays):
-   * it starts on the lowest rung, like an item prefetch warmed (see open()).
+   * until its first segment is in, the arbiter lets it through sooner than other neighbours
+   * (`startingAhead`, arbiter.js). It picks its rung like any other load.
    */
   async load(item, { lookahead = false } = {}) {
     this.unload();
@@ -108,12 +109,6 @@ export class MsePlayer {
     // What prefetch warmed starts at once; the rung climbs later if the network allows.
     const warm = item.media.prefetch && session.variants.findIndex((v) => v.uri === absolute(item.media.prefetch.playlist));
     if (warm >= 0 && !dataSaverOn() && this.loader.store.has(absolute(item.media.prefetch.first_segment))) start = warm;
-    // Loaded ahead, off screen: its first segment shares the link with the video on screen and
-    // has to be in before the tap that shows it. On the rung the throughput allows, a busy
-    // picture's first segment was twice the lowest rung's (≈ 200 kB against ≈ 115 kB: over a
-    // second at 1.6 Mbit/s, after the cushion of the video on screen), and the story bench's
-    // tap waited ~1 s for it. The rung climbs once the item is on screen (pump()).
-    else if (session.lookahead && start > 0) start = warm >= 0 ? warm : 0;
 
     await this.pipe.prepare(session.variants[start].codecs, signal);
     await this.switchTo(session, start);

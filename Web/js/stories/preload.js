@@ -48,7 +48,7 @@ export function createMediaDeck() {
 
   /**
    * A slot for `item`: the one holding it, else one not holding `keep` (the other item in use).
-   * `ahead`: loaded for later, while another item plays (the player starts it on its lowest rung).
+   * `ahead`: loaded for later, while another item plays (the engine lets its first segment in sooner).
    */
   function slotFor(item, keep, { ahead = false } = {}) {
     const holding = slotHolding(item.id);
