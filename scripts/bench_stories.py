@@ -21,7 +21,7 @@ preload. Diagnostics: for the slowest taps, whether a pooled element held the it
 
 For working on the player: BENCH_STORY_LIBRARY=DIR keeps the imported library there and copies
 it next time; BENCH_STORY_MODES=preload runs only one of the two; BENCH_STORY_DUMP=FILE.json
-writes every tap (and FILE.raw.json the page's raw timings)."""
+writes every tap (and FILE.on.raw.json / FILE.off.raw.json the page's raw timings)."""
 import json
 import os
 import shutil
@@ -169,7 +169,8 @@ def tap_run(page, taps: int, dwell: float) -> list[dict]:
         page.wait_for_function(FRAME_AFTER, arg=frames, timeout=60_000, polling=10)
     story = page.evaluate("window.__story")
     if os.environ.get("BENCH_STORY_DUMP"):
-        raw = Path(os.environ["BENCH_STORY_DUMP"]).with_suffix(".raw.json")
+        mode = page.evaluate(f"localStorage.getItem('{PRELOAD_KEY}')") or "on"
+        raw = Path(os.environ["BENCH_STORY_DUMP"]).with_suffix(f".{mode}.raw.json")
         raw.write_text(json.dumps({"story": story, "media": page.evaluate(
             "performance.getEntriesByType('resource').filter(e => e.name.includes('/media/'))"
             ".map(e => ({ name: e.name, t: e.startTime, end: e.responseEnd, size: e.encodedBodySize }))")}))
@@ -215,7 +216,8 @@ def diagnose(move: dict, tap: float, snap: list[dict], requests: list[dict], eve
     if segments:
         first = segments[0]
         done = "before" if first["end"] and first["end"] < tap else f"{first['end'] - tap:.0f} ms after"
-        segment = f"first segment asked {tap - first['t']:.0f} ms before the tap, arrived {done} it"
+        asked = f"{tap - first['t']:.0f} ms before" if first["t"] < tap else f"{first['t'] - tap:.0f} ms after"
+        segment = f"first segment asked {asked} the tap, arrived {done} it"
     else:
         segment = "no segment asked before the frame"
     shown = next((f"{e['type']} +{e['t'] - tap:.0f} ms" for e in events if e["type"] in ("loadeddata", "seeked")), "")
@@ -229,14 +231,15 @@ def summary(name: str, rows: list[dict]) -> str:
     across = [row["player"] for row in rows if row["crossing"]] or [0.0]
     return (f"  {name:11s} p50 {percentile(total, .5):7.1f} ms   p95 {percentile(total, .95):7.1f} ms   "
             f"mean {statistics.mean(total):7.1f}   max {max(total):7.1f}\n"
-            f"  {'':11s} tap → move (the gesture's wait) p50 {percentile(gesture, .5):5.1f}; move → frame within a person "
+            f"  {'':11s} tap → move (the gesture's wait) p50 {percentile(gesture, .5):5.1f} max {max(gesture):5.1f}; move → frame within a person "
             f"p50 {percentile(within, .5):6.1f} p95 {percentile(within, .95):6.1f}, to the next person ({sum(row['crossing'] for row in rows)}) "
             f"p50 {percentile(across, .5):6.1f} max {max(across):6.1f}; next item requested before the tap: "
             f"{sum(r['warm'] for r in rows)}/{len(rows)}; `waiting` on the story on screen after its first frame: "
             f"{sum(r['stalls'] for r in rows)}\n"
             f"  {'':11s} slowest taps (1 = the first after opening): "
             + ", ".join(f"#{i + 1} {t:.0f} ms" for i, t in sorted(enumerate(total), key=lambda pair: -pair[1])[:4])
-            + "".join(f"\n  {'':11s}   #{i + 1} {rows[i]['total']:.0f} ms: {rows[i]['why']}"
+            + "".join(f"\n  {'':11s}   #{i + 1} {rows[i]['total']:.0f} ms (tap → move {rows[i]['gesture']:.0f}, "
+                      f"move → frame {rows[i]['player']:.0f}): {rows[i]['why']}"
                       for i, _ in sorted(enumerate(total), key=lambda pair: -pair[1])[:4]))
 
 
