@@ -192,16 +192,17 @@ export class MsePlayer {
     return decryptSegment(key, segment.key.iv ?? ivForSequence(segment.sequence), data);
   }
 
-  /** The item's AES key at `uri`, fetched once per session (the promise is shared meanwhile). */
-  keyFor(session, uri, signal) {
-    let key = session.keys.get(uri);
-    if (!key) {
-      // A key that cannot be fetched is a network failure (an expired URL included), not a wrong key.
-      key = this.loader.get(uri, { signal, keep: true, player: this }).then((bytes) => importKey(new Uint8Array(bytes)));
-      session.keys.set(uri, key);
-      // A failed or cut-short fetch is asked again by the next segment, not remembered.
-      key.catch(() => { if (session.keys.get(uri) === key) session.keys.delete(uri); });
-    }
+  /**
+   * The item's AES key at `uri`, kept once imported. A fetch under way is not shared: it runs
+   * under its caller's signal (a stall-watched request's, say), whose abort must not fail
+   * another caller.
+   */
+  async keyFor(session, uri, signal) {
+    const known = session.keys.get(uri);
+    if (known) return known;
+    // A key that cannot be fetched is a network failure (an expired URL included), not a wrong key.
+    const key = await importKey(new Uint8Array(await this.loader.get(uri, { signal, keep: true, player: this })));
+    session.keys.set(uri, key);
     return key;
   }
 
