@@ -13,23 +13,18 @@ public struct EventUpkeep: Sendable {
     let events: any EventStore
     /// `eventRetentionDays`, in seconds.
     let retention: TimeInterval
+    /// Its `maxHistory` also bounds what is read: each person's most recent positive posts.
     let coVisitation: CoVisitation
-    /// Each person's most recent positive posts the neighbours learn from: co-visitation costs
-    /// the square of a history's length, so one heavy watcher cannot dominate a rebuild.
-    let maxHistory: Int
     let logger: Logger
     let now: @Sendable () -> Date
 
-    public static let defaultMaxHistory = 200
-
     public init(
         events: any EventStore, retention: TimeInterval, coVisitation: CoVisitation = CoVisitation(),
-        maxHistory: Int = EventUpkeep.defaultMaxHistory, logger: Logger, now: @escaping @Sendable () -> Date = Date.init
+        logger: Logger, now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.events = events
         self.retention = retention
         self.coVisitation = coVisitation
-        self.maxHistory = maxHistory
         self.logger = logger
         self.now = now
     }
@@ -59,7 +54,7 @@ public struct EventUpkeep: Sendable {
     @discardableResult
     public func rebuildNeighbors() async throws -> Int {
         let started = ContinuousClock.now
-        let histories = try await events.positiveHistories(maxPerUser: maxHistory)
+        let histories = try await events.positiveHistories(maxPerUser: coVisitation.maxHistory)
         let coVisitation = coVisitation
         let neighbors = await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .utility).async {
