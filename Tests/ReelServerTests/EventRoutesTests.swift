@@ -15,9 +15,9 @@ func eventsJSON(_ events: [APIEvent]) -> String {
 }
 
 extension TestClientProtocol {
-    /// POSTs a raw body with the given content type (nil: none), as sendBeacon would.
-    func postEvents(_ body: String, key: String, contentType: String?) async throws -> (status: HTTPResponse.Status, headers: HTTPFields, body: Data) {
-        var fields: HTTPFields = [HTTPField.Name("api-key")!: key]
+    /// POSTs a raw body with the given credentials and content type (nil: none), as sendBeacon would.
+    func postEvents(_ body: String, credentials: HTTPFields, contentType: String?) async throws -> (status: HTTPResponse.Status, headers: HTTPFields, body: Data) {
+        var fields = credentials
         if let contentType { fields[.contentType] = contentType }
         return try await execute(uri: "/api/v1/events", method: .post, headers: fields, body: ByteBuffer(string: body)) { response in
             (response.status, response.headers, Data(response.body.readableBytesView))
@@ -44,11 +44,14 @@ struct EventRoutesTests {
             #expect(first.status == .ok)
             try server.expectMatchesSchema(first.body, "EventReceipt")
             #expect(try decode(APIEventReceipt.self, first.body) == APIEventReceipt(accepted: 2, duplicates: 1))
-            // sendBeacon: a Blob typed application/json, a string (text/plain), or no type at all.
+            // sendBeacon: a Blob typed application/json, a string (text/plain), or no type at all,
+            // authenticated by the session cookie alone (a beacon can set no header).
+            let login = try await client.send(.post, "/api/v1/session", json: #"{"username":"member","password":"\#(TestServer.password)"}"#)
+            let cookie = try #require(login.headers[.setCookie]?.split(separator: ";").first.map(String.init))
             let share = APIEvent(type: .share, postID: post.id, at: Date())
             for (index, type) in ["application/json", "text/plain;charset=UTF-8", nil].enumerated() {
                 let events = index == 0 ? [view, like, share] : [APIEvent(type: .impression, postID: post.id, at: Date())]
-                let answer = try await client.postEvents(eventsJSON(events), key: server.memberKey, contentType: type)
+                let answer = try await client.postEvents(eventsJSON(events), credentials: [.cookie: cookie], contentType: type)
                 #expect(answer.status == .ok, "\(type ?? "no content type")")
                 let receipt = try decode(APIEventReceipt.self, answer.body)
                 #expect(receipt == (index == 0 ? APIEventReceipt(accepted: 1, duplicates: 2) : APIEventReceipt(accepted: 1, duplicates: 0)))

@@ -14,17 +14,23 @@ extension OperationCatalog {
                 errors: [413]
             )
         case "GET /api/v1/me/history":
-            return Doc(parameters: [cursor, historyLimit], responses: ["200": Doc.json(Schema.ref("HistoryPage"), "watched posts, newest first")])
+            return Doc(parameters: [cursor, historyLimit], responses: ["200": Doc.json(Schema.ref("HistoryPage"), "watched posts, newest first", links: [
+                "ForgetFirstHistoryPost": Doc.link(OpenAPIDocument.operationID("DELETE", "/api/v1/me/history/{post_id}"), ["post_id": "$response.body#/items/0/post_id"]),
+            ])])
         case "DELETE /api/v1/me/history":
             return Doc(responses: ["204": Doc.empty("events, signals and affinities forgotten (the hidden lists stay)")])
         case "DELETE /api/v1/me/history/{post_id}":
             return Doc(pathSchemas: postID, responses: ["204": Doc.empty("the post's events and signals forgotten (not in the history: 404)")])
         case "GET /api/v1/me/not-interested":
-            return Doc(parameters: [cursor, historyLimit], responses: ["200": Doc.json(Schema.ref("NotInterestedPage"), "posts marked not interested, newest first")])
+            return Doc(parameters: [cursor, historyLimit], responses: ["200": Doc.json(Schema.ref("NotInterestedPage"), "posts marked not interested, newest first", links: [
+                "UndoFirstNotInterested": Doc.link(OpenAPIDocument.operationID("DELETE", "/api/v1/me/not-interested/{post_id}"), ["post_id": "$response.body#/items/0/post_id"]),
+            ])])
         case "DELETE /api/v1/me/not-interested/{post_id}":
             return Doc(pathSchemas: postID, responses: ["204": Doc.empty("the post may be served again (not in the list: 404)")])
         case "GET /api/v1/me/hidden-uploaders":
-            return Doc(responses: ["200": Doc.json(Schema.ref("HiddenUploaders"), "hidden uploaders, newest first")])
+            return Doc(responses: ["200": Doc.json(Schema.ref("HiddenUploaders"), "hidden uploaders, newest first", links: [
+                "UnhideFirstUploader": Doc.link(OpenAPIDocument.operationID("DELETE", "/api/v1/me/hidden-uploaders/{uploader}"), ["uploader": "$response.body#/uploaders/0/uploader"]),
+            ])])
         case "DELETE /api/v1/me/hidden-uploaders/{uploader}":
             return Doc(
                 pathSchemas: ["uploader": Schema.string(minLength: 1, maxLength: HistoryController.maxUploaderLength, description: "the name as listed, ignoring case")],
