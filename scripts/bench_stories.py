@@ -15,8 +15,16 @@ person's first item prefetched) and without it (`localStorage['reelhouse.stories
 next item had been requested before the tap, which shows the switch really took effect.
 
 Prints p50/p95 of both and their ratio; asserts nothing. Goal from the issue: p95 < 100 ms with
-preload."""
+preload. Diagnostics: for the slowest taps, whether a pooled element held the item at the tap
+(its readyState and buffer) and when its first segment was asked for and arrived; and the
+`waiting` events of the story on screen after its first frame (the look-ahead shares the link).
+
+For working on the player: BENCH_STORY_LIBRARY=DIR keeps the imported library there and copies
+it next time; BENCH_STORY_MODES=preload runs only one of the two; BENCH_STORY_DUMP=FILE.json
+writes every tap (and FILE.on.raw.json / FILE.off.raw.json the page's raw timings)."""
+import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -37,14 +45,40 @@ DWELL_S = float(os.environ.get("BENCH_STORY_DWELL", "2.5"))
 PASSWORD = "bench password for stories"
 # The switch agreed with the player (js/stories/preload.js reads it): 'off' = no look-ahead.
 PRELOAD_KEY = "reelhouse.stories.preload"
+# For iterating on the player: a folder to keep the imported library in and copy from next time
+# (each run still starts from a fresh copy, nothing seen), and which of the two runs to do.
+LIBRARY = os.environ.get("BENCH_STORY_LIBRARY")
+MODES = [m.strip() for m in os.environ.get("BENCH_STORY_MODES", "preload,no preload").split(",")]
 
 # In the page from its first script: every tap on the story, every move of the player to an
 # item, every first frame (the dialog's data-started), and resource timings of media requests.
 INSTRUMENT = """
-window.__story = { taps: [], moves: [], frames: [] };
+window.__story = { taps: [], moves: [], frames: [], snaps: [], media: [] };
+// Pooled <video> elements sit outside the document while parked: keep a hand on every one made.
+window.__videos = [];
+const createElement = Document.prototype.createElement;
+Document.prototype.createElement = function (name, ...rest) {
+  const element = createElement.call(this, name, ...rest);
+  if (String(name).toLowerCase() === 'video') {
+    window.__videos.push(element);
+    for (const type of ['loadeddata', 'playing', 'waiting', 'seeked']) {
+      element.addEventListener(type, () => window.__story.media.push({ type, t: performance.now(), item: element.dataset.storyItem ?? null, rs: element.readyState }));
+    }
+  }
+  return element;
+};
 performance.setResourceTimingBufferSize(20000);
+// Diagnostics: the state of every <video> (the item its story slot holds: preload.js's
+// data-story-item), taken as the finger lifts, so a slow tap shows whether its item was warm.
+window.__storySnap = () => window.__videos.map((v) => ({
+  item: v.dataset.storyItem ?? null, rs: v.readyState, cur: v.currentTime, paused: v.paused,
+  buf: Array.from({ length: v.buffered.length }, (_, i) => [v.buffered.start(i), v.buffered.end(i)]),
+}));
 document.addEventListener('pointerup', (event) => {
-  if (event.target.closest && event.target.closest('.stories-stage')) window.__story.taps.push(event.timeStamp);
+  if (event.target.closest && event.target.closest('.stories-stage')) {
+    window.__story.taps.push(event.timeStamp);
+    window.__story.snaps.push(window.__storySnap());
+  }
 }, true);
 let lastMove = null;
 new MutationObserver(() => {
@@ -75,6 +109,11 @@ def person(index: int) -> str:
 def build_library(work: Path) -> Path:
     """PEOPLE × ITEMS stories: bench_swipe's 8 s 540×960 clips, each person's imported as theirs."""
     data = work / "data"
+    kept = Path(LIBRARY) / f"{PEOPLE}x{ITEMS}" if LIBRARY else None
+    if kept and kept.is_dir():
+        shutil.copytree(kept, data)
+        log(f"library: copied from {kept}")
+        return data
     started = time.monotonic()
     for index in range(PEOPLE):
         (work / "sources" / person(index)).mkdir(parents=True)
@@ -91,6 +130,8 @@ def build_library(work: Path) -> Path:
         subprocess.run([BIN, "user", "add", viewer, "--role", "owner", "--data", str(data)],
                        input=PASSWORD + "\n", text=True, check=True, capture_output=True)
     log(f"library: {PEOPLE} people × {ITEMS} story videos (540x960, 8 s, encrypted) imported in {time.monotonic() - started:.0f} s")
+    if kept:
+        shutil.copytree(data, kept)
     return data
 
 
@@ -126,8 +167,16 @@ def tap_run(page, taps: int, dwell: float) -> list[dict]:
         point = page.evaluate(TAP_POINT)
         page.touchscreen.tap(point["x"], point["y"])
         page.wait_for_function(FRAME_AFTER, arg=frames, timeout=60_000, polling=10)
-    return measure(page.evaluate("window.__story"), page.evaluate(
-        "performance.getEntriesByType('resource').filter(e => e.name.includes('/media/')).map(e => ({ name: e.name, t: e.startTime }))"))
+    story = page.evaluate("window.__story")
+    if os.environ.get("BENCH_STORY_DUMP"):
+        mode = page.evaluate(f"localStorage.getItem('{PRELOAD_KEY}')") or "on"
+        raw = Path(os.environ["BENCH_STORY_DUMP"]).with_suffix(f".{mode}.raw.json")
+        raw.write_text(json.dumps({"story": story, "media": page.evaluate(
+            "performance.getEntriesByType('resource').filter(e => e.name.includes('/media/'))"
+            ".map(e => ({ name: e.name, t: e.startTime, end: e.responseEnd, size: e.encodedBodySize }))")}))
+    return measure(story, page.evaluate(
+        "performance.getEntriesByType('resource').filter(e => e.name.includes('/media/'))"
+        ".map(e => ({ name: e.name, t: e.startTime, end: e.responseEnd }))"))
 
 
 def measure(story: dict, media: list[dict]) -> list[dict]:
@@ -141,9 +190,38 @@ def measure(story: dict, media: list[dict]) -> list[dict]:
             continue
         early = any(f"/{move['id']}/" in entry["name"] and entry["t"] < tap for entry in media)
         crossing = index > 0 and story["moves"][index - 1]["key"].split("/")[0] != move["key"].split("/")[0]
+        # The look-ahead shares the link with the story on screen: did that one run dry meanwhile?
+        left = story["moves"][index + 1]["t"] if index + 1 < len(story["moves"]) else float("inf")
+        stalls = sum(1 for e in story["media"] if e["type"] == "waiting" and e["item"] == str(move["id"])
+                     and frame["t"] + 50 < e["t"] < left)
         rows.append({"total": frame["t"] - tap, "gesture": move["t"] - tap, "player": frame["t"] - move["t"],
-                     "warm": early, "crossing": crossing})
+                     "warm": early, "crossing": crossing, "stalls": stalls,
+                     "why": diagnose(move, tap, story["snaps"][len(rows)] if len(story["snaps"]) > len(rows) else [],
+                                     [e for e in media if f"/{move['id']}/" in e["name"]],
+                                     [e for e in story["media"] if e["item"] == str(move["id"]) and e["t"] >= tap])})
     return rows
+
+
+def diagnose(move: dict, tap: float, snap: list[dict], requests: list[dict], events: list[dict]) -> str:
+    """Why a tap was as fast or slow as it was: did a pooled element hold the item at the tap,
+    with its first frame decoded (readyState ≥ 2), and had its first media segment arrived?"""
+    held = next((v for v in snap if v["item"] == str(move["id"])), None)
+    if held is None:
+        slot = "no element held it"
+    else:
+        ahead = sum(end - start for start, end in held["buf"])
+        slot = f"an element held it (readyState {held['rs']}, {ahead:.1f} s buffered)"
+    segments = sorted((e for e in requests if e["name"].split("?")[0].endswith(".m4s") and "init" not in e["name"]),
+                      key=lambda e: e["t"])
+    if segments:
+        first = segments[0]
+        done = "before" if first["end"] and first["end"] < tap else f"{first['end'] - tap:.0f} ms after"
+        asked = f"{tap - first['t']:.0f} ms before" if first["t"] < tap else f"{first['t'] - tap:.0f} ms after"
+        segment = f"first segment asked {asked} the tap, arrived {done} it"
+    else:
+        segment = "no segment asked before the frame"
+    shown = next((f"{e['type']} +{e['t'] - tap:.0f} ms" for e in events if e["type"] in ("loadeddata", "seeked")), "")
+    return f"{slot}; {segment}" + (f"; {shown}" if shown else "")
 
 
 def summary(name: str, rows: list[dict]) -> str:
@@ -153,12 +231,16 @@ def summary(name: str, rows: list[dict]) -> str:
     across = [row["player"] for row in rows if row["crossing"]] or [0.0]
     return (f"  {name:11s} p50 {percentile(total, .5):7.1f} ms   p95 {percentile(total, .95):7.1f} ms   "
             f"mean {statistics.mean(total):7.1f}   max {max(total):7.1f}\n"
-            f"  {'':11s} tap → move (the gesture's wait) p50 {percentile(gesture, .5):5.1f}; move → frame within a person "
+            f"  {'':11s} tap → move (the gesture's wait) p50 {percentile(gesture, .5):5.1f} max {max(gesture):5.1f}; move → frame within a person "
             f"p50 {percentile(within, .5):6.1f} p95 {percentile(within, .95):6.1f}, to the next person ({sum(row['crossing'] for row in rows)}) "
             f"p50 {percentile(across, .5):6.1f} max {max(across):6.1f}; next item requested before the tap: "
-            f"{sum(r['warm'] for r in rows)}/{len(rows)}\n"
+            f"{sum(r['warm'] for r in rows)}/{len(rows)}; `waiting` on the story on screen after its first frame: "
+            f"{sum(r['stalls'] for r in rows)}\n"
             f"  {'':11s} slowest taps (1 = the first after opening): "
-            + ", ".join(f"#{i + 1} {t:.0f} ms" for i, t in sorted(enumerate(total), key=lambda pair: -pair[1])[:4]))
+            + ", ".join(f"#{i + 1} {t:.0f} ms" for i, t in sorted(enumerate(total), key=lambda pair: -pair[1])[:4])
+            + "".join(f"\n  {'':11s}   #{i + 1} {rows[i]['total']:.0f} ms (tap → move {rows[i]['gesture']:.0f}, "
+                      f"move → frame {rows[i]['player']:.0f}): {rows[i]['why']}"
+                      for i, _ in sorted(enumerate(total), key=lambda pair: -pair[1])[:4]))
 
 
 def main() -> None:
@@ -174,6 +256,8 @@ def main() -> None:
                                                      args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required"])
                 results = {}
                 for name, viewer, preload in [("preload", "viewer-preload", True), ("no preload", "viewer-no-preload", False)]:
+                    if name not in MODES:
+                        continue
                     log(f"{name}: {TAPS} taps, {DWELL_S} s on each story, 1.6 Mbit/s, 150 ms RTT")
                     context, page = open_stories(browser, url, viewer, preload)
                     results[name] = tap_run(page, TAPS, DWELL_S)
@@ -187,6 +271,10 @@ def main() -> None:
           f"150 ms RTT (real Chromium, 390×844 touch):")
     for name, rows in results.items():
         print(summary(name, rows))
+    if os.environ.get("BENCH_STORY_DUMP"):   # every tap with its diagnosis, as JSON
+        Path(os.environ["BENCH_STORY_DUMP"]).write_text(json.dumps(results, indent=1))
+    if len(results) < 2:
+        return
     with_p95 = percentile([row["total"] for row in results["preload"]], .95)
     without_p95 = percentile([row["total"] for row in results["no preload"]], .95)
     with_player = percentile([row["player"] for row in results["preload"]], .95)

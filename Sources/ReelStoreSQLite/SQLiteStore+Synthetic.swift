@@ -12,9 +12,25 @@ extension SQLiteStore {
     /// One transaction with prepared statements and a large page cache, because a million rows
     /// committed one by one would take hours, not seconds. Synchronous: it is a setup step.
     /// Not for a library in use: a large batch rebuilds the feed indexes over every post.
-    public func insertSyntheticPosts(count: Int, tagsPerPost: Int, now: Date) throws {
+    ///
+    /// Post `i` is by uploader `i % uploaders`. `durations` (seconds) spreads lengths
+    /// log-uniformly over the range, deterministically by index (the feed simulator needs short
+    /// and long posts); nil gives every post 12.5 s.
+    public func insertSyntheticPosts(
+        count: Int, tagsPerPost: Int, now: Date, uploaders: Int = 997, durations: ClosedRange<Double>? = nil
+    ) throws {
         guard count > 0 else { return }
-        let media = try RowDecoding.mediaJSON(Self.syntheticMedia)
+        let uploaders = max(1, uploaders)
+        var mediaByDuration: [Double: String] = [:]
+        func media(for index: Int) throws -> (json: String, seconds: Double) {
+            let seconds = durations.map { Self.syntheticDuration(index: index, in: $0) } ?? Self.syntheticMedia.duration ?? 12.5
+            if let known = mediaByDuration[seconds] { return (known, seconds) }
+            var shaped = Self.syntheticMedia
+            shaped.duration = seconds
+            let json = try RowDecoding.mediaJSON(shaped)
+            mediaByDuration[seconds] = json
+            return (json, seconds)
+        }
         let vocabulary = (0..<500).map { "topic\($0)" }
         let run = UInt32.random(in: 0 ... UInt32.max)
         do {
@@ -53,12 +69,13 @@ extension SQLiteStore {
                         }.joined()
                         let description = "Synthetic clip \(index) #\(vocabulary[index % vocabulary.count])"
                         let folder = "synthetic-\(run)-\(index)"
+                        let (mediaJSON, seconds) = try media(for: index)
                         // The A–Z key written with the row, so its trigger finds nothing to do.
                         var values: [(any DatabaseValueConvertible)?] = [
                             folder, PostKind.video.rawValue, PostStatus.ready.rawValue,
-                            description, "Uploader \(index % 997)",
-                            "user\(index % 997)", "s\(index)", "2024-01-01T00:00:00Z", "https://example.com/v/\(index)",
-                            RowDecoding.seconds(now) - Double(count - index), hash, media, 720, 1280, 12.5,
+                            description, "Uploader \(index % uploaders)",
+                            "user\(index % uploaders)", "s\(index)", "2024-01-01T00:00:00Z", "https://example.com/v/\(index)",
+                            RowDecoding.seconds(now) - Double(count - index), hash, mediaJSON, 720, 1280, seconds,
                             TitleKeyFunction.key(description: description, shortcode: "s\(index)", folderName: folder),
                         ]
                         values += FeedShuffle.randomKeys(using: &generator).map { $0 as (any DatabaseValueConvertible)? }
@@ -82,6 +99,14 @@ extension SQLiteStore {
         } catch {
             throw Self.storeError(error)
         }
+    }
+
+    /// Log-uniform over `range` along a golden-ratio sequence of the index (evenly spread, the
+    /// same for every run), rounded to half seconds.
+    static func syntheticDuration(index: Int, in range: ClosedRange<Double>) -> Double {
+        let lower = max(0.5, range.lowerBound), upper = max(lower, range.upperBound)
+        let position = (Double(index) * 0.618_033_988_749_894_9).truncatingRemainder(dividingBy: 1)
+        return min(upper, max(lower, (lower * pow(upper / lower, position) * 2).rounded() / 2))
     }
 
     /// One 720p rendition of two segments, with poster and thumbnail: small, but the same shape

@@ -13,6 +13,8 @@ struct BenchSeedCommand: AsyncParsableCommand {
     @OptionGroup var dataOptions: DataOptions
     @Option(help: "How many posts.") var count: Int
     @Option(help: "Tags per post.") var tags = 3
+    @Option(help: "Distinct uploaders (post i is by uploader i % N).") var uploaders = 997
+    @Option(help: "Post lengths in seconds as MIN-MAX, spread log-uniformly (default: every post 12.5 s).") var durations: String?
     @Option(help: "Synthetic members with watch histories (For You benchmarks).") var users = 0
     @Option(help: "Watch events among those members, with their aggregates and neighbours.") var events = 0
     @Option(help: "Write an API key of each of the first N members, one per line, to --keys-file.") var keys = 0
@@ -21,7 +23,10 @@ struct BenchSeedCommand: AsyncParsableCommand {
     func run() async throws {
         let context = try AppContext(dataPath: dataOptions.resolvedPath, creating: true)
         let started = Date()
-        try context.store.insertSyntheticPosts(count: count, tagsPerPost: tags, now: Date())
+        guard uploaders >= 1 else { throw CLIError("bench-seed: --uploaders must be at least 1") }
+        try context.store.insertSyntheticPosts(
+            count: count, tagsPerPost: tags, now: Date(), uploaders: uploaders, durations: try durations.map(Self.range)
+        )
         var user = try await context.store.user(name: "bench")
         if user == nil {
             user = try await context.store.createUser(name: "bench", role: .owner, passwordHash: "-", now: Date())
@@ -52,5 +57,14 @@ struct BenchSeedCommand: AsyncParsableCommand {
         )
         FileHandle.standardError.write(Data("inserted \(count) posts in \(String(format: "%.1f", Date().timeIntervalSince(started))) s\n".utf8))
         print(key)
+    }
+
+    /// `MIN-MAX` in seconds, 0 < MIN ≤ MAX ≤ 6 hours.
+    static func range(_ text: String) throws -> ClosedRange<Double> {
+        let parts = text.split(separator: "-").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, let lower = parts[0], let upper = parts[1], lower > 0, lower <= upper, upper <= 21_600 else {
+            throw CLIError("bench-seed: --durations takes MIN-MAX in seconds, e.g. 5-60")
+        }
+        return lower...upper
     }
 }

@@ -353,3 +353,57 @@ def stories(tmp_path_factory, browser):
 
     yield {"url": server.url, "data": data, "viewer": viewer, "post_story": post_story, "people": STORY_PEOPLE}
     server.stop()
+
+
+# For You (issue 16): nine short clear clips by three uploaders (one name with a space and an
+# ampersand, so "Hide posts from …" and its undo carry a percent-encoded name), 3 s and 5 s
+# long. Events, history and the hidden lists are per person: `viewer(name)` signs in an owner
+# of its own (created on first use), so no test sees another's signals.
+FORYOU_UPLOADERS = ["Ana Lima", "Ben", "Cleo & Co"]
+FORYOU_PASSWORD = "for-you-viewer-password-1"
+
+
+def foryou_plan() -> list[dict]:
+    return [{"index": index, "uploader": FORYOU_UPLOADERS[index % 3], "seconds": 3 + 2 * (index % 2),
+             "tag": ["sea", "city", "food"][index // 3], "title": f"For you clip {index}"} for index in range(9)]
+
+
+def build_foryou(root: Path) -> Path:
+    sources, data = root / "sources", root / "data"
+
+    def make(entry: dict) -> None:
+        path = make_clip(sources / f"fy{entry['index']:02d}.mp4", size="180x320", seconds=entry["seconds"], rate=15,
+                         audio=False, source=SOURCES[entry["index"] % len(SOURCES)], label=f"fy {entry['index']}")
+        info = {"id": f"fy{entry['index']:02d}", "title": entry["title"], "description": f"{entry['title']}\nby {entry['uploader']}",
+                "uploader": entry["uploader"], "upload_date": f"202401{entry['index'] + 1:02d}", "tags": [entry["tag"]],
+                "webpage_url": f"https://example.com/fy/{entry['index']}", "extractor": "generic"}
+        path.with_suffix(".info.json").write_text(json.dumps(info))
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        list(pool.map(make, foryou_plan()))
+    reelhouse(data, "import", str(sources), "--no-encryption", "--json")
+    return data
+
+
+@pytest.fixture(scope="session")
+def foryou(tmp_path_factory, browser):
+    keep = os.environ.get("REELHOUSE_WEB_FORYOU")
+    root = Path(keep) if keep else tmp_path_factory.mktemp("web-foryou")
+    data = root / "data" if keep and (root / "data" / "reelhouse.sqlite").exists() else build_foryou(root)
+    server = Server(data, root / "serve.log", env={"REELHOUSE_LOGIN_ATTEMPTS_PER_IP": "500"})
+    states: dict[str, dict] = {}
+    made = iter(range(1_000_000))
+
+    def viewer(prefix: str = "fy") -> dict:
+        """Storage state of a new signed-in owner (every call: a person without any events)."""
+        name = f"{prefix}{os.getpid()}x{next(made)}"
+        reelhouse(data, "user", "add", name, "--role", "owner", stdin=FORYOU_PASSWORD + "\n")
+        context = browser.new_context(base_url=server.url, bypass_csp=True)
+        response = context.request.post("/api/v1/session", data={"username": name, "password": FORYOU_PASSWORD})
+        assert response.ok, response.text()
+        states[name] = context.storage_state()
+        context.close()
+        return states[name]
+
+    yield {"url": server.url, "data": data, "plan": foryou_plan(), "viewer": viewer}
+    server.stop()

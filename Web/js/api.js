@@ -60,9 +60,12 @@ export const api = {
   logout: () => request('DELETE', '/api/v1/session'),
   tags: () => request('GET', '/api/v1/tags'),
 
-  /** One page of the endless feed; `filter` holds tags / kind / favorites / min_rating. */
-  feed({ cursor, limit, filter = {} }) {
-    return list('/api/v1/feed', { ...filter, cursor, limit });
+  /**
+   * One page of the endless feed; `filter` holds tags / kind / favorites / min_rating, `mode`
+   * is for_you / shuffle / latest (none: the server chooses and says which in `mode`).
+   */
+  feed({ cursor, limit, filter = {}, mode = null }) {
+    return list('/api/v1/feed', { ...filter, mode, cursor, limit });
   },
 
   // Catalog listings (docs/catalog-api.md): each answers {items, next_cursor} (discover: shelves).

@@ -18,6 +18,8 @@ import { createScreenHost } from './screen-host.js';
 import { createNav } from './nav/nav.js';
 import { setLibraryUser } from './state/library.js';
 import { mountTray } from './stories/index.js';
+import { startEvents, pendingEvents } from './events/index.js';
+import { storedMode, wireModeSwitch } from './feed/feed-mode.js';
 
 let feed = null;
 let feedKey = null;     // the feed's query (tag, or the list it plays): the same one is kept
@@ -37,11 +39,14 @@ const enginePromise = loadEngine({
 });
 // For a bug report (and the tests): `await reelhouse.stats()` in the console shows what the
 // player engine did on this page: prefetch hits, rung, failed items, players alive, and how
-// often a post was refetched for fresh media URLs.
-globalThis.reelhouse = { stats: async () => ({ ...(await enginePromise).stats(), mediaRefetches: refresher.refetches }) };
+// often a post was refetched for fresh media URLs, and how many watch events wait to be sent.
+globalThis.reelhouse = { stats: async () => ({ ...(await enginePromise).stats(), mediaRefetches: refresher.refetches, pendingEvents: pendingEvents() }) };
 
 const router = createRouter({ onRoute: (route) => showRoute(route) });
 const nav = createNav(document.getElementById('app-nav'), { api });
+// For You · Shuffle · Latest: picking one plays the feed again in that order (same filter,
+// same three players).
+const modeSwitch = wireModeSwitch(document.getElementById('feed-modes'), { onChange: () => restartFeed() });
 
 function renderChip(label) {
   const chip = document.getElementById('filter-chip');
@@ -74,8 +79,12 @@ const feedScreen = {
     const list = listFromQuery(query);
     const tag = list ? null : query.get('tag') || null;
     renderChip(list ? listLabel(list) : tag ? `#${tag}` : null);
+    const mode = list ? null : storedMode();
+    modeSwitch.setVisible(!list);
+    modeSwitch.show(mode);
     const started = startFeed({
-      engine: await enginePromise, lookAhead, tag, list, connectivity, refresher,
+      engine: await enginePromise, lookAhead, tag, list, connectivity, refresher, mode,
+      onMode: (played) => { if (feedKey === key) modeSwitch.show(played); },
       onUnauthorized: () => openLogin(),
       onFilterChange: setFilter,
     });
@@ -89,6 +98,15 @@ const feedScreen = {
     feed?.setActive(false);
   },
 };
+
+/** The feed again from its first page (another mode): kept where the person is. */
+function restartFeed() {
+  if (!feed) return;
+  feed.stop();
+  feed = null;
+  feedKey = null;
+  if (feedVisible) feedScreen.show(new URLSearchParams(location.search));
+}
 
 const host = createScreenHost({ api, navigate: router.navigate, feed: feedScreen, nav, getUser: () => user });
 
@@ -107,6 +125,7 @@ function openApp() {
   hideLogin();
   document.body.classList.add('signed-in');
   feedTray ??= mountTray(document.getElementById('feed-stories'), { api, navigate: router.navigate });
+  startEvents();
   router.start();
 }
 

@@ -4,6 +4,8 @@ import ReelModels
 /// The glue an app's feed screen needs: pages from the server into a `FeedWindow`, its plans
 /// onto a `PlayerPool`, media prefetch into the cache, server state into `OptimisticState`.
 /// On the main actor with the players; pages are awaited, prefetch runs in the background.
+/// Given an `EventRecorder`, it records what the person watched: an impression when an item
+/// becomes the current one, a view or skip when it leaves (`WatchTracker`).
 @MainActor
 public final class FeedSession<Slot: PlayerSlot> where Slot.Item == APIVideo {
     public let client: ReelClient
@@ -11,6 +13,10 @@ public final class FeedSession<Slot: PlayerSlot> where Slot.Item == APIVideo {
     public let prefetcher: MediaPrefetcher?
     public let state: OptimisticState?
     public let query: FeedQuery
+    /// The order asked for; nil lets the server choose (`servedMode` says what it chose).
+    public let mode: FeedMode?
+    public private(set) var servedMode: FeedMode?
+    public let events: EventRecorder?
     public let pageSize: Int
     public private(set) var window: FeedWindow<Int64>
     public private(set) var videos: [Int64: APIVideo] = [:]
@@ -22,13 +28,19 @@ public final class FeedSession<Slot: PlayerSlot> where Slot.Item == APIVideo {
     /// server that keeps refusing cannot make us loop.
     private var refreshedAt: [Int64: Date] = [:]
     private let clock: any ReelClock
+    private var watch = WatchTracker()
+    /// Events go to the recorder one after another, off the swipe's path (recording writes a
+    /// file and may send a batch).
+    private var recording: Task<Void, Never>?
     public static var refreshInterval: TimeInterval { 60 }
 
     public init(
         client: ReelClient, pool: PlayerPool<Slot>, prefetcher: MediaPrefetcher? = nil, state: OptimisticState? = nil,
-        query: FeedQuery = FeedQuery(), pageSize: Int = 10, configuration: FeedWindowConfiguration = FeedWindowConfiguration(),
-        clock: any ReelClock = SystemClock()
+        query: FeedQuery = FeedQuery(), mode: FeedMode? = nil, events: EventRecorder? = nil, pageSize: Int = 10,
+        configuration: FeedWindowConfiguration = FeedWindowConfiguration(), clock: any ReelClock = SystemClock()
     ) {
+        self.mode = mode
+        self.events = events
         self.clock = clock
         self.client = client
         self.pool = pool
@@ -46,10 +58,15 @@ public final class FeedSession<Slot: PlayerSlot> where Slot.Item == APIVideo {
 
     /// Loads the first page and fills the pool.
     public func start() async throws(ReelAPIError) {
+        defer { trackCurrent() }
         try await handle(window.start())
     }
 
+    /// While a flick is still moving (`settled: false`) the items passed are not impressions:
+    /// only where it settles counts.
     public func move(to index: Int, settled: Bool = true) async throws(ReelAPIError) {
+        // Even when the next page fails, the swipe itself happened.
+        defer { if settled { trackCurrent() } }
         try await handle(window.move(to: index, settled: settled))
     }
 
@@ -57,7 +74,50 @@ public final class FeedSession<Slot: PlayerSlot> where Slot.Item == APIVideo {
     public func previous() async throws(ReelAPIError) { try await move(to: window.currentIndex - 1) }
 
     public func remove(_ id: Int64) async throws(ReelAPIError) {
+        defer { trackCurrent() }
         try await handle(window.remove(id))
+    }
+
+    // MARK: Watch events
+
+    /// What the player measured for the item on screen (time played counting loops, loops);
+    /// without it the view counts time on screen.
+    public func reportPlayback(watchedMs: Int, loops: Int) {
+        watch.playback(watchedMs: watchedMs, loops: loops)
+    }
+
+    /// The app goes to the background or the feed closes: the item on screen gets its view or
+    /// skip, and everything recorded is sent. `resumeWatching()` counts it as shown again.
+    public func endWatching() async {
+        guard let events else { return }
+        let leaving = watch.leave(at: clock.now())
+        enqueue { if let leaving { await events.record(leaving) }; await events.flush() }
+        await eventsRecorded()
+    }
+
+    public func resumeWatching() {
+        trackCurrent()
+    }
+
+    /// Waits until every event so far reached the recorder (tests, and before a relaunch).
+    public func eventsRecorded() async {
+        await recording?.value
+    }
+
+    private func trackCurrent() {
+        guard let events else { return }
+        let id = window.current
+        let changes = watch.show(id, durationSeconds: id.flatMap { videos[$0]?.duration }, at: clock.now())
+        guard !changes.isEmpty else { return }
+        enqueue { for event in changes { await events.record(event) } }
+    }
+
+    private func enqueue(_ work: @escaping @Sendable () async -> Void) {
+        let previous = recording
+        recording = Task {
+            await previous?.value
+            await work()
+        }
     }
 
     private func handle(_ first: WindowPlan<Int64>) async throws(ReelAPIError) {
@@ -93,12 +153,20 @@ public final class FeedSession<Slot: PlayerSlot> where Slot.Item == APIVideo {
     /// The next page; a cursor the server refuses (its secret rotated) starts the feed again
     /// from a fresh first page, whose items the window's dedupe keeps from repeating.
     private func nextPage() async throws(ReelAPIError) -> APIFeedPage {
+        // What was watched so far goes before the page is chosen, so the page can reflect it.
+        if let events {
+            enqueue { await events.flush() }
+            await eventsRecorded()
+        }
+        let page: APIFeedPage
         do {
-            return try await client.feed(cursor: cursor, limit: pageSize, query: query)
+            page = try await client.feedPage(mode: mode, cursor: cursor, limit: pageSize, query: query)
         } catch where error.isRefusedCursor && cursor != nil {
             cursor = nil
-            return try await client.feed(cursor: nil, limit: pageSize, query: query)
+            page = try await client.feedPage(mode: mode, cursor: nil, limit: pageSize, query: query)
         }
+        servedMode = page.mode ?? servedMode
+        return page
     }
 
     /// A player reports that one of `id`'s media requests failed with `error`. When the URL's

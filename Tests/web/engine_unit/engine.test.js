@@ -322,6 +322,32 @@ test('arbiter: the video on screen downloads at once; others wait until it has a
   equal(arbiter.held, 2);
 });
 
+test('arbiter: a look-ahead without its first segment gets its small files at once and its segment at 2.5 s ahead', async () => {
+  const arbiter = new LinkArbiter({ cushionSeconds: 3.5, aheadCushionSeconds: 2.5 });
+  const foreground = onScreen(0);
+  const ahead = { ...onScreen(0), startingAhead: true };
+  const neighbour = onScreen(0);
+  arbiter.focus(foreground);
+  const playlist = outcome(arbiter.turn(ahead, undefined, { light: true }));
+  const segment = outcome(arbiter.turn(ahead));
+  const theirs = outcome(arbiter.turn(neighbour, undefined, { light: true }));   // not a look-ahead: the full cushion
+  await settle();
+  equal([playlist.value, segment.value, theirs.value], ['went', 'waiting', 'waiting']);
+  foreground.cushion = 2.6;
+  arbiter.changed();
+  await settle();
+  equal([segment.value, theirs.value], ['went', 'waiting']);
+  ahead.startingAhead = false;      // its first segment is in: it waits like any neighbour
+  foreground.cushion = 3;
+  const later = outcome(arbiter.turn(ahead));
+  await settle();
+  equal(later.value, 'waiting');
+  foreground.cushion = 4;
+  arbiter.changed();
+  await settle();
+  equal([later.value, theirs.value], ['went', 'went']);
+});
+
 test('arbiter: a new foreground, none at all, or the playhead moving lets waiting downloads go; abort cancels', async () => {
   const arbiter = new LinkArbiter();
   const first = onScreen(0);

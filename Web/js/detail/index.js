@@ -12,6 +12,7 @@ import { renderDetail, titleOf } from './detail-view.js';
 import { openEditor, confirmDelete, openCollections, closePanel } from './owner-tools.js';
 import { feedFromHereHref } from './linkify.js';
 import { showToast } from '../ui/toast.js';
+import { recordEvent } from '../events/index.js';
 
 let openSheet = null;
 
@@ -109,7 +110,10 @@ export function openDetail(postId, { navigate, context = null } = {}) {
   async function toggleFavorite() {
     const before = Boolean(item.is_favorited);
     changed({ is_favorited: !before });
-    try { await detailApi.setFavorite(id, !before); } catch (error) {
+    try {
+      await detailApi.setFavorite(id, !before);
+      recordEvent(before ? 'unfavorite' : 'favorite', id);
+    } catch (error) {
       changed({ is_favorited: before });
       showToast(error?.message ?? "Couldn't save the favorite.", { kind: 'error' });
     }
@@ -119,7 +123,10 @@ export function openDetail(postId, { navigate, context = null } = {}) {
     const before = item.rating ?? 0;
     const next = before === value ? 0 : value;   // the same star again clears the rating
     changed({ rating: next });
-    try { await detailApi.setRating(id, next); } catch (error) {
+    try {
+      await detailApi.setRating(id, next);
+      recordEvent('rating', id, { value: next });
+    } catch (error) {
       changed({ rating: before });
       showToast(error?.message ?? "Couldn't save the rating.", { kind: 'error' });
     }
@@ -139,6 +146,7 @@ export function openDetail(postId, { navigate, context = null } = {}) {
     const url = new URL(path, location.origin).href;
     const copied = await copyText(url);
     showToast(copied ? 'Link copied.' : `Copy this link: ${url}`);
+    recordEvent('share', id);
   }
 
   body.addEventListener('click', (event) => {
@@ -153,6 +161,7 @@ export function openDetail(postId, { navigate, context = null } = {}) {
       case 'favorite': toggleFavorite(); break;
       case 'rate': rate(Number(button.dataset.value)); break;
       case 'copy-link': copyLink(); break;
+      case 'download': recordEvent('download', id); break;   // the link downloads by itself
       case 'edit':
         openEditor(panel, item, {
           save: (change) => detailApi.edit(id, change),

@@ -20,6 +20,11 @@ import { renderState } from './states.js';
 import { wireMediaSession, describeForMediaSession } from './media-session.js';
 import { autoplayNextOn } from './preferences.js';
 import { createCaptionsControl } from './captions-control.js';
+import { createFeedWatchEvents } from './watch-events.js';
+import { createMoreMenus } from './more-menu.js';
+import { createPostHider } from './hide-posts.js';
+import { shareLink, copyLink } from './share.js';
+import { recordEvent, flushBeforeFeedPage } from '../events/index.js';
 
 const ERROR_TEXT = {
   network: "This video couldn't be loaded. Check your connection.",
@@ -35,15 +40,25 @@ const RETRIED_WHEN_BACK = new Set(['network', 'expired']);
 /**
  * `list` (list-source.js's listFromQuery) plays a browse / search / shelf / collection /
  * favorites list from one post on instead of the endless feed; `tag` filters the endless feed.
+ * `mode` (for_you / shuffle / latest, or null: the server's choice) orders the endless feed;
+ * `onMode(mode)` hears which mode the server played.
  */
-export function startFeed({ engine, lookAhead, tag, list = null, onUnauthorized, onFilterChange, connectivity, refresher }) {
+export function startFeed({ engine, lookAhead, tag, list = null, mode = null, onMode = () => {}, onUnauthorized, onFilterChange, connectivity, refresher }) {
   const scroller = document.getElementById('feed');
   const stateBox = document.getElementById('feed-state');
+  // Events go out before each page, so the page already reflects what was just watched.
+  const feedPage = async (query) => {
+    await flushBeforeFeedPage();
+    const page = await api.feed({ ...query, mode });
+    if (page?.mode) onMode(page.mode);
+    return page;
+  };
   const source = list
     ? createFeedSource({ fetchPage: listPageFetcher(api, list) })
-    : createFeedSource({ fetchPage: (query) => api.feed(query), filter: tag ? { tags: tag } : {} });
-  // One entry per feed position ({ item, element }); positions, not API ids, name items here,
-  // because after the library wraps one post can be on the page twice.
+    : createFeedSource({ fetchPage: feedPage, filter: tag ? { tags: tag } : {} });
+  // One entry per feed position ({ item, element, removed }); positions, not API ids, name
+  // items here, because after the library wraps one post can be on the page twice. An entry
+  // hidden with "Not interested" keeps its position (removed: true) and gets no player.
   const entries = [];
   let pageFailed = false;
   let stopped = false;
@@ -65,32 +80,52 @@ export function startFeed({ engine, lookAhead, tag, list = null, onUnauthorized,
   const playback = createPlayback({ pool, elementFor: (key) => entries[key]?.element ?? null });
   const pager = createPager({ scroller, onCurrentChange });
   const captions = createCaptionsControl({ pool, entryFor: (key) => entries[key] ?? null });
+  const watch = createFeedWatchEvents({ scroller, currentEntry, currentVideo: () => playback.currentVideo() });
+  const menus = createMoreMenus();
+  const hider = createPostHider({
+    entries, changed: afterHiding,
+    focusCurrent: () => currentEntry()?.element.querySelector('[data-action="more"]')?.focus({ preventScroll: true }),
+  });
 
   function currentEntry() {
     return entries[pager.current] ?? null;
   }
 
   function planPlayers() {
-    const keys = source.items.map((_, index) => index);
-    const kinds = source.items.map((item) => item.kind);
-    const current = pager.current;
+    // Positions of the entries still shown: only they get players, images and prefetches.
+    const keys = entries.flatMap((entry, index) => (entry.removed ? [] : [index]));
+    const kinds = keys.map((key) => entries[key].item.kind);
+    const current = keys.indexOf(pager.current);
     pool.apply(planPool({ ids: keys, kinds, current, slots: pool.assignment(), reach: lookAhead ? 3 : 1 }));
     // Autoplay next (Profile → Preferences): videos play once and the feed moves on (onEnded).
     const loop = !autoplayNextOn();
     for (const slot of pool.slots) slot.video.loop = loop;
-    pool.focus(kinds[current] === 'video' ? current : null);
+    pool.focus(kinds[current] === 'video' ? keys[current] : null);
     captions.update();
-    loadImagesNear(entries.map((entry) => entry.element), current);
-    if (lookAhead) engine.prefetch(prefetchTargets(kinds, current).map((index) => source.items[index]));
+    loadImagesNear(keys.map((key) => entries[key].element), current);
+    if (lookAhead) engine.prefetch(prefetchTargets(kinds, current).map((index) => entries[keys[index]].item));
+  }
+
+  /**
+   * Whether few enough shown items are left after the current one to fetch the next page.
+   * Counted on the source's items (a page being appended is not all in `entries` yet), less
+   * the entries after the current one that were hidden.
+   */
+  function wantsMore() {
+    const hiddenAfter = entries.slice(pager.current + 1).filter((entry) => entry.removed).length;
+    return source.wantsMore(pager.current + hiddenAfter);
   }
 
   function onCurrentChange(index) {
     const item = source.items[index];
+    menus.close({ refocus: false });
+    watch.leaving();
     planPlayers();
     playback.setCurrent(item.kind === 'video' ? index : null);
     captions.setCurrent(item.kind === 'video' ? index : null);
+    watch.arrived();
     describeForMediaSession(item);
-    if (source.wantsMore(index)) loadMore();
+    if (wantsMore()) loadMore();
   }
 
   function appendItems(fromIndex) {
@@ -98,10 +133,27 @@ export function startFeed({ engine, lookAhead, tag, list = null, onUnauthorized,
       const element = createItemElement(item);
       element.dataset.entry = String(fromIndex + offset);
       captions.render(element, item);
-      entries.push({ item, element });
+      const removed = hider.hides(item);   // a post or uploader hidden a moment ago, still in this page
+      element.hidden = removed;
+      entries.push({ item, element, removed });
       if (item.kind === 'carousel') wireCarousel(element);
       pager.append(element);
     });
+  }
+
+  /** Entries left the window (or came back): move off a hidden current item, replan players. */
+  function afterHiding(changed, { removed }) {
+    if (removed) {
+      const current = pager.current;
+      if (entries[current]?.removed) {
+        const next = pager.nearest(current, 1);
+        pager.goTo(next >= 0 ? next : pager.nearest(current, -1), { instant: true });
+      }
+    } else if (changed.length) {
+      pager.goTo(entries.indexOf(changed[0]), { instant: true });
+    }
+    planPlayers();
+    if (wantsMore()) loadMore();
   }
 
   async function loadMore() {
@@ -122,7 +174,7 @@ export function startFeed({ engine, lookAhead, tag, list = null, onUnauthorized,
       renderState(stateBox, null);
       appendItems(before);
       planPlayers();
-      if (source.wantsMore(pager.current) && source.items.length > before) loadMore();
+      if (wantsMore() && source.items.length > before) loadMore();
     } catch (error) {
       if (stopped) return;
       if (error?.isUnauthorized) { onUnauthorized(); return; }
@@ -182,6 +234,18 @@ export function startFeed({ engine, lookAhead, tag, list = null, onUnauthorized,
     if (entry) setLiked(entry.item, element, liked ?? !entry.item.is_favorited);
   }
 
+  /** The ⋯ panel's actions; the panel closes first (focus goes back to ⋯). */
+  function moreAction(action, entry) {
+    menus.close();
+    switch (action) {
+      case 'share': shareLink(entry.item); break;
+      case 'copy-link': copyLink(entry.item); break;
+      case 'download': recordEvent('download', entry.item.id); break;
+      case 'not-interested': hider.notInterested(entry.item); break;
+      case 'hide-uploader': hider.hideUploader(entry.item); break;
+    }
+  }
+
   async function togglePictureInPicture() {
     try {
       if (document.pictureInPictureElement) await document.exitPictureInPicture();
@@ -222,13 +286,17 @@ export function startFeed({ engine, lookAhead, tag, list = null, onUnauthorized,
       case 'retry': retryEntry(element, { force: true }); break;
       case 'carousel-prev': stepCarousel(element, -1); break;
       case 'carousel-next': stepCarousel(element, 1); break;
+      case 'more': menus.toggle(button); break;
+      case 'share': case 'copy-link': case 'download': case 'not-interested': case 'hide-uploader':
+        moreAction(button.dataset.action, entry);
+        break;
     }
   });
   // `error` does not bubble: listen in the capture phase for every image in the feed.
   // `ended` does not bubble either; it only comes when autoplay next turned looping off.
   scroller.addEventListener('ended', (event) => {
     if (event.target instanceof HTMLVideoElement && event.target === playback.currentVideo() && !playback.userPaused) {
-      pager.goTo(pager.current + 1);
+      pager.goTo(pager.step(1));
     }
   }, true);
   scroller.addEventListener('error', (event) => {
@@ -244,8 +312,8 @@ export function startFeed({ engine, lookAhead, tag, list = null, onUnauthorized,
     onHold: (element, on) => playback.hold(on),
   });
   const keyActions = {
-    next: () => pager.goTo(pager.current + 1),
-    previous: () => pager.goTo(pager.current - 1),
+    next: () => pager.goTo(pager.step(1)),
+    previous: () => pager.goTo(pager.step(-1)),
     left: () => stepCarousel(currentEntry()?.element, -1),
     right: () => stepCarousel(currentEntry()?.element, 1),
     togglePause: () => togglePause(),
@@ -263,8 +331,8 @@ export function startFeed({ engine, lookAhead, tag, list = null, onUnauthorized,
   wireMediaSession({
     play: () => { if (playback.userPaused) togglePause(); },
     pause: () => { if (!playback.userPaused) togglePause(); },
-    next: () => pager.goTo(pager.current + 1),
-    previous: () => pager.goTo(pager.current - 1),
+    next: () => pager.goTo(pager.step(1)),
+    previous: () => pager.goTo(pager.step(-1)),
   });
   const onVisibility = () => playback.update();
   document.addEventListener('visibilitychange', onVisibility);
@@ -280,6 +348,8 @@ export function startFeed({ engine, lookAhead, tag, list = null, onUnauthorized,
     setActive(on) {
       if (on === active || stopped) return;
       active = on;
+      if (!on) menus.close({ refocus: false });
+      watch.setWatching(on);
       playback.suspend(!on);
       if (on) unwireKeys = wireKeyboard(keyActions);
       else unwireKeys();
@@ -295,6 +365,8 @@ export function startFeed({ engine, lookAhead, tag, list = null, onUnauthorized,
     },
     stop() {
       stopped = true;
+      watch.stop();
+      menus.destroy();
       unwireKeys();
       document.removeEventListener('visibilitychange', onVisibility);
       playback.stop();

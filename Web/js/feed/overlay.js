@@ -1,7 +1,10 @@
 // The overlay of one reel: who posted it, what it says, tags, and the like / rating / info /
-// picture-in-picture / sound controls. Buttons carry data-action; the feed handles them.
+// picture-in-picture / sound controls, and the ⋯ panel (more-menu.js). For You items say why
+// they were chosen (`reason`, e.g. "because you liked “…”"); other modes send none.
+// Buttons carry data-action; the feed handles them.
 import { icon } from '../ui/icons.js';
 import { displayName, escapeHTML, formatDate } from './format.js';
+import { moreButtonHTML, morePanelHTML } from './more-menu.js';
 
 export function overlayHTML(item) {
   const infoId = `info-${item.id}`;
@@ -11,6 +14,7 @@ export function overlayHTML(item) {
   return `
     <div class="overlay">
       <div class="meta">
+        ${item.reason ? `<p class="reason" data-reason-kind="${escapeHTML(item.reason_kind ?? '')}">${escapeHTML(item.reason)}</p>` : ''}
         <p class="username">@${escapeHTML(displayName(item))}</p>
         ${item.description ? `<button type="button" class="description" data-action="expand" aria-expanded="false">${escapeHTML(item.description)}</button>` : ''}
         ${tags ? `<ul class="tags" aria-label="Tags">${tags}</ul>` : ''}
@@ -21,6 +25,7 @@ export function overlayHTML(item) {
           <dt>Uploader</dt><dd>${escapeHTML(item.uploader ?? '—')}</dd>
           <dt>Username</dt><dd>${escapeHTML(item.username ?? '—')}</dd>
           <dt>Added</dt><dd>${formatDate(item.date_added)}</dd>
+          ${item.reason ? `<dt>Why</dt><dd>${escapeHTML(item.reason)}</dd>` : ''}
         </dl>
       </div>
       <div class="actions">
@@ -33,7 +38,9 @@ export function overlayHTML(item) {
         ${isVideo ? `<button type="button" class="action mute" data-action="mute" aria-label="Sound">${icon('soundOff', 'icon off')}${icon('soundOn', 'icon on')}</button>` : ''}
         ${isVideo && item.captions?.length ? `<button type="button" class="action captions" data-action="captions" aria-pressed="false" aria-label="Captions off" title="Captions off"><span class="cc" aria-hidden="true">CC</span><span class="cc-language" aria-hidden="true"></span></button>` : ''}
         ${isVideo && document.pictureInPictureEnabled ? `<button type="button" class="action" data-action="pip" aria-label="Picture in picture">${icon('pip')}</button>` : ''}
+        ${moreButtonHTML(item)}
       </div>
+      ${morePanelHTML(item)}
     </div>`;
 }
 

@@ -1,6 +1,7 @@
 // Vertical paging: a scroll-snap container with one item per screen. Native scrolling gives
 // touch swipes, wheels and trackpads; an IntersectionObserver says which item is on screen.
 // Programmatic moves (keyboard) announce the new item at once instead of after the scroll.
+// Items hidden in place ("Not interested") take no room and are stepped over.
 import { prefersReducedMotion } from './preferences.js';
 
 export function createPager({ scroller, onCurrentChange }) {
@@ -48,13 +49,24 @@ export function createPager({ scroller, onCurrentChange }) {
       observer.observe(element);
       if (current === -1) setCurrent(0);
     },
-    goTo(index) {
-      if (index < 0 || index >= elements.length) return false;
+    /** The nearest shown item from `from` on in `direction` (±1), `from` included; -1 if none. */
+    nearest(from, direction) {
+      for (let index = from; index >= 0 && index < elements.length; index += direction) {
+        if (!elements[index].hidden) return index;
+      }
+      return -1;
+    },
+    /** The shown item after (1) or before (-1) the current one, or -1. */
+    step(direction) {
+      return this.nearest(current + direction, direction);
+    },
+    goTo(index, { instant = false } = {}) {
+      if (index < 0 || index >= elements.length || elements[index].hidden) return false;
       setCurrent(index);
       target = index;
       clearTimeout(targetTimer);
       targetTimer = setTimeout(() => { target = null; }, 3000);
-      elements[index].scrollIntoView({ behavior: prefersReducedMotion() ? 'instant' : 'smooth', block: 'start' });
+      elements[index].scrollIntoView({ behavior: instant || prefersReducedMotion() ? 'instant' : 'smooth', block: 'start' });
       return true;
     },
     clear() {

@@ -8,11 +8,20 @@ import { abortedError } from './errors.js';
 // Two of our 2 s segments; a little under 4, because the buffered range (audio and video
 // intersected) ends just short of the segment boundary.
 const CUSHION_SECONDS = 3.5;
+// A player loading the item a tap shows next (a story's look-ahead: `startingAhead`, see
+// MsePlayer.load's `lookahead`) needs only its first segment in before that tap. Held behind
+// the full cushion, it started ~2.4 s after a 1 Mbit/s story came on screen (two heavy segments
+// to fetch first on 1.6 Mbit/s), and the story bench's taps 2.5 s apart waited ~1 s for its
+// first frame. So its first segment may go once the video on screen has one segment and a
+// margin ahead, and its playlists, key and init section (a few hundred bytes each, nothing the
+// video on screen would feel, but a round trip each) go at once.
+const AHEAD_CUSHION_SECONDS = 2.5;
 const RECHECK_MS = 250;    // a backstop: the playhead moving (or a seek) changes the cushion too
 
 export class LinkArbiter {
-  constructor({ cushionSeconds = CUSHION_SECONDS } = {}) {
+  constructor({ cushionSeconds = CUSHION_SECONDS, aheadCushionSeconds = AHEAD_CUSHION_SECONDS } = {}) {
     this.cushionSeconds = cushionSeconds;
+    this.aheadCushionSeconds = aheadCushionSeconds;
     this.foreground = null;
     this.waiting = new Set(); // { player, resolve }
     this.timer = null;
@@ -25,18 +34,23 @@ export class LinkArbiter {
     this.changed();
   }
 
-  /** Whether `player` (null for prefetch) may start a download now. */
-  mayDownload(player) {
+  /**
+   * Whether `player` (null for prefetch) may start a download now; `light`: a playlist, key or
+   * init section rather than a media segment.
+   */
+  mayDownload(player, { light = false } = {}) {
     const foreground = this.foreground;
-    return foreground === null || player === foreground || foreground.hasCushion(this.cushionSeconds);
+    if (foreground === null || player === foreground) return true;
+    if (player?.startingAhead) return light || foreground.hasCushion(this.aheadCushionSeconds);
+    return foreground.hasCushion(this.cushionSeconds);
   }
 
   /** Resolves when `player` may start a download; rejects with the signal's abort. */
-  turn(player, signal) {
-    if (this.mayDownload(player)) return Promise.resolve();
+  turn(player, signal, { light = false } = {}) {
+    if (this.mayDownload(player, { light })) return Promise.resolve();
     this.held += 1;
     return new Promise((resolve, reject) => {
-      const waiter = { player, resolve: () => { cleanup(); resolve(); } };
+      const waiter = { player, light, resolve: () => { cleanup(); resolve(); } };
       const aborted = () => { cleanup(); reject(abortedError()); };
       const cleanup = () => { this.waiting.delete(waiter); signal?.removeEventListener('abort', aborted); };
       if (signal?.aborted) { aborted(); return; }
@@ -49,7 +63,7 @@ export class LinkArbiter {
   /** Something moved (an append, an unload, a new foreground): let through whoever may go now. */
   changed() {
     for (const waiter of [...this.waiting]) {
-      if (this.mayDownload(waiter.player)) waiter.resolve();
+      if (this.mayDownload(waiter.player, waiter)) waiter.resolve();
     }
     this.schedule();
   }

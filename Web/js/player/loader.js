@@ -121,7 +121,8 @@ export async function fetchBytes(url, { signal, onSample, priority = 'auto' } = 
  * The player's way to get bytes: from the store when prefetch already has them (a hit),
  * else from the network (a miss, measured) once the arbiter gives `player` a turn (at once
  * for the player on screen). Small, shared things (playlists, keys) are peeked, media
- * segments taken.
+ * segments taken. `light` (default: `keep`) tells the arbiter a download is a few hundred bytes
+ * (a playlist, a key, an init section), not a media segment.
  */
 export function createLoader({ store, estimator, arbiter = null, retryPolicy } = {}) {
   const prefetched = new MediaKeySet(); // what prefetch put in the store, to count hits honestly
@@ -136,10 +137,10 @@ export function createLoader({ store, estimator, arbiter = null, retryPolicy } =
     store,
     prefetched,
     retries: 0, // failed downloads tried again (all players)
-    async get(url, { signal, keep = false, player = null } = {}) {
+    async get(url, { signal, keep = false, player = null, light = keep } = {}) {
       let cached = await fromMemory(url, keep, signal);
-      if (!cached && arbiter && !arbiter.mayDownload(player)) {
-        await arbiter.turn(player, signal);
+      if (!cached && arbiter && !arbiter.mayDownload(player, { light })) {
+        await arbiter.turn(player, signal, { light });
         cached = await fromMemory(url, keep, signal); // prefetch may have brought it while we waited
       }
       // Bytes from memory arrive without a network wait; an unloaded caller still stops here.

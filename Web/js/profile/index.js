@@ -1,12 +1,15 @@
 // The Profile screen: `renderProfile(root, ctx)` → `{ destroy() }` (ctx as every screen's:
-// { api, navigate, params, query, user, openDetail }). Account, your stories, password, API keys,
-// preferences, library and about, each a card (css/profile.css).
+// { api, navigate, params, query, user, openDetail }). Account, your stories, watch history,
+// not interested, hidden uploaders, password, API keys, preferences, library and about, each a
+// card (css/profile.css).
 import { h, useStylesheet } from '../detail/dom.js';
 import { profileApi } from './profile-api.js';
 import { accountSection, passwordSection } from './account.js';
 import { keysSection } from './keys.js';
 import { preferencesSection, librariesSection, aboutSection } from './settings.js';
 import { storiesSection } from './stories.js';
+import { historySection } from './history.js';
+import { notInterestedSection, hiddenUploadersSection } from './hidden.js';
 
 export function renderProfile(root, ctx = {}) {
   useStylesheet('/css/profile.css');
@@ -17,7 +20,8 @@ export function renderProfile(root, ctx = {}) {
   function fill(user) {
     if (gone) return;
     screen.append(
-      accountSection(user), storiesSection(), librariesSection(), preferencesSection(), keysSection(), passwordSection(), aboutSection());
+      accountSection(user), storiesSection(), historySection({ openDetail: ctx.openDetail }),
+      notInterestedSection({ openDetail: ctx.openDetail }), hiddenUploadersSection(), librariesSection(), preferencesSection(), keysSection(), passwordSection(), aboutSection());
   }
   if (ctx.user) fill(ctx.user);
   else profileApi.me().then(fill, () => fill(null));

@@ -1,5 +1,5 @@
 // Profile's own calls (docs/catalog-api.md: Me, Library scope).
-import { request } from '../api.js';
+import { request, withQuery } from '../api.js';
 
 export const profileApi = {
   me: () => request('GET', '/api/v1/me'),
@@ -10,4 +10,15 @@ export const profileApi = {
   libraries: () => request('GET', '/api/v1/libraries'),
   health: () => request('GET', '/health'),
   openapi: () => request('GET', '/openapi.json'),
+};
+
+// For You's history and hidden lists (docs/recommendations-api.md, "History and hidden").
+export const historyApi = {
+  history: ({ cursor, limit } = {}) => request('GET', withQuery('/api/v1/me/history', { cursor, limit })),
+  clearHistory: () => request('DELETE', '/api/v1/me/history'),
+  forget: (postId) => request('DELETE', `/api/v1/me/history/${postId}`),
+  notInterested: ({ cursor, limit } = {}) => request('GET', withQuery('/api/v1/me/not-interested', { cursor, limit })),
+  undoNotInterested: (postId) => request('DELETE', `/api/v1/me/not-interested/${postId}`),
+  hiddenUploaders: () => request('GET', '/api/v1/me/hidden-uploaders'),
+  unhideUploader: (name) => request('DELETE', `/api/v1/me/hidden-uploaders/${encodeURIComponent(name)}`),
 };

@@ -46,8 +46,11 @@ export function createMediaDeck() {
     return slots.find((slot) => slot.itemId === id) ?? null;
   }
 
-  /** A slot for `item`: the one holding it, else one not holding `keep` (the other item in use). */
-  function slotFor(item, keep) {
+  /**
+   * A slot for `item`: the one holding it, else one not holding `keep` (the other item in use).
+   * `ahead`: loaded for later, while another item plays (the engine lets its first segment in sooner).
+   */
+  function slotFor(item, keep, { ahead = false } = {}) {
     const holding = slotHolding(item.id);
     if (holding) return holding;
     const slot = slots.find((candidate) => candidate.itemId === null)
@@ -56,7 +59,9 @@ export function createMediaDeck() {
     slot.lease.video.pause();
     slot.lease.player.unload();
     slot.itemId = item.id;
-    slot.loading = slot.lease.player.load(item);
+    // Which story the element holds, for the story bench's per-tap diagnostics.
+    slot.lease.video.dataset.storyItem = String(item.id);
+    slot.loading = slot.lease.player.load(item, { lookahead: ahead });
     slot.loading.catch(() => {});
     return slot;
   }
@@ -100,7 +105,7 @@ export function createMediaDeck() {
       if (later?.kind === 'photo') this.photo(later).catch(() => {});
       await borrowAll();
       if (released) return;
-      if (next?.kind === 'video' && slots.length > 1) slotFor(next, current);
+      if (next?.kind === 'video' && slots.length > 1) slotFor(next, current, { ahead: true });
       const engine = slots[0]?.lease.engine;
       const toPrefetch = [next, later].filter((item) => item?.kind === 'video' && !slotHolding(item.id));
       engine?.prefetch(toPrefetch);
@@ -113,6 +118,7 @@ export function createMediaDeck() {
       released = true;
       slots.splice(0).forEach((slot) => {
         slot.lease.video.classList.remove('story-video');
+        delete slot.lease.video.dataset.storyItem;
         slot.lease.engine.focus(null);
         slot.lease.engine.prefetch([]);
         slot.lease.giveBack();
