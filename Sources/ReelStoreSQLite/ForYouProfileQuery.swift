@@ -47,7 +47,7 @@ enum ForYouProfileQuery {
             default: continue
             }
         }
-        return UserProfile.build(
+        return ProfileBuilder().build(
             signals: try signals(db, userID: userID), tagScores: tags, uploaderScores: uploaders,
             signalCount: try signalCount(db, userID: userID, atMost: UserProfile.signalsForForYou)
         )
