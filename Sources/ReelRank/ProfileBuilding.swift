@@ -7,27 +7,6 @@ import ReelModels
 // uses): the same anchors (positive labels, most recent first) and the same decayed affinities,
 // so the served feed ranks with the profile the offline numbers measured.
 
-/// The key an uploader is filed under (affinities, hidden uploaders): the post's `uploader`,
-/// else its `username`, trimmed and lowercased; nil when the post has neither.
-public enum UploaderKey {
-    public static func key(uploader: String?, username: String?) -> String? {
-        for name in [uploader, username] {
-            if let trimmed = name?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty {
-                return trimmed.lowercased()
-            }
-        }
-        return nil
-    }
-
-    /// The name as the posts show it (for "because you watch NAME").
-    public static func displayName(uploader: String?, username: String?) -> String? {
-        for name in [uploader, username] {
-            if let trimmed = name?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty { return trimmed }
-        }
-        return nil
-    }
-}
-
 /// One person's running aggregate about one post: a `user_post_signals` row.
 public struct PostSignal: Sendable, Equatable {
     public var postID: Int64
@@ -78,27 +57,6 @@ public struct PostSignal: Sendable, Equatable {
             if SignalWeights.isExplicit(interaction) { explicit = true }
         }
         watchedAt = max(watchedAt ?? interaction.at, interaction.at)
-    }
-}
-
-/// A decayed taste score (`user_affinities.score` with its `updated_at`): every interaction
-/// adds its weight to the score decayed to that instant, so old tastes fade without a batch job.
-/// The same τ as `ProfileBuilder` (which decays each post's summed label from its last
-/// interaction; stored scores decay each interaction from its own instant, which an update per
-/// event can keep).
-public enum AffinityDecay {
-    /// τ: an affinity halves in about three weeks (τ·ln 2).
-    public static var decaySeconds: Double { ProfileBuilder().affinityDecaySeconds }
-
-    public static func adding(weight: Double, at: Date, to score: Double?, updatedAt: Date?) -> (score: Double, updatedAt: Date) {
-        guard let score, let updatedAt else { return (weight, at) }
-        if at >= updatedAt { return (current(score: score, updatedAt: updatedAt, now: at) + weight, at) }
-        // An event older than the stored instant (a late batch) adds its decayed weight.
-        return (score + weight * exp(-(updatedAt.timeIntervalSince(at)) / decaySeconds), updatedAt)
-    }
-
-    public static func current(score: Double, updatedAt: Date, now: Date) -> Double {
-        score * exp(-max(0, now.timeIntervalSince(updatedAt)) / decaySeconds)
     }
 }
 

@@ -42,8 +42,11 @@ struct ForYouCandidates {
         var lists: [Int64: [Neighbor]] = [:]
         let statement = try db.cachedStatement(sql: "SELECT neighbor_id, score FROM post_neighbors WHERE post_id = ? ORDER BY score DESC LIMIT ?")
         for anchor in profile.anchors {
-            lists[anchor.postID] = try Row.fetchAll(statement, arguments: [anchor.postID, Self.neighborsPerAnchor])
-                .map { Neighbor(postID: $0[0], score: $0[1]) }
+            var list: [Neighbor] = []
+            // A cursor reads each row in place (this is the page's largest read: anchors × 30).
+            let rows = try Row.fetchCursor(statement, arguments: [anchor.postID, Self.neighborsPerAnchor])
+            while let row = try rows.next() { list.append(Neighbor(postID: row[0], score: row[1])) }
+            lists[anchor.postID] = list
         }
         let scores = NeighborCandidates().scores(profile: profile) { lists[$0] ?? [] }
         let best = scores.sorted { $0.value.score != $1.value.score ? $0.value.score > $1.value.score : $0.key < $1.key }

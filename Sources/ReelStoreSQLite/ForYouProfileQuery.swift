@@ -40,7 +40,7 @@ enum ForYouProfileQuery {
             db.cachedStatement(sql: "SELECT kind, key, score, updated_at FROM user_affinities WHERE user_id = ?"), arguments: [userID]
         )
         while let row = try rows.next() {
-            let score = AffinityDecay.current(score: row[2], updatedAt: RowDecoding.date(row[3]), now: now)
+            let score = Affinity.score(row[2], at: RowDecoding.date(row[3]), now: now)
             switch row[0] as Int {
             case tagKind: tags[row[1]] = score
             case uploaderKind: uploaders[row[1]] = score

@@ -7,7 +7,7 @@ import ReelStore
 extension SQLiteStore {
     /// Writes `interactions` (of any people, about any posts) as `watch_events` with their
     /// aggregates — `user_post_signals`, `user_affinities`, `post_popularity` — folded by
-    /// ReelRank's functions (`PostSignal.add`, `AffinityDecay`, `Popularity`) in one transaction:
+    /// ReelRank's functions (`PostSignal.add`, `Affinity`, `Popularity`) in one transaction:
     /// a bulk load (benchmarks load a million events; tests load a person's history) that ends
     /// in the state the event ingest would have left. Favorites also set the post's favorite
     /// state, as a client sending the event would through `PUT …/favorite`. Synchronous: a
@@ -119,7 +119,7 @@ extension SQLiteStore {
     }
 
     /// Each person's tag and uploader scores, decayed and added event by event in time order
-    /// (`AffinityDecay`), starting from the rows already stored.
+    /// (`Affinity`), starting from the rows already stored.
     private static func foldAffinities(_ db: Database, _ interactions: [Interaction]) throws {
         let postIDs = Array(Set(interactions.map(\.postID)))
         var tags: [Int64: [String]] = [:]
@@ -142,7 +142,7 @@ extension SQLiteStore {
         while start < interactions.endIndex {
             let userID = interactions[start].userID
             let end = interactions[start...].firstIndex { $0.userID != userID } ?? interactions.endIndex
-            var scores: [AffinityKey: (score: Double, updatedAt: Date)] = [:]
+            var scores: [AffinityKey: (score: Double, at: Date)] = [:]
             let stored = try Row.fetchCursor(read, arguments: [userID])
             while let row = try stored.next() {
                 scores[AffinityKey(kind: row[0], key: row[1])] = (row[2], RowDecoding.date(row[3]))
@@ -154,11 +154,11 @@ extension SQLiteStore {
                 if let uploader = uploaders[interaction.postID] { keys.append(AffinityKey(kind: ForYouProfileQuery.uploaderKind, key: uploader)) }
                 for key in keys {
                     let old = scores[key]
-                    scores[key] = AffinityDecay.adding(weight: weight, at: interaction.at, to: old?.score, updatedAt: old?.updatedAt)
+                    scores[key] = Affinity.updated(score: old?.score, at: old?.at, adding: weight, now: interaction.at)
                 }
             }
             for (key, value) in scores {
-                try write.execute(arguments: [userID, key.kind, key.key, value.score, RowDecoding.seconds(value.updatedAt)])
+                try write.execute(arguments: [userID, key.kind, key.key, value.score, RowDecoding.seconds(value.at)])
             }
             start = end
         }

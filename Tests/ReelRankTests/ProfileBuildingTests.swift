@@ -62,21 +62,15 @@ struct ProfileBuildingTests {
     }
 
     @Test func affinitiesDecayAndAdd() {
-        let first = AffinityDecay.adding(weight: 1, at: t0, to: nil, updatedAt: nil)
-        #expect(first.score == 1 && first.updatedAt == t0)
-        let later = t0.addingTimeInterval(AffinityDecay.decaySeconds)
-        let second = AffinityDecay.adding(weight: 1, at: later, to: first.score, updatedAt: first.updatedAt)
-        #expect(abs(second.score - (exp(-1) + 1)) < 1e-12 && second.updatedAt == later)
-        // A late event adds its weight decayed to the stored instant.
-        let late = AffinityDecay.adding(weight: 1, at: t0, to: second.score, updatedAt: second.updatedAt)
-        #expect(abs(late.score - (second.score + exp(-1))) < 1e-12 && late.updatedAt == later)
+        // The stored scores decay with the τ `ProfileBuilder` decays labels with.
+        #expect(Affinity.decaySeconds == ProfileBuilder().affinityDecaySeconds)
     }
 
     @Test func uploaderKeysAreTrimmedLowercasedAndFallBackToTheUsername() {
         #expect(UploaderKey.key(uploader: "  Émile Zola ", username: "ez") == "émile zola")
         #expect(UploaderKey.key(uploader: "   ", username: " EZ ") == "ez")
         #expect(UploaderKey.key(uploader: nil, username: nil) == nil)
-        #expect(UploaderKey.displayName(uploader: nil, username: " EZ ") == "EZ")
+        #expect(UploaderKey.name(uploader: nil, username: " EZ ") == "EZ")
     }
 
     @Test func reasonsReadAsTheContractSpellsThem() {
