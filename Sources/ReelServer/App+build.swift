@@ -98,6 +98,13 @@ public func buildRouter(
         cursors: StoryCursorCodec(secret: dependencies.secret), now: now
     )
     .register(routes("stories"))
+    EventsController(events: dependencies.events, limiter: limiter, retention: configuration.eventRetention, now: now)
+        .register(routes("events"))
+    HistoryController(
+        events: dependencies.events, social: dependencies.social, presenter: presenter,
+        cursors: ProfileListCursorCodec(secret: dependencies.secret), now: now
+    )
+    .register(routes("me"))
     LibraryController(social: dependencies.social, presenter: presenter, resume: configuration.resumeRule, now: now)
         .register(routes("library"))
     LibrariesController(libraries: dependencies.libraries, accounts: dependencies.accounts, now: now)

@@ -20,6 +20,8 @@ public struct ServerDependencies: Sendable {
     public var collections: any CollectionStore
     /// Stories: the tray, seen and liked marks, the poster's archive.
     public var stories: any StoryStore
+    /// For You's watch events, history and hidden lists.
+    public var events: any EventStore
     public var storage: any MediaStorage
     /// Posts' source files, removed with the last post using them; nil leaves them on disk.
     public var sources: (any SourceStorage)?
@@ -38,7 +40,7 @@ public struct ServerDependencies: Sendable {
     public init(
         library: any LibraryStore, jobs: any JobStore, accounts: any AccountStore, social: any SocialStore,
         feed: any FeedStore, forYou: any ForYouStore, search: any SearchStore, libraries: any LibraryGrantStore, catalog: any CatalogStore, collections: any CollectionStore,
-        stories: any StoryStore,
+        stories: any StoryStore, events: any EventStore,
         storage: any MediaStorage, sources: (any SourceStorage)? = nil, passwords: any PasswordHasher, secret: Data,
         now: @escaping @Sendable () -> Date = Date.init,
         orderByRandomBaseline: (@Sendable (_ userID: Int64, _ limit: Int) async throws -> [FeedItem])? = nil,
@@ -59,6 +61,7 @@ public struct ServerDependencies: Sendable {
         self.catalog = catalog
         self.collections = collections
         self.stories = stories
+        self.events = events
         self.storage = storage
         self.passwords = passwords
         self.secret = secret

@@ -46,7 +46,7 @@ extension SQLiteStore {
         }
         try loadInteractions(interactions)
         // What the `recs.neighbors` job computes from the retained events.
-        try replaceNeighbors(CoVisitation().neighbors(histories: ProfileBuilder.positiveHistories(interactions)))
+        try loadNeighbors(CoVisitation().neighbors(histories: ProfileBuilder.positiveHistories(interactions)))
         return userIDs
     }
 

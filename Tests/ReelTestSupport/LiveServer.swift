@@ -93,7 +93,7 @@ public actor LiveServer {
         )
         let dependencies = ServerDependencies(
             library: store, jobs: store, accounts: store, social: store, feed: store, forYou: store, search: store, libraries: store, catalog: store, collections: store,
-            stories: store,
+            stories: store, events: store,
             storage: LocalMediaStorage(root: root.appendingPathComponent("media")), passwords: BcryptPasswordHasher(cost: 4), secret: secret,
             uploads: uploads
         )

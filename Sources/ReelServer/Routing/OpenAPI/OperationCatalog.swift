@@ -67,7 +67,7 @@ enum OperationCatalog {
         case "POST /api/v1/jobs/{id}/cancel", "POST /api/v1/jobs/{id}/retry":
             Doc(responses: ["200": Doc.json(Schema.ref("Job"), "the job afterwards")], errors: [403, 409])
         default: generationDoc(method: method, path: path) ?? accountDoc(method: method, path: path) ?? catalogDoc(method: method, path: path)
-            ?? fileDoc(method: method, path: path) ?? storyDoc(method: method, path: path)
+            ?? fileDoc(method: method, path: path) ?? storyDoc(method: method, path: path) ?? eventDoc(method: method, path: path)
         }
     }
 

@@ -85,6 +85,7 @@ enum WireSchemas {
         schemas.merge(RequestSchemas.accounts) { mine, _ in mine }
         schemas.merge(CatalogSchemas.all) { mine, _ in mine }
         schemas.merge(StorySchemas.all) { mine, _ in mine }
+        schemas.merge(EventSchemas.all) { mine, _ in mine }
         return schemas
     }
 
