@@ -2,9 +2,10 @@ import Foundation
 import ReelModels
 
 // How a person's interactions become the compact aggregates the server stores
-// (`user_post_signals`, `user_affinities`) and how those become a `UserProfile`. The server
-// (reading its tables) and `reelhouse eval` (folding a training log) go through the same
-// functions, so both rank with the same profile.
+// (`user_post_signals`, `user_affinities`), and how those become the `UserProfile` that
+// `ProfileBuilder.build(interactions:)` makes from the raw interactions (what `reelhouse eval`
+// uses): the same anchors (positive labels, most recent first) and the same decayed affinities,
+// so the served feed ranks with the profile the offline numbers measured.
 
 /// One person's running aggregate about one post: a `user_post_signals` row.
 public struct PostSignal: Sendable, Equatable {
@@ -50,67 +51,47 @@ public struct PostSignal: Sendable, Equatable {
         case .skip:
             skips += 1
             watchedMs += interaction.watchedMs ?? 0
-        case .unlike, .unfavorite, .notInterested:
-            explicit = false
         default:
+            // As `ProfileBuilder`'s labels: once explicit, explicit (the server reads the
+            // current favorite and rating instead).
             if SignalWeights.isExplicit(interaction) { explicit = true }
         }
         watchedAt = max(watchedAt ?? interaction.at, interaction.at)
     }
 }
 
-/// A decayed taste score (`user_affinities.score` with its `updated_at`): every interaction
-/// adds its weight to the score decayed to that instant, so old tastes fade without a batch job.
-public enum AffinityDecay {
-    /// τ: an affinity halves in about three weeks (τ·ln 2).
-    public static let decaySeconds: Double = 30 * 86_400
-
-    public static func adding(weight: Double, at: Date, to score: Double?, updatedAt: Date?) -> (score: Double, updatedAt: Date) {
-        guard let score, let updatedAt else { return (weight, at) }
-        if at >= updatedAt { return (current(score: score, updatedAt: updatedAt, now: at) + weight, at) }
-        // An event older than the stored instant (a late batch) adds its decayed weight.
-        return (score + weight * exp(-(updatedAt.timeIntervalSince(at)) / decaySeconds), updatedAt)
-    }
-
-    public static func current(score: Double, updatedAt: Date, now: Date) -> Double {
-        score * exp(-max(0, now.timeIntervalSince(updatedAt)) / decaySeconds)
+extension ProfileBuilder {
+    /// The profile from a person's stored aggregates: `signals` (at least the most recent
+    /// `maxAnchors` with a positive label; others are ignored), their decayed tag and uploader
+    /// scores at the profile's instant, and the count of their events other than impressions.
+    /// Anchors as `build(interactions:)` orders them: positive label, most recently watched
+    /// first (ties: higher post id first).
+    public func build(
+        signals: [PostSignal], tagScores: [String: Double], uploaderScores: [String: Double], signalCount: Int
+    ) -> UserProfile {
+        var watched: [(signal: PostSignal, at: Date)] = []
+        for signal in signals where signal.label > 0 {
+            if let at = signal.watchedAt { watched.append((signal, at)) }
+        }
+        watched.sort { $0.at != $1.at ? $0.at > $1.at : $0.signal.postID > $1.signal.postID }
+        let anchors = watched.prefix(maxAnchors).map {
+            UserProfile.Anchor(postID: $0.signal.postID, weight: $0.signal.label, explicit: $0.signal.explicit, at: $0.at)
+        }
+        return UserProfile(
+            anchors: Array(anchors), tagAffinity: tagScores.filter { $0.value > 0 },
+            uploaderAffinity: uploaderScores.filter { $0.value > 0 }, signalCount: signalCount
+        )
     }
 }
 
 extension UserProfile {
-    /// Tags and uploaders the profile keeps (the strongest positive ones).
-    public static let maxTags = 8
-    public static let maxUploaders = 5
     /// For You becomes a person's default feed mode once they sent this many signals (events
     /// other than impressions).
     public static let signalsForForYou = 20
 
-    /// The profile from a person's aggregates: anchors are the posts with a positive label,
-    /// most recently watched first (at most `maxAnchors`); affinities are the strongest positive
-    /// decayed scores at `now`, scaled so the strongest is 1.
-    public static func build(
-        signals: [PostSignal], tagScores: [String: Double], uploaderScores: [String: Double], signalCount: Int
-    ) -> UserProfile {
-        let anchors = signals
-            .filter { $0.label > 0 && $0.watchedAt != nil }
-            .sorted { ($0.watchedAt!, $0.postID) > ($1.watchedAt!, $1.postID) }
-            .prefix(maxAnchors)
-            .map { Anchor(postID: $0.postID, weight: $0.label, explicit: $0.explicit, at: $0.watchedAt!) }
-        return UserProfile(
-            anchors: Array(anchors), tagAffinity: strongest(tagScores, keep: maxTags),
-            uploaderAffinity: strongest(uploaderScores, keep: maxUploaders), signalCount: signalCount
-        )
-    }
-
-    static func strongest(_ scores: [String: Double], keep: Int) -> [String: Double] {
-        let kept = scores.filter { $0.value > 0 }.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(keep)
-        guard let top = kept.first?.value, top > 0 else { return [:] }
-        return Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value / top) })
-    }
-
     /// The profile's tags, strongest first.
-    public var topTags: [String] { tagAffinity.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key) }
-    public var topUploaders: [String] { uploaderAffinity.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key) }
+    public var topTags: [String] { tagAffinity.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map(\.key) }
+    public var topUploaders: [String] { uploaderAffinity.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map(\.key) }
     /// Nothing to personalise with: For You serves popular posts, then the shuffle.
     public var isCold: Bool { anchors.isEmpty && tagAffinity.isEmpty && uploaderAffinity.isEmpty }
 }

@@ -20,8 +20,7 @@ struct ForYouCandidates {
     /// Rows an index walk may read before it gives up on a source (the other sources and the
     /// exploration walk, which is not bounded, fill the page).
     static let scanLimit = 400
-    /// Anchors whose neighbours are read, and neighbours read per anchor.
-    static let anchorsUsed = 20
+    /// Neighbours read per anchor (the table keeps the best 50).
     static let neighborsPerAnchor = 30
     static let tagsUsed = 5
     static let uploadersUsed = 3
@@ -37,28 +36,27 @@ struct ForYouCandidates {
         return try Int64.fetchAll(db.cachedStatement(sql: full), arguments: before + arguments + [userID, limit])
     }
 
-    /// Neighbours of the anchors that may be served, with their summed score and the anchor
-    /// that contributed most.
-    func neighbors(of profile: UserProfile) throws -> [Int64: (score: Double, anchor: Int64)] {
-        var scores: [Int64: Double] = [:]
-        var strongest: [Int64: (anchor: Int64, part: Double)] = [:]
+    /// Neighbours of the anchors that may be served, scored by `NeighborCandidates` (as
+    /// `reelhouse eval` scores them): the best `want · 3` are checked, the rest dropped.
+    func neighbors(of profile: UserProfile) throws -> [Int64: NeighborScore] {
+        var lists: [Int64: [Neighbor]] = [:]
         let statement = try db.cachedStatement(sql: "SELECT neighbor_id, score FROM post_neighbors WHERE post_id = ? ORDER BY score DESC LIMIT ?")
-        for anchor in profile.anchors.prefix(Self.anchorsUsed) {
+        for anchor in profile.anchors {
+            var list: [Neighbor] = []
+            // A cursor reads each row in place (this is the page's largest read: anchors × 30).
             let rows = try Row.fetchCursor(statement, arguments: [anchor.postID, Self.neighborsPerAnchor])
-            while let row = try rows.next() {
-                let id: Int64 = row[0]
-                let part = anchor.weight * (row[1] as Double)
-                scores[id, default: 0] += part
-                if part > strongest[id]?.part ?? -.infinity { strongest[id] = (anchor.postID, part) }
-            }
+            while let row = try rows.next() { list.append(Neighbor(postID: row[0], score: row[1])) }
+            lists[anchor.postID] = list
         }
-        let best = scores.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(want * 3).map(\.key)
+        let scores = NeighborCandidates().scores(profile: profile) { lists[$0] ?? [] }
+        let best = scores.sorted { $0.value.score != $1.value.score ? $0.value.score > $1.value.score : $0.key < $1.key }
+            .prefix(want * 3).map(\.key)
         guard !best.isEmpty else { return [:] }
         let kept = try ids(
             "SELECT p.id FROM posts p{conditions} AND p.id IN (\(SQLiteStore.placeholders(best.count))) LIMIT ?",
             [], limit: best.count, inserting: best
         )
-        return Dictionary(uniqueKeysWithValues: kept.map { ($0, (scores[$0] ?? 0, strongest[$0]?.anchor ?? 0)) })
+        return scores.filter { kept.contains($0.key) }
     }
 
     /// `ids` with `extra` arguments between the conditions and the limit (an IN list).
@@ -158,10 +156,9 @@ struct ForYouCandidates {
     }
 
     /// What the scorer needs about each post: uploader key, tags, age, length and popularity
-    /// (the decayed score relative to the most popular post now, 0…1).
+    /// (the decayed score relative to the most popular of these posts, 0…1, as eval scales it).
     func describe(_ postIDs: [Int64]) throws -> [Int64: Candidate] {
         guard !postIDs.isEmpty else { return [:] }
-        let top = try Double.fetchOne(db.cachedStatement(sql: "SELECT MAX(log_score) FROM post_popularity")) ?? 0
         let rows = try Row.fetchCursor(db.makeStatement(sql: """
             SELECT p.id, p.uploader, p.username, p.date_added, p.duration, pp.log_score,
                    (SELECT group_concat(t.name, char(31)) FROM post_tag_ids x JOIN tags t ON t.id = x.tag_id WHERE x.post_id = p.id)
@@ -169,14 +166,20 @@ struct ForYouCandidates {
             WHERE p.id IN (\(SQLiteStore.placeholders(postIDs.count)))
             """), arguments: StatementArguments(postIDs))
         var candidates: [Int64: Candidate] = [:]
+        var keys: [Int64: Double] = [:]
         while let row = try rows.next() {
             let id: Int64 = row[0]
             let tags = (row[6] as String?)?.split(separator: "\u{1F}").map(String.init) ?? []
             candidates[id] = Candidate(
                 postID: id, uploader: UploaderKey.key(uploader: row[1], username: row[2]), tags: tags,
                 addedAt: RowDecoding.date(row[3]), durationSeconds: row[4],
-                popularity: (row[5] as Double?).map { exp(min(0, $0 - top)) } ?? 0, sources: []
+                sources: []
             )
+            keys[id] = row[5]
+        }
+        // Keys are logarithms of decayed scores at one instant: a ratio of scores is exp(Δkey).
+        if let top = keys.values.max() {
+            for (id, key) in keys { candidates[id]?.popularity = exp(key - top) }
         }
         return candidates
     }

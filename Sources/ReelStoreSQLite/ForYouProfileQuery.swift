@@ -8,10 +8,6 @@ import ReelRank
 /// index, newest first, stopping at `UserProfile.maxAnchors`), their affinity rows (one per tag
 /// and uploader they interacted with) and a capped count of their events.
 enum ForYouProfileQuery {
-    /// Affinity kinds in `user_affinities.kind`.
-    static let tagKind = 0
-    static let uploaderKind = 1
-
     /// Signals read for anchors: the newest watched rows with a positive label.
     static func signals(_ db: Database, userID: Int64) throws -> [PostSignal] {
         // Explicit approval is the post's current state (favorited, or rated 4 or 5): what the
@@ -40,14 +36,14 @@ enum ForYouProfileQuery {
             db.cachedStatement(sql: "SELECT kind, key, score, updated_at FROM user_affinities WHERE user_id = ?"), arguments: [userID]
         )
         while let row = try rows.next() {
-            let score = AffinityDecay.current(score: row[2], updatedAt: RowDecoding.date(row[3]), now: now)
-            switch row[0] as Int {
-            case tagKind: tags[row[1]] = score
-            case uploaderKind: uploaders[row[1]] = score
-            default: continue
+            let score = Affinity.score(row[2], at: RowDecoding.date(row[3]), now: now)
+            switch EventEffects.AffinityKind(rawValue: row[0]) {
+            case .tag: tags[row[1]] = score
+            case .uploader: uploaders[row[1]] = score
+            case nil: continue
             }
         }
-        return UserProfile.build(
+        return ProfileBuilder().build(
             signals: try signals(db, userID: userID), tagScores: tags, uploaderScores: uploaders,
             signalCount: try signalCount(db, userID: userID, atMost: UserProfile.signalsForForYou)
         )

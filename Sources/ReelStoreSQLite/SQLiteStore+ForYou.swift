@@ -72,14 +72,13 @@ extension SQLiteStore: ForYouStore {
             candidate.sources = origin
             if let neighbor = neighbors[id] {
                 candidate.neighborScore = neighbor.score
-                candidate.strongestAnchor = neighbor.anchor
+                candidate.strongestAnchor = neighbor.strongestAnchor
             }
             return candidate
         }
-        var ranked = origins.compactMap { id, origin in candidate(id, origin).map { scorer.score($0, profile: profile, now: now) } }
-            .sorted { $0.score != $1.score ? $0.score > $1.score : $0.candidate.postID < $1.candidate.postID }
+        var ranked = scorer.rank(origins.compactMap { candidate($0.key, $0.value) }, profile: profile, now: now)
         ranked += recycled.compactMap { candidate($0, []).map { scorer.score($0, profile: profile, now: now) } }
-        let explore = exploreIDs.compactMap { candidate($0, [.explore]).map { ScoredCandidate(candidate: $0, score: 0, reason: .explore) } }
+        let explore = exploreIDs.compactMap { candidate($0, [.explore]).map { scorer.score($0, profile: profile, now: now) } }
 
         let previousUploader = try position.lastPostID.flatMap { id in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT uploader, username FROM posts WHERE id = ?"), arguments: [id])

@@ -13,7 +13,7 @@ extension SQLiteStore {
     /// use is long-tailed); most of their events are about posts of those tags (long views,
     /// likes, favorites, shares) and the rest about random posts (impressions, skips, short
     /// views), spread over the last 30 days. Returns the new users' ids.
-    public func insertSyntheticEvents(users: Int, events: Int, now: Date, neighborHistory: Int = 20) throws -> [Int64] {
+    public func insertSyntheticEvents(users: Int, events: Int, now: Date) throws -> [Int64] {
         guard users > 0 else { return [] }
         var generator = SystemRandomNumberGenerator()
         let (tagPosts, allPosts) = try syntheticCatalogue()
@@ -22,7 +22,6 @@ extension SQLiteStore {
         let tags = tagPosts.keys.sorted()
         var interactions: [Interaction] = []
         interactions.reserveCapacity(events)
-        var histories: [[Int64]] = []
         for (index, userID) in userIDs.enumerated() {
             // Spread `events` over the users, each a little more or less active.
             let share = events / users + (index < events % users ? 1 : 0)
@@ -43,11 +42,11 @@ extension SQLiteStore {
                 }
             }
             mine.sort { $0.at < $1.at }
-            histories.append(Array(mine.filter { SignalWeights.weight(of: $0) > 0 }.map(\.postID).suffix(neighborHistory)))
             interactions += mine
         }
         try loadInteractions(interactions)
-        try loadNeighbors(CoVisitation().neighbors(histories: histories))
+        // What the `recs.neighbors` job computes from the retained events.
+        try loadNeighbors(CoVisitation().neighbors(histories: ProfileBuilder.positiveHistories(interactions)))
         return userIDs
     }
 

@@ -19,7 +19,7 @@ struct ProfileBuildingTests {
         #expect(signal.explicit)
         #expect(signal.label == 1 - 0.5 + 2)
         signal.add(Interaction(userID: 1, postID: 1, type: .unfavorite, at: t0.addingTimeInterval(6)))
-        #expect(!signal.explicit)
+        #expect(signal.label == 1 - 0.5 + 2 - 2 && signal.watchedAt == t0.addingTimeInterval(6))
     }
 
     @Test func theProfileKeepsRecentPositiveAnchorsAndTheStrongestTastes() {
@@ -29,26 +29,41 @@ struct ProfileBuildingTests {
             PostSignal(postID: 3, seenAt: t0, watchedAt: t0.addingTimeInterval(20), label: -0.5),
             PostSignal(postID: 4, seenAt: t0, watchedAt: nil, label: 0),
         ]
-        let profile = UserProfile.build(
+        let profile = ProfileBuilder().build(
             signals: signals, tagScores: ["cats": 4, "dogs": 2, "eels": -1], uploaderScores: ["ana": 0.5], signalCount: 7
         )
         #expect(profile.anchors.map(\.postID) == [2, 1])
         #expect(profile.anchors.first?.explicit == true)
-        #expect(profile.tagAffinity == ["cats": 1, "dogs": 0.5])
-        #expect(profile.uploaderAffinity == ["ana": 1])
+        #expect(profile.tagAffinity == ["cats": 4, "dogs": 2])
+        #expect(profile.uploaderAffinity == ["ana": 0.5])
         #expect(profile.topTags == ["cats", "dogs"])
-        #expect(!profile.isCold && UserProfile.build(signals: [], tagScores: [:], uploaderScores: [:], signalCount: 0).isCold)
+        #expect(profile.signalCount == 7)
+        #expect(!profile.isCold && ProfileBuilder().build(signals: [], tagScores: [:], uploaderScores: [:], signalCount: 0).isCold)
+    }
+
+    @Test func storedAggregatesGiveTheProfileTheInteractionsGive() {
+        // Folding a person's interactions into signals (as the ingest stores them) and building
+        // from those gives the anchors `build(interactions:)` gives.
+        let interactions = [
+            Interaction(userID: 1, postID: 10, type: .view, at: t0, watchedMs: 9_000, durationMs: 9_000),
+            Interaction(userID: 1, postID: 11, type: .skip, at: t0.addingTimeInterval(5), watchedMs: 300),
+            Interaction(userID: 1, postID: 12, type: .favorite, at: t0.addingTimeInterval(9)),
+            Interaction(userID: 1, postID: 10, type: .share, at: t0.addingTimeInterval(20)),
+            Interaction(userID: 1, postID: 13, type: .impression, at: t0.addingTimeInterval(30)),
+        ]
+        var signals: [Int64: PostSignal] = [:]
+        for interaction in interactions {
+            signals[interaction.postID, default: PostSignal(postID: interaction.postID, seenAt: interaction.at)].add(interaction)
+        }
+        let stored = ProfileBuilder().build(signals: Array(signals.values), tagScores: [:], uploaderScores: [:], signalCount: 4)
+        let direct = ProfileBuilder().build(interactions: interactions, now: t0.addingTimeInterval(60))
+        #expect(stored.anchors == direct.anchors)
+        #expect(stored.signalCount == direct.signalCount)
     }
 
     @Test func affinitiesDecayAndAdd() {
-        let first = AffinityDecay.adding(weight: 1, at: t0, to: nil, updatedAt: nil)
-        #expect(first.score == 1 && first.updatedAt == t0)
-        let later = t0.addingTimeInterval(AffinityDecay.decaySeconds)
-        let second = AffinityDecay.adding(weight: 1, at: later, to: first.score, updatedAt: first.updatedAt)
-        #expect(abs(second.score - (exp(-1) + 1)) < 1e-12 && second.updatedAt == later)
-        // A late event adds its weight decayed to the stored instant.
-        let late = AffinityDecay.adding(weight: 1, at: t0, to: second.score, updatedAt: second.updatedAt)
-        #expect(abs(late.score - (second.score + exp(-1))) < 1e-12 && late.updatedAt == later)
+        // The stored scores decay with the τ `ProfileBuilder` decays labels with.
+        #expect(Affinity.decaySeconds == ProfileBuilder().affinityDecaySeconds)
     }
 
     @Test func uploaderKeysAreTrimmedLowercasedAndFallBackToTheUsername() {

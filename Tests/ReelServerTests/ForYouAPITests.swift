@@ -126,4 +126,31 @@ struct ForYouAPITests {
             #expect(first == alone)
         }
     }
+
+    @Test func eventsSentOverHTTPSwitchTheDefaultAndALikeLeadsTheNextPage() async throws {
+        let server = try await TestServer()
+        var published: [Post] = []
+        for index in 0..<8 { published.append(try await server.publishVideo(name: "h\(index)")) }
+        let posts = published
+        try server.store.loadNeighbors([posts[0].id: [Neighbor(postID: posts[5].id, score: 0.9)]])
+        try await server.application().test(.router) { client in
+            func record(_ events: [APIEvent]) async throws {
+                let body = String(decoding: try JSONEncoder().encode(APIEventBatch(events: events)), as: UTF8.self)
+                #expect(try await client.send(.post, "/api/v1/events", key: server.memberKey, json: body).status == .ok)
+            }
+            // Nineteen skips: signals, but not yet enough for For You.
+            try await record((0..<19).map { APIEvent(type: .skip, postID: posts[1 + $0 % 4].id, at: Date(), watchedMs: 500) })
+            let before = try decode(APIFeedPage.self, try await client.send(.get, "/api/v1/feed", key: server.memberKey).body)
+            #expect(before.mode == .shuffle)
+            // The twentieth: a like, sent as an event and through its own route (as clients do).
+            try await record([APIEvent(type: .favorite, postID: posts[0].id, at: Date())])
+            #expect(try await client.send(.post, "/api/v1/videos/\(posts[0].id)/favorite", key: server.memberKey).status == .ok)
+            let after = try decode(APIFeedPage.self, try await client.send(.get, "/api/v1/feed?limit=3", key: server.memberKey).body)
+            #expect(after.mode == .forYou)
+            let first = try #require(after.items.first)
+            #expect(first.id == posts[5].id && first.reasonKind == .liked)
+            let served = Set(after.items.map(\.id))
+            #expect(served.isDisjoint(with: posts[0...4].map(\.id)), "liked and skipped posts are seen")
+        }
+    }
 }

@@ -42,29 +42,11 @@ struct FeedController {
             } else {
                 mode = try await defaultMode(requested, userID: user.id)
             }
-            let items: [FeedItem]
-            var reasons: [Int64: FeedPageBody.Reason]?
-            let next: FeedCursorState?
-            switch mode {
-            case .latest:
-                let after: LatestPosition? = if case .latest(let position) = state { position } else { nil }
-                let page = try await forYou.latestPage(userID: user.id, filter: filter, after: after, limit: limit)
-                (items, next) = (page.items, page.next.map { .latest($0) })
-            case .forYou:
-                let position: ForYouPosition = if case .forYou(let position) = state { position } else { .start(seed: UInt64.random(in: 1...UInt64.max)) }
-                let page = try await forYou.forYouPage(userID: user.id, filter: filter, position: position, limit: limit, now: now())
-                items = page.items.map(\.item)
-                reasons = Dictionary(page.items.map { ($0.item.post.id, FeedPageBody.Reason(text: $0.reason, kind: $0.reasonKind)) }) { first, _ in first }
-                next = page.next.map { .forYou($0) }
-            case .shuffle:
-                let position: FeedPosition = if case .shuffle(let position) = state { position } else { .start(seed: UInt64.random(in: 1...UInt64.max)) }
-                let page = try await feed.feedPage(userID: user.id, filter: filter, position: position, limit: limit)
-                (items, next) = (page.items, page.next.map { .shuffle($0) })
-            }
+            let served = try await page(mode: mode, state: state, userID: user.id, filter: filter, limit: limit)
             let body = try FeedPageBody(presenter: presenter, cache: encodedItems).encode(
-                try await VideoPresenter.withRefs(items, social: social),
-                nextCursor: next.map { cursors.encode($0, filter: filter) },
-                reasons: reasons, mode: mode,
+                try await VideoPresenter.withRefs(served.items, social: social),
+                nextCursor: served.next.map { cursors.encode($0, filter: filter) },
+                reasons: served.reasons, mode: mode,
                 now: now()
             )
             return Response.json(body: body)
@@ -86,6 +68,28 @@ struct FeedController {
             let user = try context.requireOwner()
             let items = try await baseline(user.id, try Self.limit(from: request.uri.queryParameters))
             return try Response.json(APIFeedPage(items: try await present(items), nextCursor: nil), context: context)
+        }
+    }
+
+    /// One page in `mode`, from `state` (nil: the mode's first page); For You's items come with
+    /// their reasons by post id.
+    private func page(
+        mode: FeedMode, state: FeedCursorState?, userID: Int64, filter: FeedFilter, limit: Int
+    ) async throws -> (items: [FeedItem], reasons: [Int64: FeedPageBody.Reason]?, next: FeedCursorState?) {
+        switch mode {
+        case .latest:
+            let after: LatestPosition? = if case .latest(let position) = state { position } else { nil }
+            let page = try await forYou.latestPage(userID: userID, filter: filter, after: after, limit: limit)
+            return (page.items, nil, page.next.map { .latest($0) })
+        case .forYou:
+            let position: ForYouPosition = if case .forYou(let position) = state { position } else { .start(seed: UInt64.random(in: 1...UInt64.max)) }
+            let page = try await forYou.forYouPage(userID: userID, filter: filter, position: position, limit: limit, now: now())
+            let reasons = Dictionary(page.items.map { ($0.item.post.id, FeedPageBody.Reason(text: $0.reason, kind: $0.reasonKind)) }) { first, _ in first }
+            return (page.items.map(\.item), reasons, page.next.map { .forYou($0) })
+        case .shuffle:
+            let position: FeedPosition = if case .shuffle(let position) = state { position } else { .start(seed: UInt64.random(in: 1...UInt64.max)) }
+            let page = try await feed.feedPage(userID: userID, filter: filter, position: position, limit: limit)
+            return (page.items, nil, page.next.map { .shuffle($0) })
         }
     }
 
