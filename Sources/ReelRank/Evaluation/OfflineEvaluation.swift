@@ -6,6 +6,13 @@ public struct ModelScore: Sendable, Equatable {
     public var recall: Double
     public var ndcg: Double
     public var coverage: Double
+
+    public init(model: String, recall: Double, ndcg: Double, coverage: Double) {
+        self.model = model
+        self.recall = recall
+        self.ndcg = ndcg
+        self.coverage = coverage
+    }
 }
 
 /// Every model on one split.
@@ -16,6 +23,15 @@ public struct SplitReport: Sendable {
     public var catalogueSize: Int
     public var k: Int
     public var rows: [ModelScore]
+
+    public init(splitProtocol: SplitProtocol, trainCount: Int, testedUsers: Int, catalogueSize: Int, k: Int, rows: [ModelScore]) {
+        self.splitProtocol = splitProtocol
+        self.trainCount = trainCount
+        self.testedUsers = testedUsers
+        self.catalogueSize = catalogueSize
+        self.k = k
+        self.rows = rows
+    }
 
     public func row(_ model: String) -> ModelScore? { rows.first { $0.model == model } }
 
