@@ -125,7 +125,7 @@ let package = Package(
         .target(
             name: "ReelPipeline",
             dependencies: [
-                "ReelModels", "ReelMedia", "ReelHLS", "ReelImport", "ReelStorage", "ReelStore", "ReelJobs", "ReelGeneration",
+                "ReelModels", "ReelMedia", "ReelHLS", "ReelImport", "ReelStorage", "ReelStore", "ReelJobs", "ReelGeneration", "ReelRank",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -210,7 +210,7 @@ let package = Package(
         .testTarget(name: "ReelRankTests", dependencies: ["ReelRank", "ReelModels"], swiftSettings: swiftSettings),
         .testTarget(name: "ReelImportTests", dependencies: ["ReelImport", "ReelModels"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
-        .testTarget(name: "ReelStoreSQLiteTests", dependencies: ["ReelStoreSQLite", "ReelStore", "ReelModels", "ReelTestSupport"],
+        .testTarget(name: "ReelStoreSQLiteTests", dependencies: ["ReelStoreSQLite", "ReelStore", "ReelModels", "ReelRank", "ReelTestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelJobsTests", dependencies: [
                         "ReelJobs", "ReelStoreSQLite", "ReelStore", "ReelModels", "ReelTestSupport",
@@ -248,7 +248,7 @@ let package = Package(
         .testTarget(name: "ReelServerTests",
                     dependencies: [
                         "ReelServer", "ReelStoreSQLite", "ReelStorage", "ReelStore", "ReelPipeline", "ReelModels", "ReelMedia", "ReelGeneration",
-                        "ReelTestSupport",
+                        "ReelRank", "ReelTestSupport",
                         "ReelKit", "ReelJobs",
                         .product(name: "Logging", package: "swift-log"),
                         .product(name: "HTTPTypes", package: "swift-http-types"),

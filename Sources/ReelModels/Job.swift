@@ -22,13 +22,19 @@ public enum JobKind: String, Codable, Sendable, CaseIterable {
     /// Takes expired stories out of the tray and deletes those nothing keeps, with their
     /// media; recurring (every minute), one job under a fixed subject.
     case storiesExpire = "stories.expire"
+    /// Deletes watch events older than the `eventRetentionDays` setting (their aggregates stay);
+    /// recurring (hourly), one job under a fixed subject.
+    case eventsExpire = "events.expire"
+    /// Rebuilds For You's item-to-item neighbours from the retained events; recurring (every
+    /// ten minutes), one job under a fixed subject.
+    case recsNeighbors = "recs.neighbors"
 
     /// The server's own upkeep rather than someone's work: listings of jobs leave these out
     /// unless asked for by kind, so a person's view of their uploads and generations is not
     /// cluttered by jobs that never end.
     public var isMaintenance: Bool {
         switch self {
-        case .sweep, .uploadExpiry, .storiesExpire: true
+        case .sweep, .uploadExpiry, .storiesExpire, .eventsExpire, .recsNeighbors: true
         case .transcode, .generation, .uploadImport: false
         }
     }

@@ -64,7 +64,7 @@ public func buildRouter(
     AccountController(accounts: dependencies.accounts, passwords: dependencies.passwords, limiter: limiter, credentials: credentials, configuration: configuration, now: now)
         .register(routes("me"))
     let feed = FeedController(
-        feed: dependencies.feed, social: dependencies.social, presenter: presenter,
+        feed: dependencies.feed, forYou: dependencies.forYou, social: dependencies.social, presenter: presenter,
         cursors: FeedCursorCodec(secret: dependencies.secret), now: now,
         orderByRandomBaseline: configuration.benchmarkBaselines ? dependencies.orderByRandomBaseline : nil
     )
@@ -98,6 +98,13 @@ public func buildRouter(
         cursors: StoryCursorCodec(secret: dependencies.secret), now: now
     )
     .register(routes("stories"))
+    EventsController(events: dependencies.events, limiter: limiter, retention: configuration.eventRetention, now: now)
+        .register(routes("events"))
+    HistoryController(
+        events: dependencies.events, social: dependencies.social, presenter: presenter,
+        cursors: ProfileListCursorCodec(secret: dependencies.secret), now: now
+    )
+    .register(routes("me"))
     LibraryController(social: dependencies.social, presenter: presenter, resume: configuration.resumeRule, now: now)
         .register(routes("library"))
     LibrariesController(libraries: dependencies.libraries, accounts: dependencies.accounts, now: now)

@@ -69,6 +69,9 @@ public enum ConfigurationLoader {
               configuration.resumeMinFraction <= configuration.resumeMaxFraction else {
             throw ConfigurationError("resumeMinDuration must not be negative, and 0 ≤ resumeMinFraction ≤ resumeMaxFraction ≤ 1")
         }
+        guard ServerConfiguration.eventRetentionRange.contains(configuration.eventRetentionDays) else {
+            throw ConfigurationError("eventRetentionDays must be between 1 and 3650")
+        }
         let positive: [(String, Double?)] = [
             ("maxDuration", configuration.maxDuration), ("maxImagePixels", configuration.maxImagePixels.map(Double.init)),
             ("leaseSeconds", configuration.leaseSeconds), ("jobTimeoutSeconds", configuration.jobTimeoutSeconds),

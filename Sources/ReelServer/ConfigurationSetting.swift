@@ -117,6 +117,8 @@ extension ConfigurationSetting {
               "How long a photo story stays on screen."),
         .init("storyArchive", .boolean, env: "REELHOUSE_STORY_ARCHIVE", example: "false",
               "Keep a person's expired stories in their archive (off: the next sweep deletes expired stories with their media, archives included)."),
+        .init("eventRetentionDays", .integer, env: "REELHOUSE_EVENT_RETENTION_DAYS", example: "30",
+              "Watch events are kept this many days (1 to 3650), then the hourly events.expire job deletes them; For You's aggregates stay."),
     ]
 
     public static func named(_ key: String) -> ConfigurationSetting? { all.first { $0.key == key } }

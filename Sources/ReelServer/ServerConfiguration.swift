@@ -88,6 +88,13 @@ public struct ServerConfiguration: Codable, Sendable, Equatable {
     /// A story's lifetime in seconds.
     public var storyLifetime: TimeInterval { storyLifetimeHours * 3600 }
 
+    /// For You: how long raw watch events are kept (`events.expire`); events older than this
+    /// are refused at ingest too. The aggregates they fed (signals, affinities) stay.
+    public var eventRetentionDays = 180
+    public static let eventRetentionRange = 1...3650
+
+    public var eventRetention: TimeInterval { TimeInterval(eventRetentionDays) * 86_400 }
+
     public var resumeRule: ResumeRule {
         ResumeRule(minDuration: resumeMinDuration, minFraction: resumeMinFraction, maxFraction: resumeMaxFraction)
     }

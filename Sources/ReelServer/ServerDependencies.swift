@@ -10,6 +10,8 @@ public struct ServerDependencies: Sendable {
     public var accounts: any AccountStore
     public var social: any SocialStore
     public var feed: any FeedStore
+    /// For You and Latest, the feed's other modes.
+    public var forYou: any ForYouStore
     public var search: any SearchStore
     /// Libraries and who is granted them.
     public var libraries: any LibraryGrantStore
@@ -18,6 +20,8 @@ public struct ServerDependencies: Sendable {
     public var collections: any CollectionStore
     /// Stories: the tray, seen and liked marks, the poster's archive.
     public var stories: any StoryStore
+    /// For You's watch events, history and hidden lists.
+    public var events: any EventStore
     public var storage: any MediaStorage
     /// Posts' source files, removed with the last post using them; nil leaves them on disk.
     public var sources: (any SourceStorage)?
@@ -35,8 +39,8 @@ public struct ServerDependencies: Sendable {
 
     public init(
         library: any LibraryStore, jobs: any JobStore, accounts: any AccountStore, social: any SocialStore,
-        feed: any FeedStore, search: any SearchStore, libraries: any LibraryGrantStore, catalog: any CatalogStore, collections: any CollectionStore,
-        stories: any StoryStore,
+        feed: any FeedStore, forYou: any ForYouStore, search: any SearchStore, libraries: any LibraryGrantStore, catalog: any CatalogStore, collections: any CollectionStore,
+        stories: any StoryStore, events: any EventStore,
         storage: any MediaStorage, sources: (any SourceStorage)? = nil, passwords: any PasswordHasher, secret: Data,
         now: @escaping @Sendable () -> Date = Date.init,
         orderByRandomBaseline: (@Sendable (_ userID: Int64, _ limit: Int) async throws -> [FeedItem])? = nil,
@@ -50,12 +54,14 @@ public struct ServerDependencies: Sendable {
         self.accounts = accounts
         self.social = social
         self.feed = feed
+        self.forYou = forYou
         self.search = search
         self.libraries = libraries
         self.sources = sources
         self.catalog = catalog
         self.collections = collections
         self.stories = stories
+        self.events = events
         self.storage = storage
         self.passwords = passwords
         self.secret = secret

@@ -14,18 +14,30 @@ struct ResolvedFeedFilter: Sendable {
     /// The libraries the viewer may see here; nil: every library (no condition at all, so the
     /// common case of one library, or an owner, costs the feed nothing).
     var libraryIDs: [Int64]?
+    /// Whether the viewer hid any post ("not interested"): only then does a query pay for the check.
+    var hidesPosts = false
+    /// The uploader keys the viewer hid (a short list: a person hides a few uploaders).
+    var hiddenUploaderKeys: [String] = []
 
     /// `StoreError.notFound` when the filter names a library the viewer is not granted.
     static func resolve(_ db: Database, _ filter: FeedFilter, userID: Int64) throws -> ResolvedFeedFilter {
         let wanted = filter.tags.filter { !Vocabulary.isBlank($0) }
         let libraryIDs = try SQLiteStore.scope(db, userID: userID, requested: filter.library).libraryIDs
+        let hidesPosts = try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM hidden_posts WHERE user_id = ?)"), arguments: [userID]
+        ) ?? false
+        let hiddenUploaderKeys = try String.fetchAll(
+            db.cachedStatement(sql: "SELECT uploader_key FROM hidden_uploaders WHERE user_id = ?"), arguments: [userID]
+        )
         return ResolvedFeedFilter(
             anyTagIDs: wanted.isEmpty ? nil : try Vocabulary.tags.existingIDs(db, names: wanted),
             excludeTagIDs: try Vocabulary.tags.existingIDs(db, names: filter.excludeTags),
             kind: filter.kind,
             favoritesOnly: filter.favoritesOnly,
             minRating: filter.minRating.flatMap { $0 > 0 ? $0 : nil },
-            libraryIDs: libraryIDs
+            libraryIDs: libraryIDs,
+            hidesPosts: hidesPosts,
+            hiddenUploaderKeys: hiddenUploaderKeys
         )
     }
 
@@ -67,12 +79,16 @@ enum FeedQuery {
     /// viewer's state LEFT JOINed. The per-user filters are EXISTS subqueries rather than
     /// conditions on the joined state, so SQLite can never turn the LEFT JOIN into an inner join
     /// and reorder it ahead of the chosen driver.
-    static func body(userID: Int64, filter: ResolvedFeedFilter, driver: FeedDriver, column: Int) -> (String, StatementArguments) {
+    /// `walkIndex`: the index the `.shuffleIndex` driver walks (default: the column's shuffle
+    /// index; Latest walks `posts_ready_by_added`).
+    static func body(
+        userID: Int64, filter: ResolvedFeedFilter, driver: FeedDriver, column: Int, walkIndex: String? = nil
+    ) -> (String, StatementArguments) {
         var sql: String
         var arguments: StatementArguments = []
         switch driver {
         case .shuffleIndex:
-            sql = "FROM posts p INDEXED BY \(FeedShuffleColumns.index(column))"
+            sql = "FROM posts p INDEXED BY \(walkIndex ?? FeedShuffleColumns.index(column))"
         case .tags:
             let ids = filter.anyTagIDs ?? []
             sql = "FROM (SELECT DISTINCT post_id FROM post_tag_ids WHERE tag_id IN (\(SQLiteStore.placeholders(ids.count)))) m"
@@ -95,8 +111,26 @@ enum FeedQuery {
         }
         sql += " LEFT JOIN post_user_state s ON s.user_id = ? AND s.post_id = p.id"
         arguments += [userID]
+        let (conditions, conditionArguments) = Self.conditions(userID: userID, filter: filter)
+        return (sql + conditions, arguments + conditionArguments)
+    }
+
+    /// ` WHERE …`: the conditions on `p` (a ready post the filter keeps and the viewer did not
+    /// hide), for any query that names the post `p`.
+    static func conditions(userID: Int64, filter: ResolvedFeedFilter) -> (String, StatementArguments) {
+        var arguments: StatementArguments = []
         // The literal `status = 'ready'` is what lets SQLite use the partial shuffle indexes.
-        sql += " WHERE p.status = 'ready'"
+        var sql = " WHERE p.status = 'ready'"
+        if filter.hidesPosts {
+            sql += " AND NOT EXISTS (SELECT 1 FROM hidden_posts h WHERE h.user_id = ? AND h.post_id = p.id)"
+            arguments += [userID]
+        }
+        if !filter.hiddenUploaderKeys.isEmpty {
+            // coalesce: a post with no uploader at all is never hidden (NULL NOT IN … is NULL).
+            sql += " AND coalesce(\(UploaderKeyFunction.name)(p.uploader, p.username), '')"
+                + " NOT IN (\(SQLiteStore.placeholders(filter.hiddenUploaderKeys.count)))"
+            arguments += StatementArguments(filter.hiddenUploaderKeys)
+        }
         if let ids = filter.anyTagIDs {
             sql += " AND EXISTS (SELECT 1 FROM post_tag_ids x WHERE x.post_id = p.id AND x.tag_id IN (\(SQLiteStore.placeholders(ids.count))))"
             arguments += StatementArguments(ids)

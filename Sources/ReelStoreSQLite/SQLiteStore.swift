@@ -82,6 +82,8 @@ public final class SQLiteStore: LibraryStore, JobStore, AccountStore, SocialStor
             for function in SearchFolding.functions { db.add(function: function) }
             // The A–Z key's triggers call it (`Schema.addCatalog`).
             db.add(function: TitleKeyFunction.function)
+            // For You's uploader index and the feed's hidden uploaders (`Schema.addForYouIndexes`).
+            db.add(function: UploaderKeyFunction.function)
         }
         return configuration
     }

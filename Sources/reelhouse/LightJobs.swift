@@ -5,8 +5,8 @@ import ReelServer
 import ReelStorage
 
 /// What the light worker runs, in `serve` and `worker` alike: upload imports, generation steps
-/// and the server's upkeep (the `sweep`, `upload_expiry` and `stories.expire` jobs, each a
-/// recurring job on the one queue instead of a loop of its own).
+/// and the server's upkeep (the `sweep`, `upload_expiry`, `stories.expire`, `events.expire` and
+/// `recs.neighbors` jobs, each a recurring job on the one queue instead of a loop of its own).
 enum LightJobs {
     /// Records the upkeep jobs first, so they exist once whichever process starts first, and a
     /// failed one runs again after a restart.
@@ -22,11 +22,17 @@ enum LightJobs {
                 removal: PostRemoval(library: context.store, storage: context.storage, sources: SourceStore(dataFolder: context.dataFolder)),
                 keepOwnerArchive: configuration.storyArchive, logger: context.logger
             ).recurringJob(),
-        ]
+        ] + eventUpkeep(context: context, configuration: configuration)
         for job in upkeep { try await job.schedule(on: context.store, now: Date()) }
         return [
             try UploadSetup.importHandler(context: context, configuration: configuration),
             GenerationSetup.jobHandler(generations, context: context),
         ] + upkeep
+    }
+
+    /// For You's: expiring watch events and rebuilding the neighbour table.
+    static func eventUpkeep(context: AppContext, configuration: ServerConfiguration) -> [RecurringJob] {
+        let upkeep = EventUpkeep(events: context.store, retention: configuration.eventRetention, logger: context.logger)
+        return [upkeep.expiryJob(), upkeep.neighborsJob()]
     }
 }

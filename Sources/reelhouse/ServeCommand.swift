@@ -71,8 +71,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let dependencies = ServerDependencies(
             library: context.store, jobs: context.store, accounts: context.store, social: context.store,
-            feed: context.store, search: context.store, libraries: context.store, catalog: context.store, collections: context.store,
-            stories: context.store,
+            feed: context.store, forYou: context.store, search: context.store, libraries: context.store, catalog: context.store, collections: context.store,
+            stories: context.store, events: context.store,
             storage: context.storage, sources: SourceStore(dataFolder: context.dataFolder), passwords: passwords, secret: secret,
             orderByRandomBaseline: { [store = context.store] userID, limit in
                 try await store.orderByRandomBaseline(userID: userID, limit: limit)

@@ -80,6 +80,26 @@ struct FeedPageBodyTests {
         #expect(later.items[0] == presenter.present(item, now: start + 61))
     }
 
+    @Test func forYouReasonsAndTheModeDecodeAsAPIFeedPageEncodesThem() async throws {
+        let server = try await TestServer()
+        let posts = [try await server.publishVideo(name: "reasoned"), try await server.publishVideo(name: "plain")]
+        let secret = Data("a secret long enough for the test".utf8)
+        let presenter = VideoPresenter(tokens: MediaTokenSigner(secret: secret, windowSeconds: 600, marginSeconds: 0), images: ImageURLSigner(secret: secret))
+        let items = posts.map { FeedItem(post: $0, viewer: .none, tagRefs: [], flagRefs: []) }
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        // A title with quotes, a backslash and a line break must come out as the same string.
+        let reason = FeedPageBody.Reason(text: "because you liked “say \"hi\" \\ \n”", kind: .liked)
+        let bytes = try FeedPageBody(presenter: presenter, cache: EncodedItemCache())
+            .encode(items, nextCursor: "a.b", reasons: [posts[0].id: reason], mode: .forYou, now: now)
+        var expected = APIFeedPage(items: items.map { presenter.present($0, now: now) }, nextCursor: "a.b", mode: .forYou)
+        expected.items[0].reason = reason.text
+        expected.items[0].reasonKind = .liked
+        let written = try JSONDecoder().decode(APIFeedPage.self, from: Data(bytes.readableBytesView))
+        #expect(written == expected)
+        let encoded = try JSONDecoder().decode(APIFeedPage.self, from: JSONEncoder().encode(expected))
+        #expect(written == encoded)
+    }
+
     @Test func viewerMembersAreValidJSONForAnyPosition() throws {
         for position in [nil, 0, 12.5, 1e-5, 3600.0, 1e16, Double.nan] as [Double?] {
             let text = "{\"x\":1" + APIVideo.viewerMembers(isFavorited: true, rating: 3, position: position) + "}"
@@ -109,5 +129,20 @@ struct FeedCursorTests {
         let cursor = codec.encode(position, filter: filter)
         #expect(try codec.decode(cursor, filter: filter) == position)
         #expect(throws: APIError.self) { try codec.decode(cursor, filter: FeedFilter()) }
+    }
+
+    @Test func everyModesCursorRoundTripsAndKeepsItsMode() throws {
+        let codec = FeedCursorCodec(secret: Data("cursor secret for the test".utf8))
+        let filter = FeedFilter(tags: ["cats"])
+        for state in [
+            FeedCursorState.shuffle(FeedPosition(seed: 9, epoch: 1, phase: 0, lastKey: 5, lastID: 6)),
+            .latest(LatestPosition(addedAt: 1_700_000_123.456, id: 42)),
+            .forYou(ForYouPosition(seed: UInt64.max, page: 3, lastPostID: 77)),
+            .forYou(ForYouPosition(seed: 1, page: 0, lastPostID: nil)),
+        ] {
+            let cursor = codec.encode(state, filter: filter)
+            #expect(try codec.decodeState(cursor, filter: filter) == state)
+            #expect(throws: APIError.self) { try codec.decodeState(cursor, filter: FeedFilter()) }
+        }
     }
 }

@@ -92,8 +92,8 @@ public actor LiveServer {
             logger: Logger(label: "reelkit-live-worker", factory: { _ in SwiftLogNoOpLogHandler() })
         )
         let dependencies = ServerDependencies(
-            library: store, jobs: store, accounts: store, social: store, feed: store, search: store, libraries: store, catalog: store, collections: store,
-            stories: store,
+            library: store, jobs: store, accounts: store, social: store, feed: store, forYou: store, search: store, libraries: store, catalog: store, collections: store,
+            stories: store, events: store,
             storage: LocalMediaStorage(root: root.appendingPathComponent("media")), passwords: BcryptPasswordHasher(cost: 4), secret: secret,
             uploads: uploads
         )

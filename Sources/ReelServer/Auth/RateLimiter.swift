@@ -24,6 +24,22 @@ public actor RateLimiter {
         return max(1, Int((window - now.timeIntervalSince(entry.start)).rounded(.up)))
     }
 
+    /// Counts `count` events at once (a batch) if they all fit in the window's `limit`; returns
+    /// nil if they did, or the seconds until the window resets, counting none of them: a
+    /// refused batch is stored nowhere, so it uses none of the allowance.
+    public func take(_ key: String, count: Int, limit: Int, window: TimeInterval, now: Date) -> Int? {
+        prune(now: now, window: window)
+        var entry = windows[key] ?? Window(start: now, count: 0)
+        if now.timeIntervalSince(entry.start) >= window { entry = Window(start: now, count: 0) }
+        guard entry.count + count <= limit else {
+            windows[key] = entry
+            return max(1, Int((window - now.timeIntervalSince(entry.start)).rounded(.up)))
+        }
+        entry.count += count
+        windows[key] = entry
+        return nil
+    }
+
     /// Forgets a key (a successful login clears its account's failures).
     public func reset(_ key: String) {
         windows[key] = nil

@@ -1,11 +1,14 @@
 import Foundation
 import Hummingbird
 import ReelModels
+import ReelRank
 import ReelStore
 
-/// The endless shuffled feed, and seed 000's `/api/feed/random`.
+/// The feed in its three modes (For You, the endless shuffle, Latest), and seed 000's
+/// `/api/feed/random`.
 struct FeedController {
     let feed: any FeedStore
+    let forYou: any ForYouStore
     let social: any SocialStore
     let presenter: VideoPresenter
     let cursors: FeedCursorCodec
@@ -18,21 +21,50 @@ struct FeedController {
     static let maxLimit = 50
 
     func register(_ routes: APIRoutes) {
-        routes.on(.get, "/api/v1/feed", access: .user, "A page of the endless shuffled feed (cursor, limit, tags, exclude_tags, kind, favorites, min_rating, library)") { request, context in
+        routes.on(.get, "/api/v1/feed", access: .user, "A page of the feed: for_you, shuffle or latest (mode, cursor, limit, tags, exclude_tags, kind, favorites, min_rating, library)") { request, context in
             let user = try context.requireUser()
             let query = request.uri.queryParameters
             let filter = try Self.filter(from: query)
             let limit = try Self.limit(from: query)
-            let position: FeedPosition
+            let requested = try Self.mode(from: query)
+            // The cursor's mode, else the one asked for, else the person's default.
+            var state: FeedCursorState?
             if let cursor = query["cursor"].map(String.init), !cursor.isEmpty {
-                position = try cursors.decode(cursor, filter: filter)
-            } else {
-                position = .start(seed: UInt64.random(in: 1...UInt64.max))
+                let decoded = try cursors.decodeState(cursor, filter: filter)
+                if let requested, requested != decoded.mode {
+                    throw APIError.invalidCursor("the cursor belongs to the \(decoded.mode.rawValue) feed, not \(requested.rawValue)")
+                }
+                state = decoded
             }
-            let (items, next) = try await feed.feedPage(userID: user.id, filter: filter, position: position, limit: limit)
+            let mode: FeedMode
+            if let state {
+                mode = state.mode
+            } else {
+                mode = try await defaultMode(requested, userID: user.id)
+            }
+            let items: [FeedItem]
+            var reasons: [Int64: FeedPageBody.Reason]?
+            let next: FeedCursorState?
+            switch mode {
+            case .latest:
+                let after: LatestPosition? = if case .latest(let position) = state { position } else { nil }
+                let page = try await forYou.latestPage(userID: user.id, filter: filter, after: after, limit: limit)
+                (items, next) = (page.items, page.next.map { .latest($0) })
+            case .forYou:
+                let position: ForYouPosition = if case .forYou(let position) = state { position } else { .start(seed: UInt64.random(in: 1...UInt64.max)) }
+                let page = try await forYou.forYouPage(userID: user.id, filter: filter, position: position, limit: limit, now: now())
+                items = page.items.map(\.item)
+                reasons = Dictionary(page.items.map { ($0.item.post.id, FeedPageBody.Reason(text: $0.reason, kind: $0.reasonKind)) }) { first, _ in first }
+                next = page.next.map { .forYou($0) }
+            case .shuffle:
+                let position: FeedPosition = if case .shuffle(let position) = state { position } else { .start(seed: UInt64.random(in: 1...UInt64.max)) }
+                let page = try await feed.feedPage(userID: user.id, filter: filter, position: position, limit: limit)
+                (items, next) = (page.items, page.next.map { .shuffle($0) })
+            }
             let body = try FeedPageBody(presenter: presenter, cache: encodedItems).encode(
                 try await VideoPresenter.withRefs(items, social: social),
                 nextCursor: next.map { cursors.encode($0, filter: filter) },
+                reasons: reasons, mode: mode,
                 now: now()
             )
             return Response.json(body: body)
@@ -55,6 +87,22 @@ struct FeedController {
             let items = try await baseline(user.id, try Self.limit(from: request.uri.queryParameters))
             return try Response.json(APIFeedPage(items: try await present(items), nextCursor: nil), context: context)
         }
+    }
+
+    /// The mode asked for, else For You once the person has sent enough signals, else the shuffle.
+    private func defaultMode(_ requested: FeedMode?, userID: Int64) async throws -> FeedMode {
+        if let requested { return requested }
+        let signals = try await forYou.signalCount(userID: userID, atMost: UserProfile.signalsForForYou)
+        return signals >= UserProfile.signalsForForYou ? .forYou : .shuffle
+    }
+
+    /// `mode`: absent or empty for the default, else one of `FeedMode`, or a 400.
+    static func mode(from query: Parameters) throws(APIError) -> FeedMode? {
+        guard let text = query["mode"], !text.isEmpty else { return nil }
+        guard let mode = FeedMode(rawValue: String(text)) else {
+            throw APIError.badRequest("mode must be one of \(FeedMode.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return mode
     }
 
     private func present(_ items: [FeedItem]) async throws -> [APIVideo] {

@@ -26,6 +26,12 @@ public enum APIError: Error, Sendable, Equatable {
     /// An upload over the size policy, or one that does not say its size.
     case uploadTooLarge(String)
     case rateLimited(retryAfter: Int)
+    /// `POST /api/v1/events` (docs/recommendations-api.md): a batch over the limit, an event of
+    /// a type the server does not know, and any other event it refuses. Each refuses the whole
+    /// batch; the messages name the event (`events[3] (view, event_id …): why`).
+    case tooManyEvents(count: Int, limit: Int)
+    case unknownEventType(String)
+    case invalidEvent(String)
     /// A per-user allowance (e.g. daily generations) is used up: 429 with its own message.
     case quotaExceeded(String, retryAfter: Int)
     case unsupportedMediaType(String)
@@ -48,7 +54,7 @@ public enum APIError: Error, Sendable, Equatable {
 
     public var status: HTTPResponse.Status {
         switch self {
-        case .badRequest, .invalidCursor: .badRequest
+        case .badRequest, .invalidCursor, .tooManyEvents, .unknownEventType, .invalidEvent: .badRequest
         case .unauthorized, .invalidCredentials, .invalidAPIKey: .unauthorized
         case .forbidden: .forbidden
         case .notFound: .notFound
@@ -83,6 +89,9 @@ public enum APIError: Error, Sendable, Equatable {
         case .conflict: "conflict"
         case .payloadTooLarge, .uploadTooLarge: "payload_too_large"
         case .rateLimited: "rate_limited"
+        case .tooManyEvents: "too_many_events"
+        case .unknownEventType: "unknown_event_type"
+        case .invalidEvent: "invalid_event"
         case .quotaExceeded: "quota_exceeded"
         case .unsupportedMediaType: "unsupported_media_type"
         case .rangeNotSatisfiable: "range_not_satisfiable"
@@ -110,6 +119,8 @@ public enum APIError: Error, Sendable, Equatable {
         case .conflict(let why): why
         case .payloadTooLarge(let limit): "the request body is larger than \(limit) bytes"
         case .rateLimited(let seconds): "too many requests; retry in \(seconds) s"
+        case .tooManyEvents(let count, let limit): "a batch holds at most \(limit) events; this one has \(count)"
+        case .unknownEventType(let why), .invalidEvent(let why): why
         case .quotaExceeded(let why, _): why
         case .unsupportedMediaType(let why): why
         case .rangeNotSatisfiable: "the requested range is outside the file"

@@ -58,8 +58,8 @@ struct TestServer {
 
     var dependencies: ServerDependencies {
         ServerDependencies(
-            library: store, jobs: store, accounts: store, social: store, feed: store, search: store, libraries: store, catalog: store,
-            collections: store, stories: store, storage: storage, sources: SourceStore(dataFolder: DataFolder(root: root)), passwords: BcryptPasswordHasher(cost: 4),
+            library: store, jobs: store, accounts: store, social: store, feed: store, forYou: store, search: store, libraries: store, catalog: store,
+            collections: store, stories: store, events: store, storage: storage, sources: SourceStore(dataFolder: DataFolder(root: root)), passwords: BcryptPasswordHasher(cost: 4),
             secret: secret, generations: generations
         )
     }

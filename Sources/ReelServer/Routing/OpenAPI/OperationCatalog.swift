@@ -1,5 +1,6 @@
 import Foundation
 import ReelModels
+import ReelRank
 import ReelStore
 
 /// The documentation of every route, keyed by `"METHOD /path"` as registered. A route without
@@ -66,7 +67,7 @@ enum OperationCatalog {
         case "POST /api/v1/jobs/{id}/cancel", "POST /api/v1/jobs/{id}/retry":
             Doc(responses: ["200": Doc.json(Schema.ref("Job"), "the job afterwards")], errors: [403, 409])
         default: generationDoc(method: method, path: path) ?? accountDoc(method: method, path: path) ?? catalogDoc(method: method, path: path)
-            ?? fileDoc(method: method, path: path) ?? storyDoc(method: method, path: path)
+            ?? fileDoc(method: method, path: path) ?? storyDoc(method: method, path: path) ?? eventDoc(method: method, path: path)
         }
     }
 
@@ -79,6 +80,11 @@ enum OperationCatalog {
         let tags = Schema.string(description: "comma-separated tag names, at most 20")
         return Doc(
             parameters: [
+                Doc.query("mode", Schema.oneOf([""] + FeedMode.allCases.map(\.rawValue)), """
+                    for_you (ranked from what this user watched; items carry reason and reason_kind), shuffle (the endless \
+                    no-repeat shuffle) or latest (newest first; ends). Empty: for_you once the user sent \(UserProfile.signalsForForYou) \
+                    signals, else shuffle. A cursor belongs to its mode
+                    """),
                 cursor, limit,
                 Doc.query("tags", tags, "only posts with any of these tags"),
                 Doc.query("exclude_tags", tags, "no posts with any of these tags"),
@@ -87,7 +93,7 @@ enum OperationCatalog {
                 Doc.query("min_rating", Schema.integer(minimum: 0, maximum: 5), "only posts this user rated at least this"),
                 library,
             ],
-            responses: ["200": Doc.json(Schema.ref("FeedPage"), "a page of the endless shuffled feed", links: pageLinks)]
+            responses: ["200": Doc.json(Schema.ref("FeedPage"), "a page of the feed in the mode it names; hidden posts and uploaders never appear", links: pageLinks)]
         )
     }
 

@@ -47,8 +47,9 @@ enum WireSchemas {
             ),
             "Video": video,
             "FeedPage": Schema.object(
-                ["items": Schema.array(Schema.ref("Video")), "next_cursor": Schema.string(description: "opaque; pass it back as cursor")],
-                required: ["items"]
+                ["items": Schema.array(Schema.ref("Video")), "next_cursor": Schema.string(description: "opaque; pass it back as cursor"),
+                 "mode": Schema.oneOf(FeedMode.allCases.map(\.rawValue))],
+                required: ["items"], description: "mode: GET /api/v1/feed only, the order this page was served in"
             ),
             "SearchPage": Schema.object(
                 ["items": Schema.array(Schema.ref("Video")), "next_cursor": Schema.string(description: "opaque; pass it back as cursor"),
@@ -84,6 +85,7 @@ enum WireSchemas {
         schemas.merge(RequestSchemas.accounts) { mine, _ in mine }
         schemas.merge(CatalogSchemas.all) { mine, _ in mine }
         schemas.merge(StorySchemas.all) { mine, _ in mine }
+        schemas.merge(EventSchemas.all) { mine, _ in mine }
         return schemas
     }
 
@@ -95,7 +97,9 @@ enum WireSchemas {
              "date_added": Schema.string(), "kind": Schema.oneOf(PostKind.allCases.map(\.rawValue)), "source_url": Schema.string(),
              "duration": Schema.number(minimum: 0), "width": Schema.integer(minimum: 0), "height": Schema.integer(minimum: 0),
              "position": Schema.number(minimum: 0, description: "seconds where this user stopped"), "media": Schema.ref("Media"),
-             "captions": Schema.array(Schema.ref("Caption"))],
+             "captions": Schema.array(Schema.ref("Caption")),
+             "reason": Schema.string(description: "For You only: why this item was chosen, as the info box shows it"),
+             "reason_kind": Schema.oneOf(ReasonKind.allCases.map(\.rawValue))],
             required: ["id", "folder_name", "is_favorited", "rating", "tags", "flags", "kind", "width", "height", "media"],
             description: "A post; its first twelve fields are seed 000's Video model"
         )

@@ -1,0 +1,151 @@
+import Foundation
+import ReelModels
+import ReelRank
+
+/// One watch event as the server accepted it (docs/recommendations-api.md, "Events"): its
+/// fields checked, `at` parsed. The post's visibility is the store's to check, in the same
+/// transaction as the insert.
+public struct WatchEvent: Sendable, Equatable {
+    /// The client's id: a resent event (same person, same id) is stored once.
+    public var id: UUID
+    public var postID: Int64
+    public var type: EventType
+    public var at: Date
+    public var watchedMs: Int?
+    public var durationMs: Int?
+    public var loops: Int?
+    public var value: Int?
+
+    public init(
+        id: UUID, postID: Int64, type: EventType, at: Date,
+        watchedMs: Int? = nil, durationMs: Int? = nil, loops: Int? = nil, value: Int? = nil
+    ) {
+        self.id = id
+        self.postID = postID
+        self.type = type
+        self.at = at
+        self.watchedMs = watchedMs
+        self.durationMs = durationMs
+        self.loops = loops
+        self.value = value
+    }
+
+    /// The event as the ranking code sees it (labels, weights).
+    public func interaction(userID: Int64) -> Interaction {
+        Interaction(
+            userID: userID, postID: postID, type: type, at: at,
+            watchedMs: watchedMs, durationMs: durationMs, loops: loops, value: value
+        )
+    }
+}
+
+/// What recording a batch did: all of it, or none of it.
+public enum EventBatchOutcome: Sendable, Equatable {
+    /// `accepted` new events stored with their effects; `duplicates` ids already stored (by an
+    /// earlier batch or earlier in this one) ignored.
+    case recorded(accepted: Int, duplicates: Int)
+    /// Nothing stored: `events[index]` names a post that does not exist or that the person may
+    /// not see, or hides the uploader of a post that has none. `reason` says which, in words.
+    case refused(index: Int, reason: String)
+}
+
+/// Where a newest-first listing of posts (history, "not interested") ends: keyset, so a page
+/// costs the same at any depth.
+public struct RecentPostCursor: Codable, Sendable, Equatable {
+    /// Unix seconds of the last entry on the previous page.
+    public var at: Double
+    public var postID: Int64
+
+    public init(at: Double, postID: Int64) {
+        self.at = at
+        self.postID = postID
+    }
+}
+
+/// A post the person watched (any event but an impression), with their running counts.
+public struct HistoryEntry: Sendable, Equatable {
+    public var postID: Int64
+    /// The last event about it other than an impression.
+    public var watchedAt: Date
+    public var views: Int
+    public var longViews: Int
+    public var skips: Int
+    public var watchedMs: Int
+    /// The post (with refs and the viewer's state) while the person may still see it: ready,
+    /// in a library granted to them. Nil otherwise.
+    public var item: FeedItem?
+
+    public init(postID: Int64, watchedAt: Date, views: Int, longViews: Int, skips: Int, watchedMs: Int, item: FeedItem?) {
+        self.postID = postID
+        self.watchedAt = watchedAt
+        self.views = views
+        self.longViews = longViews
+        self.skips = skips
+        self.watchedMs = watchedMs
+        self.item = item
+    }
+}
+
+/// A post the person marked "not interested".
+public struct HiddenPostEntry: Sendable, Equatable {
+    public var postID: Int64
+    public var at: Date
+    /// As in `HistoryEntry.item`.
+    public var item: FeedItem?
+
+    public init(postID: Int64, at: Date, item: FeedItem?) {
+        self.postID = postID
+        self.at = at
+        self.item = item
+    }
+}
+
+/// An uploader the person hid, as the posts show the name.
+public struct HiddenUploaderEntry: Sendable, Equatable {
+    public var uploader: String
+    public var at: Date
+
+    public init(uploader: String, at: Date) {
+        self.uploader = uploader
+        self.at = at
+    }
+}
+
+/// Watch events and what they leave behind (docs/recommendations-api.md): the raw log, the
+/// per-person aggregates For You reads (signals, affinities), post popularity, the hidden
+/// lists, and the neighbour table the recurring job rebuilds.
+public protocol EventStore: Sendable {
+    /// Stores a person's batch in one transaction, all or nothing: each new event with its
+    /// effects (`user_post_signals`, `user_affinities`, `post_popularity`, and the hidden lists
+    /// for `not_interested` / `hide_uploader`); a resent event id counts as a duplicate and
+    /// changes nothing. A post is visible when it is `ready` or a `story` in a library granted
+    /// to the person; any other post refuses the whole batch.
+    func recordEvents(userID: Int64, _ events: [WatchEvent]) async throws -> EventBatchOutcome
+
+    /// Watched posts, newest `watchedAt` first; `next` is nil on the last page.
+    /// A limit below 1 is `StoreError.invalid`.
+    func history(userID: Int64, after: RecentPostCursor?, limit: Int) async throws -> (entries: [HistoryEntry], next: RecentPostCursor?)
+    /// Forgets the person's events, signals and affinities (the hidden lists stay).
+    func clearHistory(userID: Int64) async throws
+    /// Forgets one post's events and signal row; `StoreError.notFound` when it is not in the
+    /// history.
+    func forgetHistory(userID: Int64, postID: Int64) async throws
+
+    /// "Not interested" posts, newest first.
+    func notInterested(userID: Int64, after: RecentPostCursor?, limit: Int) async throws -> (entries: [HiddenPostEntry], next: RecentPostCursor?)
+    /// `StoreError.notFound` when the post is not in the list.
+    func undoNotInterested(userID: Int64, postID: Int64) async throws
+    /// Hidden uploaders, newest first.
+    func hiddenUploaders(userID: Int64) async throws -> [HiddenUploaderEntry]
+    /// `uploader` as listed (matched by `UploaderKey`); `StoreError.notFound` when not hidden.
+    func unhideUploader(userID: Int64, uploader: String) async throws
+
+    /// Deletes raw events older than `cutoff` (the aggregates stay); answers how many.
+    @discardableResult
+    func expireEvents(before cutoff: Date) async throws -> Int
+    /// Per person, the posts of their positive events (weight > 0) among the retained ones,
+    /// oldest first, at most the `maxPerUser` most recent: what co-visitation learns from.
+    func positiveHistories(maxPerUser: Int) async throws -> [[Int64]]
+    /// Replaces the whole neighbour table in one transaction (posts deleted meanwhile are skipped).
+    func replaceNeighbors(_ neighbors: [Int64: [Neighbor]]) async throws
+}

@@ -1,0 +1,64 @@
+import Foundation
+import GRDB
+import ReelModels
+import ReelRank
+
+/// Reads a person's For You profile from the stored aggregates, with bounded work whatever the
+/// length of their history: the most recent positive signals (an index walk of the history
+/// index, newest first, stopping at `UserProfile.maxAnchors`), their affinity rows (one per tag
+/// and uploader they interacted with) and a capped count of their events.
+enum ForYouProfileQuery {
+    /// Affinity kinds in `user_affinities.kind`.
+    static let tagKind = 0
+    static let uploaderKind = 1
+
+    /// Signals read for anchors: the newest watched rows with a positive label.
+    static func signals(_ db: Database, userID: Int64) throws -> [PostSignal] {
+        // Explicit approval is the post's current state (favorited, or rated 4 or 5): what the
+        // person still stands by, so an undone favorite reads "watched", not "liked".
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT u.post_id, u.seen_at, u.watched_at, u.label,
+                   EXISTS (SELECT 1 FROM post_user_state s WHERE s.user_id = u.user_id AND s.post_id = u.post_id
+                           AND (s.favorited_at IS NOT NULL OR s.rating >= 4)) AS explicit
+            FROM user_post_signals u INDEXED BY user_post_signals_history
+            WHERE u.user_id = ? AND u.watched_at IS NOT NULL AND u.label > 0
+            ORDER BY u.watched_at DESC, u.post_id DESC LIMIT ?
+            """), arguments: [userID, UserProfile.maxAnchors])
+        var signals: [PostSignal] = []
+        while let row = try rows.next() {
+            signals.append(PostSignal(
+                postID: row[0], seenAt: RowDecoding.date(row[1]), watchedAt: RowDecoding.date(row[2]), label: row[3], explicit: row[4]
+            ))
+        }
+        return signals
+    }
+
+    static func profile(_ db: Database, userID: Int64, now: Date) throws -> UserProfile {
+        var tags: [String: Double] = [:]
+        var uploaders: [String: Double] = [:]
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT kind, key, score, updated_at FROM user_affinities WHERE user_id = ?"), arguments: [userID]
+        )
+        while let row = try rows.next() {
+            let score = AffinityDecay.current(score: row[2], updatedAt: RowDecoding.date(row[3]), now: now)
+            switch row[0] as Int {
+            case tagKind: tags[row[1]] = score
+            case uploaderKind: uploaders[row[1]] = score
+            default: continue
+            }
+        }
+        return UserProfile.build(
+            signals: try signals(db, userID: userID), tagScores: tags, uploaderScores: uploaders,
+            signalCount: try signalCount(db, userID: userID, atMost: UserProfile.signalsForForYou)
+        )
+    }
+
+    /// Events other than impressions, counted up to `atMost` (an index walk of the person's
+    /// events that stops there).
+    static func signalCount(_ db: Database, userID: Int64, atMost: Int) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: """
+            SELECT COUNT(*) FROM (SELECT 1 FROM watch_events INDEXED BY watch_events_by_user_time
+                                  WHERE user_id = ? AND type <> ? LIMIT ?)
+            """), arguments: [userID, EventType.impression.code, max(0, atMost)]) ?? 0
+    }
+}

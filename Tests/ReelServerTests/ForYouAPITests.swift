@@ -1,0 +1,129 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import ReelModels
+import ReelRank
+import ReelStore
+import ReelStoreSQLite
+import Testing
+@testable import ReelServer
+
+/// `GET /api/v1/feed?mode=…` over HTTP (docs/recommendations-api.md, "Feed").
+@Suite("For You API")
+struct ForYouAPITests {
+    /// `count` long views by the member, one per post in turn.
+    private func watch(_ server: TestServer, posts: [Post], count: Int, from start: Int = 0) throws {
+        try server.store.loadInteractions((start..<(start + count)).map { index in
+            Interaction(
+                userID: server.member.id, postID: posts[index % posts.count].id, type: .view,
+                at: Date().addingTimeInterval(Double(index - 1_000)), watchedMs: 2_000, durationMs: 2_000
+            )
+        })
+    }
+
+    @Test func theDefaultModeSwitchesToForYouAtTwentySignals() async throws {
+        let server = try await TestServer()
+        var published: [Post] = []
+        for index in 0..<6 { published.append(try await server.publishVideo(name: "d\(index)", tags: ["t\(index % 2)"])) }
+        let posts = published
+        try watch(server, posts: posts, count: UserProfile.signalsForForYou - 1)
+        try await server.application().test(.router) { client in
+            let before = try decode(APIFeedPage.self, try await client.send(.get, "/api/v1/feed", key: server.memberKey).body)
+            #expect(before.mode == .shuffle)
+            #expect(before.items.allSatisfy { $0.reason == nil && $0.reasonKind == nil })
+            try watch(server, posts: posts, count: 1, from: 100)
+            let after = try decode(APIFeedPage.self, try await client.send(.get, "/api/v1/feed", key: server.memberKey).body)
+            #expect(after.mode == .forYou)
+            #expect(!after.items.isEmpty && after.items.allSatisfy { $0.reason != nil && $0.reasonKind != nil })
+            // The owner has no signals: still the shuffle.
+            let owner = try decode(APIFeedPage.self, try await client.send(.get, "/api/v1/feed", key: server.ownerKey).body)
+            #expect(owner.mode == .shuffle)
+        }
+    }
+
+    @Test func eachModeSaysWhichItIsAndOnlyForYouGivesReasons() async throws {
+        let server = try await TestServer()
+        for index in 0..<5 { try await server.publishVideo(name: "m\(index)", tags: ["cats"]) }
+        try await server.application().test(.router) { client in
+            for mode in FeedMode.allCases {
+                let response = try await client.send(.get, "/api/v1/feed?mode=\(mode.rawValue)&limit=5", key: server.memberKey)
+                #expect(response.status == .ok)
+                let page = try decode(APIFeedPage.self, response.body)
+                #expect(page.mode == mode)
+                #expect(page.items.count == 5)
+                let raw = String(decoding: response.body, as: UTF8.self)
+                if mode == .forYou {
+                    #expect(page.items.allSatisfy { item in
+                        guard let kind = item.reasonKind, let reason = item.reason else { return false }
+                        return [ReasonKind.popular, .new, .explore].contains(kind) && reason == kind.rawValue
+                    })
+                } else {
+                    #expect(!raw.contains("\"reason\"") && !raw.contains("\"reason_kind\""))
+                }
+            }
+        }
+    }
+
+    @Test func latestIsNewestFirstAndEnds() async throws {
+        let server = try await TestServer()
+        var published: [Int64] = []
+        for index in 0..<5 { published.append(try await server.publishVideo(name: "l\(index)").id) }
+        let ids = published
+        try await server.application().test(.router) { client in
+            let first = try decode(APIFeedPage.self, try await client.send(.get, "/api/v1/feed?mode=latest&limit=3", key: server.memberKey).body)
+            let cursor = try #require(first.nextCursor)
+            // Without `mode`, the cursor says which feed it continues.
+            let second = try decode(APIFeedPage.self, try await client.send(.get, "/api/v1/feed?limit=3&cursor=\(cursor)", key: server.memberKey).body)
+            #expect(second.mode == .latest)
+            #expect(second.nextCursor == nil, "latest ends")
+            let served = (first.items + second.items).map(\.id)
+            #expect(Set(served) == Set(ids) && served.count == ids.count)
+        }
+    }
+
+    @Test func aBadModeAndAnotherModesCursorAre400() async throws {
+        let server = try await TestServer()
+        for index in 0..<4 { try await server.publishVideo(name: "b\(index)") }
+        try await server.application().test(.router) { client in
+            let bad = try await client.send(.get, "/api/v1/feed?mode=trending", key: server.memberKey)
+            #expect(bad.status == .badRequest)
+            #expect(try decode(APIErrorBody.self, bad.body).error.code == "bad_request")
+            for (mode, other) in [(FeedMode.latest, FeedMode.forYou), (.forYou, .shuffle), (.shuffle, .latest)] {
+                let page = try decode(APIFeedPage.self, try await client.send(.get, "/api/v1/feed?mode=\(mode.rawValue)&limit=1", key: server.memberKey).body)
+                let cursor = try #require(page.nextCursor)
+                let same = try await client.send(.get, "/api/v1/feed?mode=\(mode.rawValue)&limit=1&cursor=\(cursor)", key: server.memberKey)
+                #expect(same.status == .ok)
+                let crossed = try await client.send(.get, "/api/v1/feed?mode=\(other.rawValue)&limit=1&cursor=\(cursor)", key: server.memberKey)
+                #expect(crossed.status == .badRequest)
+                #expect(try decode(APIErrorBody.self, crossed.body).error.code == "invalid_cursor")
+                // And another filter's cursor.
+                let filtered = try await client.send(.get, "/api/v1/feed?mode=\(mode.rawValue)&limit=1&tags=x&cursor=\(cursor)", key: server.memberKey)
+                #expect(filtered.status == .badRequest)
+            }
+        }
+    }
+
+    @Test func forYouReasonsNameTheLikedPost() async throws {
+        let server = try await TestServer()
+        var posts: [Post] = []
+        for index in 0..<8 { posts.append(try await server.publishVideo(name: "r\(index)")) }
+        let liked = posts[0]
+        let neighbor = posts[1]
+        try server.store.replaceNeighbors([liked.id: [Neighbor(postID: neighbor.id, score: 0.8)]])
+        try server.store.loadInteractions([Interaction(userID: server.member.id, postID: liked.id, type: .favorite, at: Date())])
+        try await server.application().test(.router) { client in
+            let page = try decode(APIFeedPage.self, try await client.send(.get, "/api/v1/feed?mode=for_you&limit=4", key: server.memberKey).body)
+            let first = try #require(page.items.first)
+            #expect(first.id == neighbor.id)
+            #expect(first.reasonKind == .liked)
+            let title = ReasonText.title(description: liked.metadata.description, shortcode: liked.metadata.shortcode, folderName: liked.folderName)
+            #expect(first.reason == "because you liked “\(title)”")
+            #expect(!page.items.contains { $0.id == liked.id })
+            // The item is otherwise exactly the post as presented alone.
+            var alone = try decode(APIVideo.self, try await client.send(.get, "/api/v1/videos/\(first.id)", key: server.memberKey).body)
+            alone.reason = first.reason
+            alone.reasonKind = first.reasonKind
+            #expect(first == alone)
+        }
+    }
+}
