@@ -6,27 +6,6 @@ import ReelModels
 // (reading its tables) and `reelhouse eval` (folding a training log) go through the same
 // functions, so both rank with the same profile.
 
-/// The key an uploader is filed under (affinities, hidden uploaders): the post's `uploader`,
-/// else its `username`, trimmed and lowercased; nil when the post has neither.
-public enum UploaderKey {
-    public static func key(uploader: String?, username: String?) -> String? {
-        for name in [uploader, username] {
-            if let trimmed = name?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty {
-                return trimmed.lowercased()
-            }
-        }
-        return nil
-    }
-
-    /// The name as the posts show it (for "because you watch NAME").
-    public static func displayName(uploader: String?, username: String?) -> String? {
-        for name in [uploader, username] {
-            if let trimmed = name?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty { return trimmed }
-        }
-        return nil
-    }
-}
-
 /// One person's running aggregate about one post: a `user_post_signals` row.
 public struct PostSignal: Sendable, Equatable {
     public var postID: Int64

@@ -66,15 +66,18 @@ extension SQLiteStore {
     }
 
     public func replaceNeighbors(_ neighbors: [Int64: [Neighbor]]) async throws {
-        try await write { db in
-            try db.execute(sql: "DELETE FROM post_neighbors")
-            // A post deleted since the events were read would break the foreign keys.
-            let existing = try Set(Int64.fetchAll(db, sql: "SELECT id FROM posts"))
-            let insert = try db.cachedStatement(sql: "INSERT INTO post_neighbors (post_id, neighbor_id, score) VALUES (?, ?, ?)")
-            for (postID, list) in neighbors where existing.contains(postID) {
-                for neighbor in list where neighbor.postID != postID && existing.contains(neighbor.postID) {
-                    try insert.execute(arguments: [postID, neighbor.postID, neighbor.score])
-                }
+        try await write { db in try Self.writeNeighbors(db, neighbors) }
+    }
+
+    /// `replaceNeighbors` inside the caller's transaction (bulk loads call it synchronously).
+    static func writeNeighbors(_ db: Database, _ neighbors: [Int64: [Neighbor]]) throws {
+        try db.execute(sql: "DELETE FROM post_neighbors")
+        // A post deleted since the events were read would break the foreign keys.
+        let existing = try Set(Int64.fetchAll(db, sql: "SELECT id FROM posts"))
+        let insert = try db.cachedStatement(sql: "INSERT INTO post_neighbors (post_id, neighbor_id, score) VALUES (?, ?, ?)")
+        for (postID, list) in neighbors where existing.contains(postID) {
+            for neighbor in list where neighbor.postID != postID && existing.contains(neighbor.postID) {
+                try insert.execute(arguments: [postID, neighbor.postID, neighbor.score])
             }
         }
     }

@@ -123,7 +123,7 @@ extension SQLiteStore: ForYouStore {
             case .liked(let id), .watched(let id): titles[id]
             default: nil
             }
-            let name = UploaderKey.displayName(uploader: item.post.metadata.uploader, username: item.post.metadata.username)
+            let name = UploaderKey.name(uploader: item.post.metadata.uploader, username: item.post.metadata.username)
             return ForYouItem(
                 item: item, reasonKind: reason.kind, reason: ReasonText.sentence(reason, anchorTitle: anchorTitle, uploaderName: name)
             )

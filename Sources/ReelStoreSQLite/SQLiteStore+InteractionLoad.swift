@@ -41,18 +41,10 @@ extension SQLiteStore {
         }
     }
 
-    /// Replaces `post_neighbors` with `neighbors` (what `CoVisitation` computed), in one transaction.
-    public func replaceNeighbors(_ neighbors: [Int64: [Neighbor]]) throws {
+    /// `replaceNeighbors` for a setup step (synchronous, like `loadInteractions`).
+    public func loadNeighbors(_ neighbors: [Int64: [Neighbor]]) throws {
         do {
-            try writer.write { db in
-                try db.execute(sql: "DELETE FROM post_neighbors")
-                let insert = try db.makeStatement(sql: "INSERT OR IGNORE INTO post_neighbors (post_id, neighbor_id, score) VALUES (?, ?, ?)")
-                for postID in neighbors.keys.sorted() {
-                    for neighbor in neighbors[postID] ?? [] where neighbor.postID != postID {
-                        try insert.execute(arguments: [postID, neighbor.postID, neighbor.score])
-                    }
-                }
-            }
+            try writer.write { db in try Self.writeNeighbors(db, neighbors) }
         } catch {
             throw Self.storeError(error)
         }

@@ -47,7 +47,7 @@ extension SQLiteStore {
             interactions += mine
         }
         try loadInteractions(interactions)
-        try replaceNeighbors(CoVisitation().neighbors(histories: histories))
+        try loadNeighbors(CoVisitation().neighbors(histories: histories))
         return userIDs
     }
 

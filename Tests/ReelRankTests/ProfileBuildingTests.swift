@@ -55,7 +55,7 @@ struct ProfileBuildingTests {
         #expect(UploaderKey.key(uploader: "  Émile Zola ", username: "ez") == "émile zola")
         #expect(UploaderKey.key(uploader: "   ", username: " EZ ") == "ez")
         #expect(UploaderKey.key(uploader: nil, username: nil) == nil)
-        #expect(UploaderKey.displayName(uploader: nil, username: " EZ ") == "EZ")
+        #expect(UploaderKey.name(uploader: nil, username: " EZ ") == "EZ")
     }
 
     @Test func reasonsReadAsTheContractSpellsThem() {

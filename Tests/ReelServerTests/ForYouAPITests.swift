@@ -109,7 +109,7 @@ struct ForYouAPITests {
         for index in 0..<8 { posts.append(try await server.publishVideo(name: "r\(index)")) }
         let liked = posts[0]
         let neighbor = posts[1]
-        try server.store.replaceNeighbors([liked.id: [Neighbor(postID: neighbor.id, score: 0.8)]])
+        try server.store.loadNeighbors([liked.id: [Neighbor(postID: neighbor.id, score: 0.8)]])
         try server.store.loadInteractions([Interaction(userID: server.member.id, postID: liked.id, type: .favorite, at: Date())])
         try await server.application().test(.router) { client in
             let page = try decode(APIFeedPage.self, try await client.send(.get, "/api/v1/feed?mode=for_you&limit=4", key: server.memberKey).body)

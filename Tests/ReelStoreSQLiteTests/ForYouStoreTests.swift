@@ -167,7 +167,7 @@ struct ForYouStoreTests {
         let unserved = ids.filter { id in !first.items.contains { $0.item.post.id == id } }
         let liked = unserved.contains(ids[0]) ? ids[0] : unserved[0]
         let neighbor = unserved.first { $0 != liked }!
-        try library.store.replaceNeighbors([liked: [Neighbor(postID: neighbor, score: 0.9)]])
+        try library.store.loadNeighbors([liked: [Neighbor(postID: neighbor, score: 0.9)]])
         try library.store.loadInteractions([Interaction(userID: library.viewer.id, postID: liked, type: .favorite, at: t0)])
         let next = try await library.forYou(try #require(first.next), limit: 3, now: t0.addingTimeInterval(1))
         let top = try #require(next.items.first)
