@@ -28,16 +28,21 @@ import Testing
         #expect(CoVisitation(maxHistory: 1).neighbors(histories: histories).isEmpty)
     }
 
-    @Test func positiveHistoriesLeaveOutWhatThePersonDisliked() {
+    @Test func positiveHistoriesAreTheRecentDistinctPostsOfPositiveEvents() {
         let at = Date(timeIntervalSince1970: 1_000)
+        func event(_ user: Int64, _ post: Int64, _ type: EventType, _ seconds: Double) -> Interaction {
+            Interaction(userID: user, postID: post, type: type, at: at.addingTimeInterval(seconds), watchedMs: type == .skip ? 500 : 10_000, durationMs: 10_000)
+        }
         let interactions = [
-            Interaction(userID: 7, postID: 3, type: .like, at: at.addingTimeInterval(20)),
-            Interaction(userID: 7, postID: 1, type: .view, at: at, watchedMs: 10_000, durationMs: 10_000),
-            Interaction(userID: 7, postID: 2, type: .view, at: at, watchedMs: 10_000, durationMs: 10_000),
-            Interaction(userID: 7, postID: 2, type: .notInterested, at: at.addingTimeInterval(5)),
-            Interaction(userID: 8, postID: 4, type: .skip, at: at, watchedMs: 500),
-            Interaction(userID: 8, postID: 5, type: .share, at: at),
+            event(7, 5, .share, 4),
+            event(7, 1, .view, 0),
+            event(7, 4, .skip, 1),
+            event(7, 3, .like, 2),
+            event(7, 1, .view, 3),
+            event(8, 6, .share, 0),
         ]
-        #expect(ProfileBuilder.positiveHistories(interactions) == [[1, 3], [5]])
+        // Person 7: 1, (skip), 3, 1 again, 5 → distinct by latest: 3, 1, 5. Person 8 has one post.
+        #expect(ProfileBuilder.positiveHistories(interactions) == [[3, 1, 5]])
+        #expect(ProfileBuilder.positiveHistories(interactions, maxPerUser: 2) == [[1, 5]])
     }
 }
