@@ -5,7 +5,7 @@ import ReelModels
 /// post; MovieLens has none of it).
 public struct PostTraits: Sendable, Equatable {
     public var tags: [String]
-    /// Uploader key (lowercased, trimmed `uploader`, else `username`).
+    /// Uploader key (`UploaderKey.key`).
     public var uploader: String?
 
     public init(tags: [String] = [], uploader: String? = nil) {
@@ -14,83 +14,66 @@ public struct PostTraits: Sendable, Equatable {
     }
 }
 
-/// Builds a person's `UserProfile` from their interactions — the one function both the server
-/// (from stored signals/events) and `reelhouse eval` (from a training log) use, so the offline
-/// numbers are the served feed's numbers.
-///
-/// A post's label is the sum of its interactions' `SignalWeights` (a long view plus a like is a
-/// strong anchor; a view followed by "not interested" is none). Posts with a positive label are
-/// anchors, most recent first; tags and uploaders gather the labels, decayed with age.
+/// A person's `UserProfile` straight from their raw interactions (`reelhouse eval`, tests), made
+/// by the very functions the server's store runs on every event: each post's interactions fold
+/// into a `PostSignal` (its `user_post_signals` row), each tag and uploader into an
+/// `AffinityDecay` score (its `user_affinities` row), and `UserProfile.build` turns those into
+/// the profile For You ranks with. So the offline numbers are the served feed's numbers.
 public struct ProfileBuilder: Sendable {
-    /// Affinities halve in about `affinityDecaySeconds · ln 2` (default: 30 days ≈ three weeks).
-    public var affinityDecaySeconds: Double
-    public var maxAnchors: Int
+    public init() {}
 
-    public init(affinityDecaySeconds: Double = 30 * 86_400, maxAnchors: Int = UserProfile.maxAnchors) {
-        self.affinityDecaySeconds = affinityDecaySeconds
-        self.maxAnchors = maxAnchors
-    }
-
-    /// `interactions`: one person's, any order. `traits`: a post's tags and uploader (nil when
-    /// unknown or gone). `now`: the instant the profile is for (affinity decay).
+    /// `interactions`: one person's, any order. `traits`: a post's tags and uploader key (nil
+    /// when unknown). `now`: the instant the profile is for (affinity decay).
     public func build(
         interactions: [Interaction], now: Date, traits: (Int64) -> PostTraits? = { _ in nil }
     ) -> UserProfile {
-        var labels: [Int64: PostLabel] = [:]
+        var signals: [Int64: PostSignal] = [:]
+        var tagScores: [String: (score: Double, updatedAt: Date)] = [:]
+        var uploaderScores: [String: (score: Double, updatedAt: Date)] = [:]
         var signalCount = 0
-        for interaction in interactions {
+        for interaction in interactions.sorted(by: { $0.at < $1.at }) {
             if interaction.type != .impression { signalCount += 1 }
-            labels[interaction.postID, default: PostLabel()].add(interaction)
+            signals[interaction.postID, default: PostSignal(postID: interaction.postID, seenAt: interaction.at)].add(interaction)
+            let weight = SignalWeights.weight(of: interaction)
+            guard weight != 0, let post = traits(interaction.postID) else { continue }
+            for tag in Set(post.tags) {
+                let old = tagScores[tag]
+                tagScores[tag] = AffinityDecay.adding(weight: weight, at: interaction.at, to: old?.score, updatedAt: old?.updatedAt)
+            }
+            if let uploader = post.uploader {
+                let old = uploaderScores[uploader]
+                uploaderScores[uploader] = AffinityDecay.adding(weight: weight, at: interaction.at, to: old?.score, updatedAt: old?.updatedAt)
+            }
         }
-        var tagAffinity: [String: Double] = [:]
-        var uploaderAffinity: [String: Double] = [:]
-        for (postID, label) in labels where label.weight != 0 {
-            guard let post = traits(postID) else { continue }
-            let decayed = label.weight * exp(-max(0, now.timeIntervalSince(label.lastAt)) / affinityDecaySeconds)
-            for tag in Set(post.tags) { tagAffinity[tag, default: 0] += decayed }
-            if let uploader = post.uploader { uploaderAffinity[uploader, default: 0] += decayed }
+        func current(_ scores: [String: (score: Double, updatedAt: Date)]) -> [String: Double] {
+            scores.mapValues { AffinityDecay.current(score: $0.score, updatedAt: $0.updatedAt, now: now) }
         }
-        let anchors = labels.filter { $0.value.weight > 0 }
-            .sorted { $0.value.lastAt != $1.value.lastAt ? $0.value.lastAt > $1.value.lastAt : $0.key > $1.key }
-            .prefix(maxAnchors)
-            .map { UserProfile.Anchor(postID: $0.key, weight: $0.value.weight, explicit: $0.value.explicit, at: $0.value.lastAt) }
-        return UserProfile(
-            anchors: anchors,
-            tagAffinity: tagAffinity.filter { $0.value > 0 },
-            uploaderAffinity: uploaderAffinity.filter { $0.value > 0 },
+        return UserProfile.build(
+            signals: Array(signals.values), tagScores: current(tagScores), uploaderScores: current(uploaderScores),
             signalCount: signalCount
         )
     }
 
-    /// Per person, the posts with a positive label, in the order they became positive: the
-    /// `histories` `CoVisitation.neighbors` takes. `interactions`: everyone's, any order.
-    public static func positiveHistories(_ interactions: [Interaction]) -> [[Int64]] {
-        var byPerson: [Int64: [Int64: PostLabel]] = [:]
-        for interaction in interactions {
-            byPerson[interaction.userID, default: [:]][interaction.postID, default: PostLabel()].add(interaction)
+    /// Everyone's positive histories as the `recs.neighbors` job reads them from `watch_events`:
+    /// per person, in time order, the posts of the events whose own weight is positive, the most
+    /// recent `maxPerUser` distinct ones (oldest first); a person with fewer than two is left out
+    /// (one post co-visits nothing). `interactions`: everyone's, any order.
+    public static func positiveHistories(_ interactions: [Interaction], maxPerUser: Int = 500) -> [[Int64]] {
+        var byPerson: [Int64: [(at: Date, postID: Int64)]] = [:]
+        for interaction in interactions where SignalWeights.weight(of: interaction) > 0 {
+            byPerson[interaction.userID, default: []].append((interaction.at, interaction.postID))
         }
-        return byPerson.keys.sorted().map { person in
-            byPerson[person]!.filter { $0.value.weight > 0 }
-                .sorted { $0.value.firstAt != $1.value.firstAt ? $0.value.firstAt < $1.value.firstAt : $0.key < $1.key }
-                .map(\.key)
-        }
-    }
-}
-
-/// The running label of one (person, post).
-struct PostLabel {
-    var weight = 0.0
-    var explicit = false
-    var firstAt = Date.distantFuture
-    var lastAt = Date.distantPast
-
-    mutating func add(_ interaction: Interaction) {
-        let signal = SignalWeights.weight(of: interaction)
-        weight += signal
-        if SignalWeights.isExplicit(interaction) { explicit = true }
-        if signal != 0 {
-            firstAt = min(firstAt, interaction.at)
-            lastAt = max(lastAt, interaction.at)
+        return byPerson.keys.sorted().compactMap { person in
+            let posts = byPerson[person]!.enumerated()
+                .sorted { $0.element.at != $1.element.at ? $0.element.at < $1.element.at : $0.offset < $1.offset }
+                .map(\.element.postID)
+            var seen = Set<Int64>()
+            var recent: [Int64] = []
+            for post in posts.reversed() where seen.insert(post).inserted {
+                recent.append(post)
+                if recent.count == maxPerUser { break }
+            }
+            return recent.count > 1 ? recent.reversed() : nil
         }
     }
 }

@@ -62,7 +62,8 @@ public struct InteractionLog: Sendable {
     }
 
     public static func parseRecBole(_ text: String) throws(RankError) -> InteractionLog {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).makeIterator()
+        // "\r\n" is one Character in Swift, so lines are split on any newline, not on "\n".
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).makeIterator()
         guard let headerLine = lines.next(), !headerLine.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw .malformedLog(line: 1, reason: "empty file: expected a header like user_id:token<TAB>item_id:token<TAB>rating:float<TAB>timestamp:float")
         }

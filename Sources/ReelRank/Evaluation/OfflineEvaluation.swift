@@ -6,6 +6,13 @@ public struct ModelScore: Sendable, Equatable {
     public var recall: Double
     public var ndcg: Double
     public var coverage: Double
+
+    public init(model: String, recall: Double, ndcg: Double, coverage: Double) {
+        self.model = model
+        self.recall = recall
+        self.ndcg = ndcg
+        self.coverage = coverage
+    }
 }
 
 /// Every model on one split.
@@ -13,9 +20,23 @@ public struct SplitReport: Sendable {
     public var splitProtocol: SplitProtocol
     public var trainCount: Int
     public var testedUsers: Int
+    /// Tested people with no training history (cold start: only popularity can serve them).
+    public var coldUsers: Int
     public var catalogueSize: Int
     public var k: Int
     public var rows: [ModelScore]
+
+    public init(
+        splitProtocol: SplitProtocol, trainCount: Int, testedUsers: Int, coldUsers: Int = 0, catalogueSize: Int, k: Int, rows: [ModelScore]
+    ) {
+        self.splitProtocol = splitProtocol
+        self.trainCount = trainCount
+        self.testedUsers = testedUsers
+        self.coldUsers = coldUsers
+        self.catalogueSize = catalogueSize
+        self.k = k
+        self.rows = rows
+    }
 
     public func row(_ model: String) -> ModelScore? { rows.first { $0.model == model } }
 
@@ -25,7 +46,8 @@ public struct SplitReport: Sendable {
         case .perUser: "per-user temporal 80/20"
         case .global: "global temporal 80/20"
         }
-        var lines = ["\(title): \(trainCount) training interactions, \(testedUsers) people tested, \(catalogueSize) items"]
+        let cold = coldUsers > 0 ? " (\(coldUsers) with no training history)" : ""
+        var lines = ["\(title): \(trainCount) training interactions, \(testedUsers) people tested\(cold), \(catalogueSize) items"]
         lines.append("model".padding(toLength: 14, withPad: " ", startingAt: 0) + "Recall@\(k)  NDCG@\(k)  coverage")
         for row in rows {
             lines.append(
@@ -68,7 +90,7 @@ public struct OfflineEvaluation: Sendable {
         let rows = recommendations.map { name, lists in score(name, lists, data: data) }
         return SplitReport(
             splitProtocol: splitProtocol, trainCount: split.train.count, testedUsers: data.testUsers.count,
-            catalogueSize: data.catalogue.count, k: k, rows: rows
+            coldUsers: data.testUsers.filter { data.trainItems[$0] == nil }.count, catalogueSize: data.catalogue.count, k: k, rows: rows
         )
     }
 
