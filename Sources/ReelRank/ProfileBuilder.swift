@@ -17,7 +17,7 @@ public struct PostTraits: Sendable, Equatable {
 /// A person's `UserProfile` straight from their raw interactions (`reelhouse eval`, tests), made
 /// by the very functions the server's store runs on every event: each post's interactions fold
 /// into a `PostSignal` (its `user_post_signals` row), each tag and uploader into an
-/// `AffinityDecay` score (its `user_affinities` row), and `UserProfile.build` turns those into
+/// `Affinity` score (its `user_affinities` row), and `build(signals:…)` turns those into
 /// the profile For You ranks with. So the offline numbers are the served feed's numbers.
 public struct ProfileBuilder: Sendable {
     public init() {}
@@ -28,8 +28,8 @@ public struct ProfileBuilder: Sendable {
         interactions: [Interaction], now: Date, traits: (Int64) -> PostTraits? = { _ in nil }
     ) -> UserProfile {
         var signals: [Int64: PostSignal] = [:]
-        var tagScores: [String: (score: Double, updatedAt: Date)] = [:]
-        var uploaderScores: [String: (score: Double, updatedAt: Date)] = [:]
+        var tagScores: [String: (score: Double, at: Date)] = [:]
+        var uploaderScores: [String: (score: Double, at: Date)] = [:]
         var signalCount = 0
         for interaction in interactions.sorted(by: { $0.at < $1.at }) {
             if interaction.type != .impression { signalCount += 1 }
@@ -38,17 +38,17 @@ public struct ProfileBuilder: Sendable {
             guard weight != 0, let post = traits(interaction.postID) else { continue }
             for tag in Set(post.tags) {
                 let old = tagScores[tag]
-                tagScores[tag] = AffinityDecay.adding(weight: weight, at: interaction.at, to: old?.score, updatedAt: old?.updatedAt)
+                tagScores[tag] = Affinity.updated(score: old?.score, at: old?.at, adding: weight, now: interaction.at)
             }
             if let uploader = post.uploader {
                 let old = uploaderScores[uploader]
-                uploaderScores[uploader] = AffinityDecay.adding(weight: weight, at: interaction.at, to: old?.score, updatedAt: old?.updatedAt)
+                uploaderScores[uploader] = Affinity.updated(score: old?.score, at: old?.at, adding: weight, now: interaction.at)
             }
         }
-        func current(_ scores: [String: (score: Double, updatedAt: Date)]) -> [String: Double] {
-            scores.mapValues { AffinityDecay.current(score: $0.score, updatedAt: $0.updatedAt, now: now) }
+        func current(_ scores: [String: (score: Double, at: Date)]) -> [String: Double] {
+            scores.mapValues { Affinity.score($0.score, at: $0.at, now: now) }
         }
-        return UserProfile.build(
+        return build(
             signals: Array(signals.values), tagScores: current(tagScores), uploaderScores: current(uploaderScores),
             signalCount: signalCount
         )

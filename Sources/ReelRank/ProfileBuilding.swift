@@ -74,7 +74,7 @@ extension ProfileBuilder {
             if let at = signal.watchedAt { watched.append((signal, at)) }
         }
         watched.sort { $0.at != $1.at ? $0.at > $1.at : $0.signal.postID > $1.signal.postID }
-        let anchors = watched.prefix(maxAnchors).map {
+        let anchors = watched.prefix(UserProfile.maxAnchors).map {
             UserProfile.Anchor(postID: $0.signal.postID, weight: $0.signal.label, explicit: $0.signal.explicit, at: $0.at)
         }
         return UserProfile(

@@ -62,8 +62,19 @@ struct ProfileBuildingTests {
     }
 
     @Test func affinitiesDecayAndAdd() {
-        // The stored scores decay with the τ `ProfileBuilder` decays labels with.
-        #expect(Affinity.decaySeconds == ProfileBuilder().affinityDecaySeconds)
+        // Built from raw interactions, a tag's affinity is the stored row the ingest would keep:
+        // each weight added to the score decayed to its instant, read back decayed to `now`.
+        let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+        let like = Interaction(userID: 1, postID: 1, type: .like, at: t0)
+        let view = Interaction(userID: 1, postID: 2, type: .view, at: t0.addingTimeInterval(10 * 86_400), watchedMs: 20_000, durationMs: 20_000)
+        let now = t0.addingTimeInterval(20 * 86_400)
+        let profile = ProfileBuilder().build(interactions: [view, like], now: now) { _ in PostTraits(tags: ["cats"], uploader: "ana") }
+        let first = Affinity.updated(score: nil, at: nil, adding: SignalWeights.weight(of: like), now: like.at)
+        let second = Affinity.updated(score: first.score, at: first.at, adding: SignalWeights.weight(of: view), now: view.at)
+        let expected = Affinity.score(second.score, at: second.at, now: now)
+        #expect(abs((profile.tagAffinity["cats"] ?? 0) - expected) < 1e-9)
+        #expect(abs((profile.uploaderAffinity["ana"] ?? 0) - expected) < 1e-9)
+        #expect(expected < SignalWeights.weight(of: like) + SignalWeights.weight(of: view))
     }
 
     @Test func uploaderKeysAreTrimmedLowercasedAndFallBackToTheUsername() {
