@@ -78,13 +78,25 @@ extension ProfileBuilder {
             UserProfile.Anchor(postID: $0.signal.postID, weight: $0.signal.label, explicit: $0.signal.explicit, at: $0.at)
         }
         return UserProfile(
-            anchors: Array(anchors), tagAffinity: tagScores.filter { $0.value > 0 },
-            uploaderAffinity: uploaderScores.filter { $0.value > 0 }, signalCount: signalCount
+            anchors: Array(anchors), tagAffinity: UserProfile.strongest(tagScores, keep: UserProfile.maxTags),
+            uploaderAffinity: UserProfile.strongest(uploaderScores, keep: UserProfile.maxUploaders), signalCount: signalCount
         )
     }
 }
 
 extension UserProfile {
+    /// Tags and uploaders a profile keeps: the strongest positive ones.
+    public static let maxTags = 8
+    public static let maxUploaders = 5
+
+    /// The strongest positive scores, at most `keep`, scaled so the strongest is 1 (a heavy
+    /// user's large sums and a new user's small ones rank alike).
+    static func strongest(_ scores: [String: Double], keep: Int) -> [String: Double] {
+        let kept = scores.filter { $0.value > 0 }.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(keep)
+        guard let top = kept.first?.value, top > 0 else { return [:] }
+        return Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value / top) })
+    }
+
     /// For You becomes a person's default feed mode once they sent this many signals (events
     /// other than impressions).
     public static let signalsForForYou = 20

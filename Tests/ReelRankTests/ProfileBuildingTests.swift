@@ -34,8 +34,9 @@ struct ProfileBuildingTests {
         )
         #expect(profile.anchors.map(\.postID) == [2, 1])
         #expect(profile.anchors.first?.explicit == true)
-        #expect(profile.tagAffinity == ["cats": 4, "dogs": 2])
-        #expect(profile.uploaderAffinity == ["ana": 0.5])
+        // Scaled so the strongest is 1; negative ones left out.
+        #expect(profile.tagAffinity == ["cats": 1, "dogs": 0.5])
+        #expect(profile.uploaderAffinity == ["ana": 1])
         #expect(profile.topTags == ["cats", "dogs"])
         #expect(profile.signalCount == 7)
         #expect(!profile.isCold && ProfileBuilder().build(signals: [], tagScores: [:], uploaderScores: [:], signalCount: 0).isCold)
@@ -68,13 +69,15 @@ struct ProfileBuildingTests {
         let like = Interaction(userID: 1, postID: 1, type: .like, at: t0)
         let view = Interaction(userID: 1, postID: 2, type: .view, at: t0.addingTimeInterval(10 * 86_400), watchedMs: 20_000, durationMs: 20_000)
         let now = t0.addingTimeInterval(20 * 86_400)
-        let profile = ProfileBuilder().build(interactions: [view, like], now: now) { _ in PostTraits(tags: ["cats"], uploader: "ana") }
-        let first = Affinity.updated(score: nil, at: nil, adding: SignalWeights.weight(of: like), now: like.at)
-        let second = Affinity.updated(score: first.score, at: first.at, adding: SignalWeights.weight(of: view), now: view.at)
-        let expected = Affinity.score(second.score, at: second.at, now: now)
-        #expect(abs((profile.tagAffinity["cats"] ?? 0) - expected) < 1e-9)
-        #expect(abs((profile.uploaderAffinity["ana"] ?? 0) - expected) < 1e-9)
-        #expect(expected < SignalWeights.weight(of: like) + SignalWeights.weight(of: view))
+        let traits: [Int64: PostTraits] = [1: PostTraits(tags: ["cats", "dogs"]), 2: PostTraits(tags: ["cats"])]
+        let profile = ProfileBuilder().build(interactions: [view, like], now: now) { traits[$0] }
+        let dogs = Affinity.updated(score: nil, at: nil, adding: SignalWeights.weight(of: like), now: like.at)
+        let cats = Affinity.updated(score: dogs.score, at: dogs.at, adding: SignalWeights.weight(of: view), now: view.at)
+        let ratio = Affinity.score(dogs.score, at: dogs.at, now: now) / Affinity.score(cats.score, at: cats.at, now: now)
+        #expect(profile.tagAffinity["cats"] == 1)
+        #expect(abs((profile.tagAffinity["dogs"] ?? 0) - ratio) < 1e-9)
+        // The like faded over the ten days before the view: less than its weight over the sum.
+        #expect(ratio < SignalWeights.weight(of: like) / (SignalWeights.weight(of: like) + SignalWeights.weight(of: view)))
     }
 
     @Test func uploaderKeysAreTrimmedLowercasedAndFallBackToTheUsername() {
