@@ -409,6 +409,8 @@ def simulate(base: str, owner_key: str, keys: dict[str, str], config: Config, lo
         for user in users:
             run_session(user.api, user.viewer, "shuffle", config)
     log(f"  warm-up: {config.warmup_sessions} shuffle sessions per user in {time.monotonic() - started:.1f} s")
+    # Two refresh periods: the recs.neighbors job has rebuilt the table from the warm-up's events.
+    time.sleep(2 * NEIGHBOR_REFRESH_MINUTES * 60 + 1)
     started = time.monotonic()
     sessions: dict[str, list[SessionStats]] = {mode: [] for mode in MODES}
     for _ in range(config.sessions):
@@ -492,8 +494,12 @@ def prepare_data(binary: str, data: Path, config: Config) -> tuple[str, dict[str
 
 
 # `serve` flags for a simulation: requests are not rate-limited per credential (the owner tags
-# the whole library at once); events still are, per user, as the contract says.
-SERVE_ARGS = ("--bcrypt-cost", "4", "--api-requests-per-minute", "100000000")
+# the whole library at once); events still are, per user, as the contract says. The neighbour
+# table is rebuilt every 6 s instead of every 10 minutes, because a simulated day lasts seconds:
+# without it For You would run on tags and popularity alone, never on "because you liked …".
+NEIGHBOR_REFRESH_MINUTES = 0.1
+SERVE_ARGS = ("--bcrypt-cost", "4", "--api-requests-per-minute", "100000000",
+              "--neighbor-refresh-minutes", str(NEIGHBOR_REFRESH_MINUTES))
 
 
 def free_port() -> int:

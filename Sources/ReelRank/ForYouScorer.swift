@@ -6,15 +6,20 @@ import Foundation
 /// Every part is on a 0…1 scale before its weight: the neighbour score is normalised by the
 /// candidate stage, popularity within the candidate set, and tag/uploader affinities by the
 /// person's strongest one — so a heavy user's large affinity sums do not drown the neighbours.
-/// The neighbour and popularity weights were tuned with `reelhouse eval` on MovieLens-100k
-/// (neighbours carry the ranking; a fifth of popularity breaks their ties towards what is
-/// watched now: 0.1–0.3 all measure within .005 NDCG). MovieLens has no tags, uploaders or
-/// upload dates, so those three weights are judgement, not measurement.
+/// The neighbour : popularity ratio was tuned with `reelhouse eval` on MovieLens-100k
+/// (neighbours carry the ranking; a quarter to a fifth of popularity breaks their ties towards
+/// what is watched now: 0.1–0.3 of the neighbour weight all measure within .005 NDCG).
+/// MovieLens has no tags, uploaders or upload dates; those weights were set against the feed
+/// simulator (scripts/simulate_feed.py): tags as strong as neighbours (a young library has
+/// few co-visits, and tag items earned the most long views there), uploaders and freshness
+/// only breaking ties.
 public struct ForYouScorer: Sendable {
-    public var neighborWeight = 1.0
-    public var tagWeight = 0.3
-    public var uploaderWeight = 0.3
-    public var popularityWeight = 0.2
+    public var neighborWeight = 0.4
+    public var tagWeight = 0.4
+    /// Low: in the simulator, items chosen for their uploader had shuffle's long-view rate
+    /// (an uploader's score mostly repeats its tags'), so it only breaks ties.
+    public var uploaderWeight = 0.1
+    public var popularityWeight = 0.1
     /// Posts newer than this get the "new" boost.
     public var freshSeconds: Double = 3 * 86_400
     public var freshWeight = 0.1
@@ -27,7 +32,10 @@ public struct ForYouScorer: Sendable {
         let bestTag = candidate.tags
             .map { (tag: $0, affinity: profile.tagAffinity[$0] ?? 0) }
             .max { $0.affinity != $1.affinity ? $0.affinity < $1.affinity : $0.tag > $1.tag }
-        let tag = topTag > 0 ? max(0, bestTag?.affinity ?? 0) / topTag : 0
+        // Squared: a tag at half the strongest one's affinity counts a quarter, so the weak
+        // positive tags a few lucky views give a profile do not crowd out the ones it shows.
+        let tagShare = topTag > 0 ? max(0, bestTag?.affinity ?? 0) / topTag : 0
+        let tag = tagShare * tagShare
         let uploaderAffinity = candidate.uploader.flatMap { profile.uploaderAffinity[$0] } ?? 0
         let uploader = topUploader > 0 ? max(0, uploaderAffinity) / topUploader : 0
         let age = now.timeIntervalSince(candidate.addedAt)

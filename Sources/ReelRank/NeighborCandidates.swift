@@ -3,7 +3,8 @@ import Foundation
 /// A post reached from a person's anchors: its summed, normalised neighbour score and the anchor
 /// that contributed most (the reason "because you liked …" names it).
 public struct NeighborScore: Sendable, Equatable {
-    /// 0…1: the best-scoring neighbour of the page has 1.
+    /// 0…1: relative to the best-scoring neighbour, damped when even that one is weak (see
+    /// `NeighborCandidates.evidenceScale`).
     public var score: Double
     public var strongestAnchor: Int64
 
@@ -19,9 +20,16 @@ public struct NeighborScore: Sendable, Equatable {
 /// they want next — measured on MovieLens-100k's temporal split, NDCG@10 .20 → .22.
 public struct NeighborCandidates: Sendable {
     public var anchorHalfLife: Double
+    /// Scores are sum / (best sum + evidenceScale): with a rich history (a best sum well above
+    /// it) that is the share of the best, as before; with a few weak co-visits (a young
+    /// library, a new person) the whole neighbour part shrinks, so tags and popularity lead
+    /// until the neighbours mean something (the simulator's "because you watched" items did
+    /// worse than exploration when every page's best neighbour counted 1).
+    public var evidenceScale: Double
 
-    public init(anchorHalfLife: Double = 8) {
+    public init(anchorHalfLife: Double = 8, evidenceScale: Double = 1) {
         self.anchorHalfLife = anchorHalfLife
+        self.evidenceScale = evidenceScale
     }
 
     /// `neighbors`: a post's neighbour list (from `post_neighbors` or `CoVisitation`).
@@ -48,7 +56,7 @@ public struct NeighborCandidates: Sendable {
         result.reserveCapacity(total.count)
         for (postID, sum) in total {
             guard let anchor = best[postID]?.anchor else { continue }
-            result[postID] = NeighborScore(score: sum / top, strongestAnchor: anchor)
+            result[postID] = NeighborScore(score: sum / (top + evidenceScale), strongestAnchor: anchor)
         }
         return result
     }

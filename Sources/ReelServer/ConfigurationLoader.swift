@@ -77,6 +77,7 @@ public enum ConfigurationLoader {
             ("leaseSeconds", configuration.leaseSeconds), ("jobTimeoutSeconds", configuration.jobTimeoutSeconds),
             ("lightWorkerConcurrency", Double(configuration.lightWorkerConcurrency)),
             ("storyLifetimeHours", configuration.storyLifetimeHours), ("storyPhotoSeconds", configuration.storyPhotoSeconds),
+            ("neighborRefreshMinutes", configuration.neighborRefreshMinutes),
         ]
         if let (key, _) = positive.first(where: { ($0.1 ?? 1) <= 0 }) { throw ConfigurationError("\(key) must be positive") }
         if let preset = configuration.preset, !x264Presets.contains(preset) {

@@ -119,6 +119,8 @@ extension ConfigurationSetting {
               "Keep a person's expired stories in their archive (off: the next sweep deletes expired stories with their media, archives included)."),
         .init("eventRetentionDays", .integer, env: "REELHOUSE_EVENT_RETENTION_DAYS", example: "30",
               "Watch events are kept this many days (1 to 3650), then the hourly events.expire job deletes them; For You's aggregates stay."),
+        .init("neighborRefreshMinutes", .number, env: "REELHOUSE_NEIGHBOR_REFRESH_MINUTES", example: "2",
+              "How often the recs.neighbors job rebuilds For You's item-to-item neighbours (\"because you liked …\") from the watch events."),
     ]
 
     public static func named(_ key: String) -> ConfigurationSetting? { all.first { $0.key == key } }

@@ -95,6 +95,9 @@ public struct ServerConfiguration: Codable, Sendable, Equatable {
 
     public var eventRetention: TimeInterval { TimeInterval(eventRetentionDays) * 86_400 }
 
+    /// For You: how often `recs.neighbors` rebuilds the item-to-item neighbours from the events.
+    public var neighborRefreshMinutes: Double = 10
+
     public var resumeRule: ResumeRule {
         ResumeRule(minDuration: resumeMinDuration, minFraction: resumeMinFraction, maxFraction: resumeMaxFraction)
     }

@@ -33,6 +33,6 @@ enum LightJobs {
     /// For You's: expiring watch events and rebuilding the neighbour table.
     static func eventUpkeep(context: AppContext, configuration: ServerConfiguration) -> [RecurringJob] {
         let upkeep = EventUpkeep(events: context.store, retention: configuration.eventRetention, logger: context.logger)
-        return [upkeep.expiryJob(), upkeep.neighborsJob()]
+        return [upkeep.expiryJob(), upkeep.neighborsJob(every: configuration.neighborRefreshMinutes * 60)]
     }
 }

@@ -53,12 +53,15 @@ import Testing
             10: [Neighbor(postID: 100, score: 0.5), Neighbor(postID: 102, score: 0.2)],
             18: [Neighbor(postID: 101, score: 0.5), Neighbor(postID: 102, score: 0.3), Neighbor(postID: 103, score: 0.9)],
         ]
-        let scores = NeighborCandidates(anchorHalfLife: 8).scores(profile: profile, exclude: [103]) { lists[$0] ?? [] }
+        let candidates = NeighborCandidates(anchorHalfLife: 8)
+        let scores = candidates.scores(profile: profile, exclude: [103]) { lists[$0] ?? [] }
         #expect(Set(scores.keys) == [100, 101, 102])
-        #expect(try #require(scores[100]).score == 1) // the best is normalised to 1
-        #expect(abs(try #require(scores[101]).score - 0.5) < 1e-12) // the 9th newest anchor counts half
+        // Sums over (the best sum + evidenceScale): the best is 0.5, so it scores 0.5 / 1.5.
+        let scale = 0.5 + candidates.evidenceScale
+        #expect(abs(try #require(scores[100]).score - 0.5 / scale) < 1e-12)
+        #expect(abs(try #require(scores[101]).score - 0.25 / scale) < 1e-12) // the 9th newest anchor counts half
         let shared = try #require(scores[102])
-        #expect(abs(shared.score - (0.2 + 0.5 * 0.3) / 0.5) < 1e-12)
+        #expect(abs(shared.score - (0.2 + 0.5 * 0.3) / scale) < 1e-12)
         #expect(shared.strongestAnchor == 10) // 0.2 > 0.5 · 0.3
     }
 }
