@@ -19,29 +19,18 @@ extension SQLiteStore: EventStore {
     public func history(userID: Int64, after: RecentPostCursor?, limit: Int) async throws -> (entries: [HistoryEntry], next: RecentPostCursor?) {
         guard limit > 0 else { throw StoreError.invalid("a page holds at least one entry, not \(limit)") }
         return try await read { db in
-            var sql = """
-                SELECT post_id, watched_at, views, long_views, skips, watched_ms FROM user_post_signals
-                WHERE user_id = ? AND watched_at IS NOT NULL
-                """
-            var arguments: StatementArguments = [userID]
-            if let after {
-                sql += " AND (watched_at, post_id) < (?, ?)"
-                arguments += [after.at, after.postID]
-            }
-            sql += " ORDER BY watched_at DESC, post_id DESC LIMIT ?"
-            arguments += [limit + 1]
-            let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
-            let page = Array(rows.prefix(limit))
-            let items = try Self.visibleItems(db, userID: userID, postIDs: page.map { $0[0] })
-            let entries = page.map { row in
+            let page = try Self.recentPostPage(
+                db, columns: "post_id, watched_at, views, long_views, skips, watched_ms", table: "user_post_signals",
+                time: "watched_at", condition: " AND watched_at IS NOT NULL", userID: userID, after: after, limit: limit
+            )
+            let entries = page.rows.map { row in
                 let postID: Int64 = row[0]
                 return HistoryEntry(
                     postID: postID, watchedAt: RowDecoding.date(row[1]), views: row[2], longViews: row[3], skips: row[4],
-                    watchedMs: row[5], item: items[postID]
+                    watchedMs: row[5], item: page.items[postID]
                 )
             }
-            guard rows.count > limit, let last = page.last else { return (entries, nil) }
-            return (entries, RecentPostCursor(at: last[1], postID: last[0]))
+            return (entries, page.next)
         }
     }
 
@@ -69,24 +58,38 @@ extension SQLiteStore: EventStore {
     public func notInterested(userID: Int64, after: RecentPostCursor?, limit: Int) async throws -> (entries: [HiddenPostEntry], next: RecentPostCursor?) {
         guard limit > 0 else { throw StoreError.invalid("a page holds at least one entry, not \(limit)") }
         return try await read { db in
-            var sql = "SELECT post_id, at FROM hidden_posts WHERE user_id = ?"
-            var arguments: StatementArguments = [userID]
-            if let after {
-                sql += " AND (at, post_id) < (?, ?)"
-                arguments += [after.at, after.postID]
-            }
-            sql += " ORDER BY at DESC, post_id DESC LIMIT ?"
-            arguments += [limit + 1]
-            let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
-            let page = Array(rows.prefix(limit))
-            let items = try Self.visibleItems(db, userID: userID, postIDs: page.map { $0[0] })
-            let entries = page.map { row in
+            let page = try Self.recentPostPage(
+                db, columns: "post_id, at", table: "hidden_posts", time: "at", userID: userID, after: after, limit: limit
+            )
+            let entries = page.rows.map { row in
                 let postID: Int64 = row[0]
-                return HiddenPostEntry(postID: postID, at: RowDecoding.date(row[1]), item: items[postID])
+                return HiddenPostEntry(postID: postID, at: RowDecoding.date(row[1]), item: page.items[postID])
             }
-            guard rows.count > limit, let last = page.last else { return (entries, nil) }
-            return (entries, RecentPostCursor(at: last[1], postID: last[0]))
+            return (entries, page.next)
         }
+    }
+
+    /// One page of a person's post list ordered by (`time`, post id), newest first, walked
+    /// backwards from the cursor: its rows (`columns` start with the post id, then the time),
+    /// the visible items of those posts, and the cursor after it (nil on the last page). History
+    /// and "not interested" page the same way.
+    static func recentPostPage(
+        _ db: Database, columns: String, table: String, time: String, condition: String = "",
+        userID: Int64, after: RecentPostCursor?, limit: Int
+    ) throws -> (rows: [Row], items: [Int64: FeedItem], next: RecentPostCursor?) {
+        var sql = "SELECT \(columns) FROM \(table) WHERE user_id = ?\(condition)"
+        var arguments: StatementArguments = [userID]
+        if let after {
+            sql += " AND (\(time), post_id) < (?, ?)"
+            arguments += [after.at, after.postID]
+        }
+        sql += " ORDER BY \(time) DESC, post_id DESC LIMIT ?"
+        arguments += [limit + 1]
+        let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+        let page = Array(rows.prefix(limit))
+        let items = try visibleItems(db, userID: userID, postIDs: page.map { $0[0] })
+        guard rows.count > limit, let last = page.last else { return (page, items, nil) }
+        return (page, items, RecentPostCursor(at: last[1], postID: last[0]))
     }
 
     public func undoNotInterested(userID: Int64, postID: Int64) async throws {
