@@ -10,7 +10,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -18,6 +17,9 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_feed import free_port, to_ms, wait_http  # noqa: E402
 
 BIN = os.environ.get("REELHOUSE_BIN", ".build/release/reelhouse")
 POSTS = int(os.environ.get("BENCH_FORYOU_POSTS", "100000"))
@@ -67,28 +69,6 @@ end
 """
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_http(url: str, headers: dict, timeout: float = 120) -> bytes:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=10) as response:
-                return response.read()
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"{url} did not answer")
-
-
-def to_ms(text: str) -> float:
-    value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
-    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
-
-
 def wrk(url: str, script: Path, env: dict, duration: str = DURATION) -> dict:
     args = ["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{duration}s", "--timeout", "30s", "--latency", "-s", str(script), url]
     out = subprocess.run(args, capture_output=True, text=True, check=True, env={**os.environ, **env}).stdout
@@ -121,7 +101,7 @@ def main() -> int:
         try:
             base = f"http://127.0.0.1:{port}"
             first_key = keys_file.read_text().split()[0]
-            page = json.loads(wait_http(base + "/api/v1/feed?mode=for_you&limit=10", {"api-key": first_key}))
+            page = json.loads(wait_http(base + "/api/v1/feed?mode=for_you&limit=10", {"api-key": first_key}, timeout=120))
             kinds = {}
             for item in page["items"]:
                 kinds[item.get("reason_kind")] = kinds.get(item.get("reason_kind"), 0) + 1
