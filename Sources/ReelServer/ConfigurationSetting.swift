@@ -121,6 +121,8 @@ extension ConfigurationSetting {
               "Watch events are kept this many days (1 to 3650), then the hourly events.expire job deletes them; For You's aggregates stay."),
         .init("neighborRefreshMinutes", .number, env: "REELHOUSE_NEIGHBOR_REFRESH_MINUTES", example: "2",
               "How often the recs.neighbors job rebuilds For You's item-to-item neighbours (\"because you liked …\") from the watch events."),
+        .init("storage", .text, env: "REELHOUSE_STORAGE", example: "file:",
+              "Where published media lives: the data folder (default, or file:), or s3://BUCKET[/PREFIX]?endpoint=…&region=… (keys from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY)."),
     ]
 
     public static func named(_ key: String) -> ConfigurationSetting? { all.first { $0.key == key } }

@@ -40,8 +40,9 @@ struct ServeCommand: AsyncParsableCommand {
     var bcryptCost: UInt8 = 12
 
     func run() async throws {
-        let context = try AppContext(dataPath: dataOptions.resolvedPath, creating: true, logLevel: .info)
+        var context = try AppContext(dataPath: dataOptions.resolvedPath, creating: true, logLevel: .info)
         let configuration = try loadConfiguration(context)
+        try context.useStorage(configuration)
         let secret = try ServerSecret.load(dataFolder: context.dataFolder)
         let passwords = BcryptPasswordHasher(cost: bcryptCost)
 
