@@ -78,16 +78,17 @@ public final class SeaweedS3: Sendable {
 
         // The watchdog: starts weed, then waits while this test process lives; kills weed when
         // the test process is gone or the watchdog is told to stop.
+        // Its data folder goes with it (the folder is ours: made above under the temp folder).
         let watchdog = """
-            parent=$1; shift
+            parent=$1; folder=$2; shift 2
             "$@" & child=$!
-            trap 'kill -9 $child 2>/dev/null; exit 0' TERM INT
+            trap 'kill -9 $child 2>/dev/null; wait $child 2>/dev/null; rm -rf "$folder"; exit 0' TERM INT
             while kill -0 "$parent" 2>/dev/null && kill -0 "$child" 2>/dev/null; do sleep 1; done
-            kill -9 $child 2>/dev/null
+            kill -9 $child 2>/dev/null; wait $child 2>/dev/null; rm -rf "$folder"
             """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", watchdog, "seaweed-watchdog", String(ProcessInfo.processInfo.processIdentifier), weed] + arguments
+        process.arguments = ["-c", watchdog, "seaweed-watchdog", String(ProcessInfo.processInfo.processIdentifier), folder.path, weed] + arguments
         process.standardOutput = try FileHandle(forWritingTo: log)
         process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
@@ -120,7 +121,7 @@ private enum Stopper {
         Self.folder = folder.path
         atexit {
             if Stopper.pid > 0 { kill(Stopper.pid, SIGTERM) }
-            // Give the watchdog a moment to kill weed before its files go.
+            // The watchdog kills weed and deletes the folder; this is for a watchdog that is gone.
             usleep(300_000)
             if !Stopper.folder.isEmpty { try? FileManager.default.removeItem(atPath: Stopper.folder) }
         }
