@@ -1,8 +1,9 @@
 import Foundation
+import ReelStorage
 
 /// Everything ReelS3 can fail with, in one enum. `service` carries the S3 error code
 /// (`NoSuchKey`, `SignatureDoesNotMatch`, `NoSuchUpload`…) from the server's error document.
-public enum S3Error: Error, Equatable, CustomStringConvertible {
+public enum S3Error: StorageFault, Equatable, CustomStringConvertible {
     /// The server answered with an error: its HTTP status, S3 code and message.
     case service(status: Int, code: String, message: String)
     /// The server answered something that is not a well-formed S3 response.

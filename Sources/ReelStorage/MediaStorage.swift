@@ -18,6 +18,11 @@ public protocol MediaStorage: Sendable {
     func object(postKey: String, relativePath: String, range: ClosedRange<Int>?) async throws -> StoredObject?
 }
 
+/// An error of a storage backend other than the local disk (a bucket that refused a request or
+/// could not be reached). The server answers it like a disk fault: 500 `storage_error`, with
+/// the details in the log only.
+public protocol StorageFault: Error {}
+
 /// What a storage knows about a file without reading it. `etag` is opaque and changes whenever
 /// the bytes can have changed.
 public struct StoredObjectInfo: Sendable, Equatable {
