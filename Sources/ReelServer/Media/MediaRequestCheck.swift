@@ -15,6 +15,11 @@ struct MediaRequestCheck: Sendable {
     let posts: ReadyPostCache<Int64>
     let now: @Sendable () -> Date
 
+    /// The refusals a client sees for a bad capability (the edge answers them with the same words).
+    static let expiredToken = APIError.gone("this media link has expired; fetch the video again for a fresh one")
+    static let forgedToken = APIError.forbidden("this media link is not valid for this post")
+    static let forgedImage = APIError.forbidden("this image link is not valid")
+
     /// What an accepted request asks for.
     enum Target: Sendable, Equatable {
         /// A name the post lists (`720p/seg_00000.m4s`, `poster.jpg`), byte for byte.
@@ -39,8 +44,8 @@ struct MediaRequestCheck: Sendable {
         let expiry: Int64
         switch tokens.check(token, postID: postID, now: now()) {
         case .success(let verified): expiry = verified.expiry
-        case .failure(.expired): throw APIError.gone("this media link has expired; fetch the video again for a fresh one")
-        case .failure(.malformed), .failure(.badSignature): throw APIError.forbidden("this media link is not valid for this post")
+        case .failure(.expired): throw Self.expiredToken
+        case .failure(.malformed), .failure(.badSignature): throw Self.forgedToken
         }
         guard let name, name.utf8.count <= MediaName.maxLength else { throw APIError.notFound("media") }
         guard let entry = try await readyPost(postID) else { throw APIError.notFound("post") }
@@ -58,7 +63,7 @@ struct MediaRequestCheck: Sendable {
             throw APIError.notFound("image")
         }
         guard signature.utf8.count <= 64, images.verify(signature, postID: postID, contentHash: hash) else {
-            throw APIError.forbidden("this image link is not valid")
+            throw Self.forgedImage
         }
         guard let entry = try await readyPost(postID) else { throw APIError.notFound("post") }
         let media = entry.media
