@@ -42,14 +42,19 @@ class Library:
 
     def __init__(self):
         self.root = Path(tempfile.mkdtemp(prefix="reelhouse-edge-"))
-        self.root.chmod(0o755)
-        self.data = self.root / "data"
-        clips = [make_clip(self.root / "clips" / f"edge-{n}.mp4", size="360x640", seconds=5, frequency=440 + 110 * n) for n in range(2)]
-        report = import_json(self.data, *clips)
-        assert len(report["imported"]) == 2, report
-        self.server = RunningServer(self.data, env=SHORT_WINDOW)
-        self.owner_key = self.server.key("owner")
-        self.viewer_key = self.server.add_user("viewer")
+        self.server = None
+        try:
+            self.root.chmod(0o755)
+            self.data = self.root / "data"
+            clips = [make_clip(self.root / "clips" / f"edge-{n}.mp4", size="360x640", seconds=5, frequency=440 + 110 * n) for n in range(2)]
+            report = import_json(self.data, *clips)
+            assert len(report["imported"]) == 2, report
+            self.server = RunningServer(self.data, env=SHORT_WINDOW)
+            self.owner_key = self.server.key("owner")
+            self.viewer_key = self.server.add_user("viewer")
+        except BaseException:
+            self.close()
+            raise
 
     def feed(self) -> list[dict]:
         """The two posts, by id, from the owner's feed read early enough in a token window that its URLs outlive the test step."""
@@ -70,7 +75,8 @@ class Library:
         return sum(int(match.group(1)) for line in body.decode().splitlines() if (match := pattern.match(line)))
 
     def close(self):
-        self.server.stop()
+        if self.server is not None:
+            self.server.stop()
         shutil.rmtree(self.root, ignore_errors=True)
 
 
@@ -347,3 +353,11 @@ def test_a_video_plays_through_the_edge(library, edge, tmp_path):
                             "stream=nb_read_frames,codec_name", "-of", "json", str(video)], capture_output=True, text=True, check=True)
     stream = json.loads(probe.stdout)["streams"][0]
     assert stream["codec_name"] == "h264" and int(stream["nb_read_frames"]) >= 100, stream
+
+
+def test_the_command_refuses_values_that_would_change_the_config():
+    for args in [["--listen", "80; include /etc/passwd"], ["--upstream", "127.0.0.1"], ["--upstream", "127.0.0.1:8080 backup"],
+                 ["--media-root", "relative/media"], ["--cache-dir", "/tmp/x;y"]]:
+        result = subprocess.run([BIN, "edge", "nginx", *args], capture_output=True, text=True)
+        assert result.returncode != 0 and result.stdout == "", args
+        assert "--" + args[0].lstrip("-") in result.stderr, result.stderr

@@ -104,6 +104,8 @@ extension NginxConfig {
 
             server {
                 listen \(listen);
+                # Above any JSON body the API reads (it answers its own 413s); uploads below are unlimited.
+                client_max_body_size 8m;
 
                 # The API's internal routes answer this edge only.
                 location /internal/ {
