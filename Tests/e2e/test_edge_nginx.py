@@ -6,6 +6,7 @@ playlists, segments (Range, ETag, If-None-Match, immutable caching) and images; 
 expired 410; traversal refused; one check per token and file however often a file is fetched;
 keys always answered by the API; and a whole video played (master, variant, init, segments, key,
 one segment decrypted with `cryptography` and decoded by ffprobe)."""
+import base64
 import http.client
 import json
 import os
@@ -85,15 +86,16 @@ class Edge:
     127.0.0.1, its own prefix (pid, logs, temporary files) and cache folder. Stopped by the
     fixture whatever happens; its whole process group is killed if it does not stop."""
 
-    def __init__(self, folder: Path, upstream_port: int, media_root: Path | None):
+    def __init__(self, folder: Path, upstream_port: int, media_root: Path | None, upstreams: list[int] | None = None):
         self.prefix = folder / "prefix"
         self.cache = folder / "cache"
         for path in [self.prefix, self.cache]:
             path.mkdir(parents=True)
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        args = [BIN, "edge", "nginx", "--listen", f"127.0.0.1:{self.port}", "--upstream", f"127.0.0.1:{upstream_port}",
-                "--cache-dir", str(self.cache)]
+        args = [BIN, "edge", "nginx", "--listen", f"127.0.0.1:{self.port}", "--cache-dir", str(self.cache)]
+        for port in upstreams or [upstream_port]:
+            args += ["--upstream", f"127.0.0.1:{port}"]
         if media_root is not None:
             args += ["--media-root", str(media_root)]
         printed = subprocess.run(args, capture_output=True, text=True, check=True)
@@ -115,11 +117,11 @@ class Edge:
         self.stop()
         raise AssertionError("nginx did not listen within 20 s")
 
-    def get(self, path: str, headers: dict | None = None, method: str = "GET"):
+    def get(self, path: str, headers: dict | None = None, method: str = "GET", body: bytes | None = None):
         """One request with the path sent exactly as written (no client-side normalisation)."""
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         try:
-            connection.request(method, path, headers=headers or {})
+            connection.request(method, path, body=body, headers=headers or {})
             response = connection.getresponse()
             return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
         finally:
@@ -361,3 +363,35 @@ def test_the_command_refuses_values_that_would_change_the_config():
         result = subprocess.run([BIN, "edge", "nginx", *args], capture_output=True, text=True)
         assert result.returncode != 0 and result.stdout == "", args
         assert "--" + args[0].lstrip("-") in result.stderr, result.stderr
+
+
+def test_upload_chunks_larger_than_nginx_buffers_stream_through_to_the_api(library, edge):
+    """tus through the edge: a 3 MB chunk (nginx's default limit is 1 MB) is streamed to the API."""
+    tus = {"api-key": library.owner_key, "Tus-Resumable": "1.0.0"}
+    size = 5 * 1024 * 1024
+    status, headers, body = edge.get("/api/v1/uploads", {**tus, "Upload-Length": str(size),
+                                     "Upload-Metadata": "filename " + base64.b64encode(b"big.mp4").decode()}, method="POST")
+    assert status == 201, body
+    location = headers["location"]
+    chunk = os.urandom(3 * 1024 * 1024)
+    status, headers, body = edge.get(location, {**tus, "Upload-Offset": "0", "Content-Type": "application/offset+octet-stream"},
+                                     method="PATCH", body=chunk)
+    assert status == 204 and headers["upload-offset"] == str(len(chunk)), (status, body)
+    status, headers, _ = edge.get(location, tus, method="HEAD")
+    assert status == 200 and headers["upload-offset"] == str(len(chunk))
+    assert edge.get(location, tus, method="DELETE")[0] == 204
+
+
+def test_a_dead_upstream_is_passed_over(library):
+    """Several --upstream: with the first node down every request still reaches the live one."""
+    # In the library's folder: nginx's workers (nobody, when run as root) must reach the cache.
+    running = Edge(library.root / "edge-failover", library.server.port, library.data / "media", upstreams=[free_port(), library.server.port])
+    try:
+        item = library.feed()[0]
+        for _ in range(6):
+            status, _, body = running.get("/api/v1/feed?limit=2", {"api-key": library.owner_key})
+            assert status == 200, body
+            assert running.get(item["media"]["master"])[0] == 200
+            assert running.get(item["media"]["prefetch"]["key"])[0] == 200
+    finally:
+        running.stop()
