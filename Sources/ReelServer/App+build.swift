@@ -118,8 +118,10 @@ public func buildRouter(
     if let uploads = dependencies.uploads {
         UploadController(dependencies: uploads, libraries: dependencies.libraries, now: now).register(routes("uploads"))
     }
-    MediaController(library: dependencies.library, storage: dependencies.storage, tokens: tokens, images: images, now: now)
-        .register(routes("media"))
+    let media = MediaController(library: dependencies.library, storage: dependencies.storage, tokens: tokens, images: images, now: now)
+    media.register(routes("media"))
+    // nginx's auth_request (`reelhouse edge nginx`): the same checks, and the same ready-post memory.
+    MediaAuthController(check: media.check, storage: dependencies.storage).register(routes("edge"))
     if let generations = dependencies.generations {
         GenerationController(dependencies: generations, limiter: limiter, configuration: configuration, now: now)
             .register(routes("generations"))
