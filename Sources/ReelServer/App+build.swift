@@ -37,6 +37,7 @@ public func buildRouter(
     router.add(middleware: TusResumableMiddleware())
     router.add(middleware: ErrorMiddleware(routes: registry))
     router.add(middleware: BodyLimitMiddleware(maxBodyBytes: configuration.maxBodyBytes))
+    router.add(middleware: ClientAddressMiddleware(trusted: ClientAddress.trustedSet(configuration.trustedProxies)))
     let credentials = CredentialCache(ttl: TimeInterval(configuration.credentialCacheSeconds))
     router.add(middleware: AuthMiddleware(
         accounts: dependencies.accounts, limiter: limiter, cache: credentials, configuration: configuration, now: now
