@@ -15,9 +15,9 @@ public enum ConfigurationLoader {
                 throw ConfigurationError("the config file is not a JSON object")
             }
             for (key, value) in values {
-                if let property = credentialFileKeys[key] {
+                if credentialFileKeys.contains(key) {
                     guard value is String else { throw ConfigurationError("\(key) must be a string") }
-                    merged[property] = value
+                    merged[key] = value
                     continue
                 }
                 guard ConfigurationSetting.named(key) != nil else { throw ConfigurationError("unknown setting \"\(key)\" in the config file") }
@@ -47,11 +47,11 @@ public enum ConfigurationLoader {
 
     /// S3 keys, outside the settings table: they have no flag (a process list is readable by
     /// every user) and take AWS's usual variables, as every S3 tool does.
-    static let credentialFileKeys = ["s3_access_key_id": "s3AccessKeyID", "s3_secret_access_key": "s3SecretAccessKey"]
+    static let credentialFileKeys: Set<String> = ["s3AccessKeyId", "s3SecretAccessKey"]
     /// The `ServerConfiguration` properties holding them.
-    public static let credentialProperties: Set<String> = ["s3AccessKeyID", "s3SecretAccessKey", "s3SessionToken"]
+    public static let credentialProperties: Set<String> = ["s3AccessKeyId", "s3SecretAccessKey", "s3SessionToken"]
     static let credentialEnvironment = [
-        "AWS_ACCESS_KEY_ID": "s3AccessKeyID", "AWS_SECRET_ACCESS_KEY": "s3SecretAccessKey", "AWS_SESSION_TOKEN": "s3SessionToken",
+        "AWS_ACCESS_KEY_ID": "s3AccessKeyId", "AWS_SECRET_ACCESS_KEY": "s3SecretAccessKey", "AWS_SESSION_TOKEN": "s3SessionToken",
     ]
 
     /// Values that decode but make no sense are refused at startup, not at the first request.
@@ -59,9 +59,9 @@ public enum ConfigurationLoader {
         if let storage = configuration.storage, !storage.isEmpty, !configuration.usesObjectStorage, !storage.lowercased().hasPrefix("file:") {
             throw ConfigurationError("storage must be file: (the data folder) or s3://BUCKET[/PREFIX]?endpoint=…&region=…")
         }
-        if configuration.usesObjectStorage, (configuration.s3AccessKeyID ?? "").isEmpty || (configuration.s3SecretAccessKey ?? "").isEmpty {
+        if configuration.usesObjectStorage, (configuration.s3AccessKeyId ?? "").isEmpty || (configuration.s3SecretAccessKey ?? "").isEmpty {
             throw ConfigurationError(
-                "storage s3://… needs keys: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or s3_access_key_id and s3_secret_access_key in the config file"
+                "storage s3://… needs keys: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or s3AccessKeyId and s3SecretAccessKey in the config file"
             )
         }
         let scheme = configuration.compatKeyScheme

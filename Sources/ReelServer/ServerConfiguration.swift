@@ -114,9 +114,9 @@ public struct ServerConfiguration: Codable, Sendable, Equatable {
     /// a bucket (docs/scale-out.md). Checked where the storage is made (`reelhouse`).
     public var storage: String?
     /// S3 keys: `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`, or the config
-    /// file's `s3_access_key_id` / `s3_secret_access_key`. No flags: keys do not belong in a
+    /// file's `s3AccessKeyId` / `s3SecretAccessKey`. No flags: keys do not belong in a
     /// process list. Never printed (see `description` of `S3Credentials`).
-    public var s3AccessKeyID: String?
+    public var s3AccessKeyId: String?
     public var s3SecretAccessKey: String?
     public var s3SessionToken: String?
 

@@ -61,7 +61,7 @@ struct AppContext {
         }
         // ConfigurationLoader refused a bucket without both keys.
         let credentials = S3Credentials(
-            accessKeyID: settings.s3AccessKeyID ?? "", secretAccessKey: settings.s3SecretAccessKey ?? "", sessionToken: settings.s3SessionToken
+            accessKeyID: settings.s3AccessKeyId ?? "", secretAccessKey: settings.s3SecretAccessKey ?? "", sessionToken: settings.s3SessionToken
         )
         storage = S3MediaStorage(
             client: S3Client(endpoint: location.endpoint, region: location.region, credentials: credentials), location: location, logger: logger

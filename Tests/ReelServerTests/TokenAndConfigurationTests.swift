@@ -70,21 +70,21 @@ struct ConfigurationTests {
     }
 
     /// `storage` (docs/scale-out.md): the data folder, or a bucket whose keys come from AWS's
-    /// variables or the config file's `s3_access_key_id` / `s3_secret_access_key`.
+    /// variables or the config file's `s3AccessKeyId` / `s3SecretAccessKey`.
     @Test func storageAndS3Keys() throws {
         let s3 = "s3://reel-media?endpoint=http://127.0.0.1:8333&region=us-east-1"
         let fromEnvironment = try ConfigurationLoader.load(file: nil, environment: [
             "REELHOUSE_STORAGE": s3, "AWS_ACCESS_KEY_ID": "AKID", "AWS_SECRET_ACCESS_KEY": "SECRET", "AWS_SESSION_TOKEN": "TOKEN",
         ], overrides: [:])
         #expect(fromEnvironment.storage == s3 && fromEnvironment.usesObjectStorage)
-        #expect(fromEnvironment.s3AccessKeyID == "AKID" && fromEnvironment.s3SecretAccessKey == "SECRET" && fromEnvironment.s3SessionToken == "TOKEN")
+        #expect(fromEnvironment.s3AccessKeyId == "AKID" && fromEnvironment.s3SecretAccessKey == "SECRET" && fromEnvironment.s3SessionToken == "TOKEN")
 
-        let file = Data(#"{"storage": "s3://reel-media", "s3_access_key_id": "FILEKEY", "s3_secret_access_key": "FILESECRET"}"#.utf8)
+        let file = Data(#"{"storage": "s3://reel-media", "s3AccessKeyId": "FILEKEY", "s3SecretAccessKey": "FILESECRET"}"#.utf8)
         let fromFile = try ConfigurationLoader.load(file: file, environment: [:], overrides: [:])
-        #expect(fromFile.s3AccessKeyID == "FILEKEY" && fromFile.s3SecretAccessKey == "FILESECRET")
+        #expect(fromFile.s3AccessKeyId == "FILEKEY" && fromFile.s3SecretAccessKey == "FILESECRET")
         // The environment wins over the file, as for every setting.
         let both = try ConfigurationLoader.load(file: file, environment: ["AWS_ACCESS_KEY_ID": "ENVKEY"], overrides: ["storage": s3])
-        #expect(both.s3AccessKeyID == "ENVKEY" && both.storage == s3)
+        #expect(both.s3AccessKeyId == "ENVKEY" && both.storage == s3)
 
         #expect(!(try ConfigurationLoader.load(file: nil, environment: [:], overrides: [:])).usesObjectStorage)
         #expect(!(try ConfigurationLoader.load(file: nil, environment: [:], overrides: ["storage": "file:"])).usesObjectStorage)
@@ -95,7 +95,7 @@ struct ConfigurationTests {
         }
         #expect(throws: ConfigurationError.self) { try ConfigurationLoader.load(file: nil, environment: [:], overrides: ["storage": "ftp://x"]) }
         #expect(throws: ConfigurationError.self) {
-            try ConfigurationLoader.load(file: Data(#"{"s3_secret_access_key": 5}"#.utf8), environment: [:], overrides: [:])
+            try ConfigurationLoader.load(file: Data(#"{"s3SecretAccessKey": 5}"#.utf8), environment: [:], overrides: [:])
         }
     }
 
