@@ -39,6 +39,13 @@ public struct S3MediaStorage: MediaStorage {
     // MARK: - Publish
 
     public func publish(stagedDirectory: URL, postKey: String) async throws {
+        try await publish(from: stagedDirectory, postKey: postKey)
+        // Like the local storage's move: the staged folder is consumed.
+        try? FileManager.default.removeItem(at: stagedDirectory)
+    }
+
+    /// Publishes a copy of `stagedDirectory`'s files, leaving the folder as it is.
+    func publish(from stagedDirectory: URL, postKey: String) async throws {
         try Self.checkPostKey(postKey)
         let files = try Self.regularFiles(under: stagedDirectory)
         let staging = stagingPrefix(postKey) + UUID().uuidString.lowercased() + "/"
@@ -65,8 +72,6 @@ public struct S3MediaStorage: MediaStorage {
         do { try await client.deleteAll(bucket: bucket, prefix: staging) } catch {
             logger.warning("could not delete a publish's staging objects", metadata: ["post": "\(postKey)", "error": "\(error)"])
         }
-        // Like the local storage's move: the staged folder is consumed.
-        try? FileManager.default.removeItem(at: stagedDirectory)
     }
 
     /// One file: a single PUT, or multipart above the threshold (aborted on any failure).

@@ -161,3 +161,60 @@ struct S3MediaStorageTests {
         #expect(try await storage.object(postKey: "4", relativePath: "master.m3u8", range: nil)?.bytes == Data("m".utf8))
     }
 }
+
+/// `migrate-store --media-to`: local post folders and sources copied in, and skipped when the
+/// bucket already has the same bytes (by size and ETag), so a second run copies nothing.
+@Suite("S3MediaStorage copy-in (migrate-store --media-to) against SeaweedFS")
+struct S3MediaStorageCopyInTests {
+    @Test("A local folder is copied once and kept; a changed file copies it again")
+    func copyOnce() async throws {
+        let bucket = try await SeaweedBucket.fresh()
+        var storage = S3MediaStorageTests.storage(bucket)
+        storage.multipartThreshold = 6 << 20
+        storage.partSize = 5 << 20
+        var files = S3MediaStorageTests.files
+        files["download.mp4"] = patterned((11 << 20) + 7, seed: 5)  // multipart: its ETag is "…-3"
+        let folder = try S3MediaStorageTests.stage(files)
+
+        #expect(try await storage.copyIn(postFolder: folder, postKey: "21") == .copied)
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("download.mp4").path), "the local folder stays")
+        for (path, data) in files {
+            #expect(try await storage.object(postKey: "21", relativePath: path, range: nil)?.bytes == data, "\(path)")
+        }
+        #expect(try await storage.copyIn(postFolder: folder, postKey: "21") == .skipped)
+
+        // Same size, other bytes: copied again.
+        var changed = try #require(files["720p/init.mp4"])
+        changed[0] ^= 0xFF
+        try changed.write(to: folder.appendingPathComponent("720p/init.mp4"))
+        #expect(try await storage.copyIn(postFolder: folder, postKey: "21") == .copied)
+        #expect(try await storage.object(postKey: "21", relativePath: "720p/init.mp4", range: nil)?.bytes == changed)
+        // A file more on disk than in the bucket: copied again.
+        try Data("new".utf8).write(to: folder.appendingPathComponent("extra.vtt"))
+        #expect(try await storage.copyIn(postFolder: folder, postKey: "21") == .copied)
+        #expect(try await storage.copyIn(postFolder: folder, postKey: "21") == .skipped)
+    }
+
+    @Test("Objects without .published (an interrupted copy) are copied again")
+    func interrupted() async throws {
+        let bucket = try await SeaweedBucket.fresh()
+        let storage = S3MediaStorageTests.storage(bucket)
+        let folder = try S3MediaStorageTests.stage(S3MediaStorageTests.files)
+        for (path, data) in S3MediaStorageTests.files {
+            try await bucket.client.putObject(bucket: bucket.name, key: "lib/media/8/\(path)", body: data)
+        }
+        #expect(try await storage.copyIn(postFolder: folder, postKey: "8") == .copied)
+        #expect(try await storage.object(postKey: "8", relativePath: "master.m3u8", range: nil) != nil)
+    }
+
+    @Test("Sources are copied under sources/ once")
+    func sources() async throws {
+        let bucket = try await SeaweedBucket.fresh()
+        let storage = S3MediaStorageTests.storage(bucket)
+        let folder = try S3MediaStorageTests.stage(["sources/abc.mp4": patterned(70_000)])
+        let file = folder.appendingPathComponent("sources/abc.mp4")
+        #expect(try await storage.copyIn(source: file) == .copied)
+        #expect(try await bucket.client.getObject(bucket: bucket.name, key: "lib/sources/abc.mp4")?.bytes == patterned(70_000))
+        #expect(try await storage.copyIn(source: file) == .skipped)
+    }
+}

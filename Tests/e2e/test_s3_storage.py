@@ -149,3 +149,40 @@ def test_a_wrong_secret_is_a_storage_error(seaweed, tmp_path):
         assert SECRET_KEY not in server.output()
     finally:
         server.stop()
+
+
+def test_migrate_store_media_to_a_bucket_then_serve_from_it(seaweed, tmp_path):
+    """A library made on disk moves to the bucket with `migrate-store --media-to`; a second run
+    copies nothing; serve then plays it from the bucket."""
+    endpoint, client = seaweed
+    location = f"s3://{BUCKET}/moved?endpoint={endpoint}"
+    keys_env = {"AWS_ACCESS_KEY_ID": ACCESS_KEY, "AWS_SECRET_ACCESS_KEY": SECRET_KEY}
+    data = tmp_path / "data"
+    reelhouse(data, "import", str(make_clip(tmp_path / "one.mp4", seconds=2)), str(make_clip(tmp_path / "two.mp4", seconds=2, frequency=660)))
+    assert sorted(p.name for p in (data / "media").iterdir()) == ["1", "2"]
+
+    missing = reelhouse(data, "migrate-store", "--media-to", location, check=False,
+                        env={"AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": ""})
+    assert missing.returncode != 0 and "AWS_ACCESS_KEY_ID" in missing.stderr
+
+    first = reelhouse(data, "migrate-store", "--media-to", location, env=keys_env).stdout
+    assert "posts: 2 copied, 0 already there" in first
+    for post in ("1", "2"):
+        local = sorted(str(p.relative_to(data / "media" / post)) for p in (data / "media" / post).rglob("*") if p.is_file())
+        assert keys(client, f"moved/media/{post}/") == sorted([f"moved/media/{post}/{name}" for name in local] + [f"moved/media/{post}/.published"])
+    again = reelhouse(data, "migrate-store", "--media-to", location, env=keys_env).stdout
+    assert "posts: 0 copied, 2 already there" in again
+
+    reelhouse(data, "user", "add", "ana", "--role", "owner", stdin="pass-word-123\n")
+    key = reelhouse(data, "key", "create", "--user", "ana").stdout.strip()
+    # Served from the bucket only: the local copies are gone.
+    shutil.rmtree(data / "media")
+    (data / "media").mkdir()
+    server = LiveServer(data, env={"REELHOUSE_STORAGE": location, **keys_env})
+    try:
+        status, _, body = http(f"{server.url}/api/v1/videos/2", headers={"api-key": key})
+        assert status == 200
+        status, _, playlist = http(server.url + json.loads(body)["media"]["master"])
+        assert status == 200 and playlist.startswith(b"#EXTM3U")
+    finally:
+        server.stop()
