@@ -94,6 +94,18 @@ struct MediaController {
         request: Request, context: AppRequestContext, etagOverride: String? = nil
     ) async throws -> Response {
         let contentType = MediaMIME.type(for: name)
+        let postKey = String(post.id)
+        // Object storage, and a plain GET (what an edge cache sends): one fetch gives the bytes,
+        // size and ETag, with no look-up first.
+        if request.method == .get, request.headers[.range] == nil, request.headers[values: .ifNoneMatch].isEmpty,
+           MediaName.isSafeRelativePath(name), storage.localFile(postKey: postKey, relativePath: name) == nil {
+            guard let object = try await storage.object(postKey: postKey, relativePath: name, range: nil) else {
+                context.logger.warning("a listed media object is missing from storage", metadata: ["post": "\(post.id)", "file": "\(name)"])
+                throw APIError.notFound("media")
+            }
+            let etag = etagOverride ?? ETag.strong(ETag.parts(postID: post.id, contentHash: post.contentHash, name: name, stored: object.info))
+            return responder.bytes(object.bytes, contentType: contentType, cacheControl: cacheControl, etag: etag, request: request)
+        }
         switch try await locate(name, postID: post.id, storage: storage, logger: context.logger) {
         case .local(let url, let facts):
             let etag = etagOverride ?? ETag.strong(ETag.parts(postID: post.id, contentHash: post.contentHash, name: name, facts: facts))
@@ -103,7 +115,7 @@ struct MediaController {
         case .stored(let info):
             let etag = etagOverride ?? ETag.strong(ETag.parts(postID: post.id, contentHash: post.contentHash, name: name, stored: info))
             return try await responder.stored(
-                postKey: String(post.id), name: name, info: info, storage: storage, contentType: contentType, cacheControl: cacheControl,
+                postKey: postKey, name: name, info: info, storage: storage, contentType: contentType, cacheControl: cacheControl,
                 etag: etag, request: request
             )
         }
