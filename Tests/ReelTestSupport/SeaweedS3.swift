@@ -29,7 +29,18 @@ public final class SeaweedS3: Sendable {
         try await starter.value
     }
 
-    private static let starter = Task<SeaweedS3, any Error> { try await start() }
+    /// A port chosen free can be taken by another process before weed binds it: weed then
+    /// exits at once, and a second try with fresh ports is made.
+    private static let starter = Task<SeaweedS3, any Error> {
+        var attempt = 1
+        while true {
+            do {
+                return try await start()
+            } catch Failure.notReady(let log) where attempt < 3 && log.hasPrefix(Failure.exitedMark) {
+                attempt += 1
+            }
+        }
+    }
 
     public enum Failure: Error, CustomStringConvertible {
         case missingBinary
@@ -42,6 +53,8 @@ public final class SeaweedS3: Sendable {
             case .notReady(let log): "weed server -s3 did not become ready; its log ends with:\n\(log)"
             }
         }
+
+        static let exitedMark = "(weed exited) "
     }
 
     /// `REELHOUSE_WEED`, then the project's `.venv/bin/weed`, then `PATH`.
@@ -84,7 +97,9 @@ public final class SeaweedS3: Sendable {
             "$@" & child=$!
             trap 'kill -9 $child 2>/dev/null; wait $child 2>/dev/null; rm -rf "$folder"; exit 0' TERM INT
             while kill -0 "$parent" 2>/dev/null && kill -0 "$child" 2>/dev/null; do sleep 1; done
-            kill -9 $child 2>/dev/null; wait $child 2>/dev/null; rm -rf "$folder"
+            kill -9 $child 2>/dev/null; wait $child 2>/dev/null
+            # weed exited by itself: the test process reads its log, then cleans up at exit.
+            kill -0 "$parent" 2>/dev/null || rm -rf "$folder"
             """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -107,23 +122,34 @@ public final class SeaweedS3: Sendable {
             try await Task.sleep(for: .milliseconds(200))
         }
         let tail = (try? String(contentsOf: log, encoding: .utf8)).map { String($0.suffix(2000)) } ?? ""
-        throw Failure.notReady(tail)
+        if process.isRunning {
+            process.terminate()
+            throw Failure.notReady(tail)
+        }
+        throw Failure.notReady(Failure.exitedMark + tail)
     }
 }
 
-/// Stops the watchdog (and so weed) and deletes the data when the test process exits.
+/// Stops the watchdogs (and so weed) and deletes their folders when the test process exits.
 private enum Stopper {
-    nonisolated(unsafe) static var pid: Int32 = 0
-    nonisolated(unsafe) static var folder: String = ""
-
-    static func register(pid: Int32, folder: URL) {
-        Self.pid = pid
-        Self.folder = folder.path
+    nonisolated(unsafe) static var pids: [Int32] = []
+    nonisolated(unsafe) static var folders: [String] = []
+    static let lock = NSLock()
+    static let once: Void = {
         atexit {
-            if Stopper.pid > 0 { kill(Stopper.pid, SIGTERM) }
+            let (pids, folders) = Stopper.lock.withLock { (Stopper.pids, Stopper.folders) }
+            for pid in pids { kill(pid, SIGTERM) }
             // The watchdog kills weed and deletes the folder; this is for a watchdog that is gone.
             usleep(300_000)
-            if !Stopper.folder.isEmpty { try? FileManager.default.removeItem(atPath: Stopper.folder) }
+            for folder in folders { try? FileManager.default.removeItem(atPath: folder) }
+        }
+    }()
+
+    static func register(pid: Int32, folder: URL) {
+        _ = once
+        lock.withLock {
+            pids.append(pid)
+            folders.append(folder.path)
         }
     }
 }
