@@ -152,3 +152,17 @@ def tap(page, locator, size) -> None:
         locator.tap()
     else:
         locator.click()
+
+
+def history_row(context, page, post: int) -> dict:
+    """The person's history row of `post` once the server has it (the view may still be on its
+    way by beacon after the page left): polled for up to 10 s."""
+    rows = {}
+    for _ in range(40):
+        history = context.request.get("/api/v1/me/history")
+        assert history.ok, history.text()
+        rows = {row["post_id"]: row for row in history.json()["items"]}
+        if post in rows:
+            return rows[post]
+        page.wait_for_timeout(250)
+    raise AssertionError(f"the view of {post} did not reach the server: {rows}")

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from foryou_helpers import (QUEUE_KEY, SIZES, EventLog, context_of, flush, next_item, queued, tap,
+from foryou_helpers import (QUEUE_KEY, SIZES, EventLog, context_of, flush, history_row, next_item, queued, tap,
                             wait_watched)
 from helpers import CURRENT, current_id
 
@@ -97,16 +97,8 @@ def test_leaving_the_page_sends_the_view_by_beacon(browser, foryou, size):
     post = current_id(page)
     wait_watched(page, 2.3)
     page.goto("about:blank")
-    rows = {}
-    for _ in range(40):
-        history = context.request.get("/api/v1/me/history")
-        assert history.ok, history.text()
-        rows = {row["post_id"]: row for row in history.json()["items"]}
-        if post in rows:
-            break
-        page.wait_for_timeout(250)
-    assert post in rows, f"the view of {post} did not reach the server: {rows}"
-    assert rows[post]["views"] >= 1 and rows[post]["watched_ms"] >= 2000
+    row = history_row(context, page, post)
+    assert row["views"] >= 1 and row["watched_ms"] >= 2000
     assert not log.of(post, "view"), "the view went by fetch, not by the beacon"
     assert not log.refused(), log.refused()
     context.close()

@@ -8,7 +8,7 @@ accept it (200)."""
 import pytest
 
 from detail_helpers import SHEET
-from foryou_helpers import SIZES, EventLog, context_of, flush, tap, wait_watched
+from foryou_helpers import SIZES, EventLog, context_of, flush, history_row, tap, wait_watched
 from helpers import CURRENT, current_id
 
 WATCH_VIDEO = f"{SHEET} .watch video"
@@ -140,16 +140,8 @@ def test_leaving_the_page_while_watching_sends_the_view_by_beacon(browser, foryo
     press_play(page, size)
     player_watched(page, 2.3)
     page.goto("about:blank")
-    rows = {}
-    for _ in range(40):
-        history = context.request.get("/api/v1/me/history")
-        assert history.ok, history.text()
-        rows = {row["post_id"]: row for row in history.json()["items"]}
-        if post in rows:
-            break
-        page.wait_for_timeout(250)
-    assert post in rows, f"the view of {post} did not reach the server: {rows}"
-    assert rows[post]["views"] == 1 and rows[post]["skips"] == 0 and rows[post]["watched_ms"] >= 2000, rows[post]
+    row = history_row(context, page, post)
+    assert row["views"] == 1 and row["skips"] == 0 and row["watched_ms"] >= 2000, row
     assert not log.of(post, "view"), "the view went by fetch, not by the beacon"
     assert not log.refused(), log.refused()
     context.close()
