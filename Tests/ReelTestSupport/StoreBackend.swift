@@ -1,12 +1,22 @@
 import Foundation
 import Logging
+import ReelModels
 import ReelStore
 import ReelStorePostgres
 import ReelStoreSQLite
 
 /// The store protocols both backends implement so far: a parameterised store suite receives
 /// its store as this. It grows as `PostgresStore` gains protocols, until it is all of them.
-public typealias PortableStore = AccountStore
+public typealias PortableStore = AccountStore & JobStore & LibraryStore & StoryFilingStore & PostJobEnqueuing
+
+/// A job for a post without `insertPost` (the job suites' shortcut), which both stores offer
+/// outside the protocols.
+public protocol PostJobEnqueuing: Sendable {
+    func enqueue(kind: JobKind, postID: Int64?, maxAttempts: Int, now: Date) async throws -> Job
+}
+
+extension SQLiteStore: PostJobEnqueuing {}
+extension PostgresStore: PostJobEnqueuing {}
 
 /// The kinds of metadata store a suite runs against: one suite, parameterised over both, so
 /// the two stores are held to the same answers.
