@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import ReelModels
+import ReelRank
 import ReelStore
 
 extension PostgresStore: LibraryStore {
@@ -78,6 +79,7 @@ extension PostgresStore: LibraryStore {
             bindings.append(post.trim?.start)
             bindings.append(post.trim?.duration)
             bindings.append(titleKey)
+            bindings.append(UploaderKey.key(uploader: metadata.uploader, username: metadata.username))
             for key in FeedShuffle.randomKeys() { bindings.append(key) }
             let rows = try await connection.query(PostgresQuery(unsafeSQL: Self.insertPostSQL, binds: bindings), logger: logger).collect()
             guard let postID = try rows.first?.decode(Int64.self) else { throw StoreError.corrupt("post insert returned no row") }
@@ -113,7 +115,8 @@ extension PostgresStore: LibraryStore {
         try await write { connection in
             let rows = try await connection.query("""
                 UPDATE posts SET description = \(metadata.description), uploader = \(metadata.uploader), username = \(metadata.username),
-                                 shortcode = \(metadata.shortcode), date_posted = \(metadata.datePosted), source_url = \(metadata.sourceURL)
+                                 shortcode = \(metadata.shortcode), date_posted = \(metadata.datePosted), source_url = \(metadata.sourceURL),
+                                 uploader_key = \(UploaderKey.key(uploader: metadata.uploader, username: metadata.username))
                 WHERE id = \(postID)
                 RETURNING description, shortcode, folder_name
                 """, logger: logger).collect()
@@ -225,11 +228,11 @@ extension PostgresStore: LibraryStore {
 
     // MARK: - Helpers inside a transaction
 
-    /// Every column a new post sets, its title key and shuffle keys last.
+    /// Every column a new post sets, its title, uploader and shuffle keys last.
     static let insertPostSQL: String = {
         let columns = ["folder_name", "kind", "status", "description", "uploader", "username", "shortcode",
                        "date_posted", "source_url", "date_added", "content_hash", "filter", "created_by",
-                       "preparation", "library_id", "trim_start", "trim_duration", "title_key"]
+                       "preparation", "library_id", "trim_start", "trim_duration", "title_key", "uploader_key"]
             + (0..<FeedShuffle.keyCount).map { "shuffle\($0)" }
         let placeholders = (1...columns.count).map { "$\($0)" }.joined(separator: ", ")
         return "INSERT INTO posts (\(columns.joined(separator: ", "))) VALUES (\(placeholders)) RETURNING id"

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import ReelModels
 import ReelStore
 
 /// Tags and flags on PostgreSQL: two id-keyed vocabularies of one shape. Names match ignoring
@@ -68,5 +69,51 @@ enum PostgresVocabulary: Sendable {
             result[postID, default: []].append(name)
         }
         return result
+    }
+
+    func detach(_ connection: PostgresConnection, postID: Int64, name: String, logger: Logger) async throws {
+        try await connection.query("""
+            DELETE FROM \(unescaped: link) WHERE post_id = \(postID)
+              AND \(unescaped: column) IN (SELECT id FROM \(unescaped: table) WHERE name_key = \(Self.key(name)))
+            """, logger: logger)
+    }
+
+    /// Each post's entries with their ids, in the order they were attached, with count 0.
+    func refs(_ connection: PostgresConnection, postIDs: [Int64], logger: Logger) async throws -> [Int64: [TagCount]] {
+        guard !postIDs.isEmpty else { return [:] }
+        let rows = try await connection.query("""
+            SELECT l.post_id, v.id, v.name FROM \(unescaped: link) l JOIN \(unescaped: table) v ON v.id = l.\(unescaped: column)
+            WHERE l.post_id = ANY(\(postIDs)) ORDER BY l.seq
+            """, logger: logger).collect()
+        var result: [Int64: [TagCount]] = [:]
+        for row in rows {
+            let (postID, id, name) = try row.decode((Int64, Int64, String).self)
+            result[postID, default: []].append(TagCount(id: id, name: name, count: 0))
+        }
+        return result
+    }
+
+    /// Entries carried by at least one ready post, most used first, then by name ignoring
+    /// ASCII case (as SQLite's NOCASE column sorts), then id. `libraryIDs`: only these libraries' posts.
+    func counts(_ connection: PostgresConnection, libraryIDs: [Int64]? = nil, logger: Logger) async throws -> [TagCount] {
+        try await connection.query("""
+            SELECT v.id, v.name, count(*) AS uses
+            FROM \(unescaped: link) l JOIN \(unescaped: table) v ON v.id = l.\(unescaped: column) JOIN posts p ON p.id = l.post_id
+            WHERE p.status = 'ready' AND (\(libraryIDs)::bigint[] IS NULL OR p.library_id = ANY(\(libraryIDs)::bigint[]))
+            GROUP BY v.id
+            ORDER BY uses DESC, v.name_key COLLATE "C", v.id
+            """, logger: logger).collect().map { row in
+            let (id, name, uses) = try row.decode((Int64, String, Int64).self)
+            return TagCount(id: id, name: name, count: Int(uses))
+        }
+    }
+
+    /// Ids of the names that exist (ignoring ASCII case); unknown and blank names are skipped.
+    func existingIDs(_ connection: PostgresConnection, names: [String], logger: Logger) async throws -> [Int64] {
+        let keys = names.filter { !Self.isBlank($0) }.map(Self.key)
+        guard !keys.isEmpty else { return [] }
+        return try await connection.query(
+            "SELECT id FROM \(unescaped: table) WHERE name_key = ANY(\(keys)) ORDER BY id", logger: logger
+        ).collect().map { try $0.decode(Int64.self) }
     }
 }
