@@ -2,14 +2,19 @@ import Foundation
 import ReelModels
 import ReelStore
 import ReelStoreSQLite
+import ReelTestSupport
 import Testing
 
-@Suite("SQLiteStore as a FeedStore")
+/// One suite for both stores (SQLite and PostgreSQL): the same positions must walk the same
+/// epochs with the same guarantees.
+@Suite("FeedStore on SQLite and PostgreSQL")
 struct FeedStoreTests {
-    @Test("each epoch serves every matching ready post exactly once; the next epoch reorders them", arguments: [0, 1, 2, 7, 50, 333])
-    func epochsAreExactPermutations(size: Int) async throws {
+    @Test("each epoch serves every matching ready post exactly once; the next epoch reorders them",
+          arguments: StoreBackend.allCases, [0, 1, 2, 7, 50, 333])
+    func epochsAreExactPermutations(backend: StoreBackend, size: Int) async throws {
+        try await withStore(backend) { (store) async throws in
         var rng = SplitMix(state: UInt64(size) &* 7919 &+ 1)
-        let library = try await makeLibrary(size: size, rng: &rng)
+        let library = try await makeLibrary(size: size, rng: &rng, in: store)
         let limits = [1, 2, 3, 7, 10, 25, 64, 500]
         var filters = [FeedFilter()]
         for _ in 0..<(size > 100 ? 6 : 12) { filters.append(randomFilter(using: &rng)) }
@@ -33,26 +38,29 @@ struct FeedStoreTests {
             if expected.count >= 7 { #expect(second.ids != first.ids, "epoch 1 repeats epoch 0's order") }
             #expect(second.next?.epoch == 2)
         }
+        }
     }
 
-    @Test("the order depends on the seed, and a page size does not change the order")
-    func orderIsAFunctionOfSeedAndEpoch() async throws {
+    @Test("the order depends on the seed, and a page size does not change the order", arguments: StoreBackend.allCases)
+    func orderIsAFunctionOfSeedAndEpoch(backend: StoreBackend) async throws {
+        try await withStore(backend) { (store) async throws in
         var rng = SplitMix(state: 42)
-        let library = try await makeLibrary(size: 50, rng: &rng)
+        let library = try await makeLibrary(size: 50, rng: &rng, in: store)
         let a = try await walkEpoch(library, filter: .all, from: .start(seed: 1), limit: 7).ids
         let b = try await walkEpoch(library, filter: .all, from: .start(seed: 1), limit: 50).ids
         let c = try await walkEpoch(library, filter: .all, from: .start(seed: 2), limit: 7).ids
         #expect(a == b)
         #expect(a != c)
         #expect(a.count == 50)
+        }
     }
 
-    @Test("deleting and adding posts mid-walk never repeats a post within the epoch")
-    func mutationsMidWalk() async throws {
+    @Test("deleting and adding posts mid-walk never repeats a post within the epoch", arguments: StoreBackend.allCases)
+    func mutationsMidWalk(backend: StoreBackend) async throws {
         for round in 0..<8 {
+            try await withStore(backend) { (store) async throws in
             var rng = SplitMix(state: 1000 + UInt64(round))
-            let library = try await makeLibrary(size: 50, rng: &rng)
-            let store = library.store
+            let library = try await makeLibrary(size: 50, rng: &rng, in: store)
             var deleted: Set<Int64> = []
             var added: Set<Int64> = []
             var served: [Int64] = []
@@ -79,13 +87,15 @@ struct FeedStoreTests {
             let next = try #require(walk.next)
             let after = try await walkEpoch(library, filter: .all, from: next, limit: 5)
             #expect(Set(after.ids) == survivors.union(added) && after.ids.count == survivors.count + added.count)
+            }
         }
     }
 
-    @Test("a filter that matches nothing gives an empty page and no next position")
-    func emptyFeeds() async throws {
+    @Test("a filter that matches nothing gives an empty page and no next position", arguments: StoreBackend.allCases)
+    func emptyFeeds(backend: StoreBackend) async throws {
+        try await withStore(backend) { (store) async throws in
         var rng = SplitMix(state: 7)
-        let library = try await makeLibrary(size: 7, rng: &rng)
+        let library = try await makeLibrary(size: 7, rng: &rng, in: store)
         for filter in [FeedFilter(tags: ["no-such-tag"]), FeedFilter(minRating: 6), FeedFilter(tags: ["cat"], excludeTags: ["CAT"])] {
             let page = try await library.store.feedPage(userID: library.viewer.id, filter: filter, position: .start(seed: 3), limit: 10)
             #expect(page.items.isEmpty && page.next == nil)
@@ -102,11 +112,12 @@ struct FeedStoreTests {
         )
         #expect(stale.items.count == 3)
         #expect(stale.next?.epoch == 1)
+        }
     }
 
-    @Test("malformed positions and page sizes are invalid")
-    func invalidRequests() async throws {
-        let store = try SQLiteStore.inMemory()
+    @Test("malformed positions and page sizes are invalid", arguments: StoreBackend.allCases)
+    func invalidRequests(backend: StoreBackend) async throws {
+        try await withStore(backend) { (store) async throws in
         for (position, limit) in [
             (FeedPosition.start(seed: 1), 0), (FeedPosition.start(seed: 1), 501),
             (FeedPosition(seed: 1, epoch: 0, phase: 2, lastKey: nil, lastID: nil), 5),
@@ -115,6 +126,7 @@ struct FeedStoreTests {
             await #expect(throws: StoreError.self) {
                 _ = try await store.feedPage(userID: 1, filter: .all, position: position, limit: limit)
             }
+        }
         }
     }
 
