@@ -222,3 +222,26 @@ struct PostgresFeedRow: Sendable {
         viewer = untouched ? .none : PostgresStore.viewerState(favoritedAt: favoritedAt, rating: rating, position: position, seenAt: seenAt)
     }
 }
+
+extension PostgresStore {
+    /// PostgreSQL's plan for the page query `feedPage` would run first at `position`, one line
+    /// per plan node (`EXPLAIN`); for the tests that pin the index use.
+    func feedQueryPlan(userID: Int64, filter: FeedFilter, position: FeedPosition, limit: Int) async throws -> [String] {
+        try await read { connection in
+            let resolved = try await PostgresFeedFilter.resolve(connection, filter, userID: userID, logger: logger)
+            let after = position.lastKey.flatMap { key in position.lastID.map { (key: key, id: $0) } }
+            let order = FeedShuffle.order(seed: position.seed, epoch: position.epoch)
+            var query = PostgresFeedSQL.page(
+                userID: userID, filter: resolved, order: order, phase: position.phase, after: after, limit: limit + 1
+            )
+            query.sql = "EXPLAIN " + query.sql
+            return try await connection.query(query, logger: logger).collect().map { try $0.decode(String.self) }
+        }
+    }
+
+    /// Runs one statement as it is; for tests that shape a database beyond what the protocols
+    /// can (a large library in one statement, ANALYZE).
+    func executeForTesting(_ sql: String) async throws {
+        try await write { connection in _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger) }
+    }
+}
