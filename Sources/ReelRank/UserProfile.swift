@@ -28,8 +28,15 @@ public struct UserProfile: Sendable, Equatable {
     public var uploaderAffinity: [String: Double]
     /// Events other than impressions the person has sent (decides whether For You is the default).
     public var signalCount: Int
+    /// How many of the posts served to the person in the last hour (at most the last
+    /// `recentWindow`) carried each tag: short-term fatigue, which the scorer discounts, so a
+    /// session moves between the person's tags instead of wearing out the strongest one.
+    public var recentTagExposure: [String: Int] = [:]
 
     public static let maxAnchors = 50
+    /// Served posts that count as recent exposure, and how far back.
+    public static let recentWindow = 30
+    public static let recentSeconds: Double = 3_600
 
     public init(anchors: [Anchor] = [], tagAffinity: [String: Double] = [:], uploaderAffinity: [String: Double] = [:], signalCount: Int = 0) {
         self.anchors = anchors

@@ -46,6 +46,9 @@ public enum ConfigurationLoader {
         else {
             throw ConfigurationError("compatKeyScheme must be a custom URL scheme such as lockdown (not http or https)")
         }
+        guard ServerConfiguration.roles.contains(configuration.role) else {
+            throw ConfigurationError("role must be all, api or worker, not \"\(configuration.role)\"")
+        }
         guard (0...65535).contains(configuration.port) else { throw ConfigurationError("port must be between 0 and 65535") }
         // Short windows exist for tests that watch a URL expire; production keeps the hour.
         guard configuration.mediaTokenWindowSeconds >= 2 else { throw ConfigurationError("mediaTokenWindowSeconds must be at least 2") }

@@ -65,6 +65,8 @@ extension ConfigurationSetting {
         .init("credentialCacheSeconds", .integer, env: "REELHOUSE_CREDENTIAL_CACHE_SECONDS", example: "0",
               "How long a node remembers a verified key or session (a revocation takes this long)."),
         .init("metrics", .boolean, env: "REELHOUSE_METRICS", example: "false", "Serve /metrics to owners."),
+        .init("role", .text, env: "REELHOUSE_ROLE", example: "api",
+              "What this node does: all (HTTP and jobs), api (HTTP only: stateless nodes behind a balancer) or worker (jobs only)."),
         .init("worker", .boolean, env: "REELHOUSE_WORKER", example: "false", "Run the transcode and generation worker in this process."),
         .init("workerConcurrency", .integer, env: "REELHOUSE_WORKER_CONCURRENCY", example: "2",
               "Jobs the worker runs at once (default: 1 on ≤ 2 cores)."),

@@ -29,9 +29,18 @@ public struct ServerConfiguration: Codable, Sendable, Equatable {
     public var credentialCacheSeconds = 5
     /// Serve `/metrics` (requires an owner's credentials).
     public var metrics = true
-    /// Run the transcode worker inside the server process.
+    /// What this node does (docs/scale-out.md): `all` serves HTTP and, when `worker` is on,
+    /// runs jobs; `api` only serves (stateless nodes behind a balancer); `worker` only runs jobs.
+    public var role = "all"
+    /// Run the transcode worker inside the server process (with role `all`).
     public var worker = true
     public var workerConcurrency: Int?
+
+    public static let roles = ["all", "api", "worker"]
+    /// Whether this node listens for HTTP.
+    public var servesHTTP: Bool { role != "worker" }
+    /// Whether this node runs the job workers.
+    public var runsJobs: Bool { role == "worker" || (role == "all" && worker) }
     /// Server-sent event streams (job progress) one user may hold open at once, and how long
     /// one lasts before the server ends it (the browser's EventSource reconnects by itself).
     public var eventStreamsPerUser = 4

@@ -148,4 +148,8 @@ public protocol EventStore: Sendable {
     func positiveHistories(maxPerUser: Int) async throws -> [[Int64]]
     /// Replaces the whole neighbour table in one transaction (posts deleted meanwhile are skipped).
     func replaceNeighbors(_ neighbors: [Int64: [Neighbor]]) async throws
+    /// Recounts judged views and long views per length bucket over everyone's signals (For
+    /// You's `LengthPrior`) and keeps them for the pages that follow; answers the new prior.
+    @discardableResult
+    func rebuildLengthPrior() async throws -> LengthPrior
 }

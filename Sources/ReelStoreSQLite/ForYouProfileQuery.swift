@@ -43,10 +43,23 @@ enum ForYouProfileQuery {
             case nil: continue
             }
         }
-        return ProfileBuilder().build(
+        var profile = ProfileBuilder().build(
             signals: try signals(db, userID: userID), tagScores: tags, uploaderScores: uploaders,
             signalCount: try signalCount(db, userID: userID, atMost: UserProfile.signalsForForYou)
         )
+        profile.recentTagExposure = try recentTagExposure(db, userID: userID, now: now)
+        return profile
+    }
+
+    /// Tags of the posts served to the person lately (`UserProfile.recentTagExposure`): the
+    /// newest `recentWindow` rows of `user_post_signals_by_seen`, never the whole history.
+    static func recentTagExposure(_ db: Database, userID: Int64, now: Date) throws -> [String: Int] {
+        let names = try String.fetchAll(db.cachedStatement(sql: """
+            SELECT t.name FROM (SELECT post_id FROM user_post_signals INDEXED BY user_post_signals_by_seen
+                                WHERE user_id = ? AND seen_at >= ? ORDER BY seen_at DESC LIMIT ?) recent
+            JOIN post_tag_ids x ON x.post_id = recent.post_id JOIN tags t ON t.id = x.tag_id
+            """), arguments: [userID, RowDecoding.seconds(now.addingTimeInterval(-UserProfile.recentSeconds)), UserProfile.recentWindow])
+        return names.reduce(into: [:]) { $0[$1, default: 0] += 1 }
     }
 
     /// Events other than impressions, counted up to `atMost` (an index walk of the person's

@@ -58,7 +58,8 @@ extension SQLiteStore: ForYouStore {
         for id in try sources.uploaded(profile.topUploaders, maxPostID: maxPostID).keys { origins[id, default: []].insert(.uploader) }
         for id in try sources.fresh() { origins[id, default: []].insert(.fresh) }
         for id in try sources.popular() { origins[id, default: []].insert(.popular) }
-        let exploreIDs = try sources.explore(order: order, count: limit).filter { origins[$0] == nil }
+        // Twice a page's worth, so exploration can prefer the lengths long-viewed more often.
+        let exploreIDs = try sources.explore(order: order, count: limit * 2).filter { origins[$0] == nil }
         // Fewer unseen posts than a page: everything has been seen; the least recently seen
         // come back (after whatever unseen posts are left).
         let unseenCount = origins.count + exploreIDs.count
@@ -66,7 +67,7 @@ extension SQLiteStore: ForYouStore {
             ? try sources.leastRecentlySeen(count: limit - unseenCount, excluding: Set(origins.keys).union(exploreIDs)) : []
 
         let described = try sources.describe(Array(origins.keys) + exploreIDs + recycled)
-        let scorer = ForYouScorer()
+        let scorer = ForYouScorer(lengthPrior: try lengthPrior(db))
         func candidate(_ id: Int64, _ origin: Set<CandidateSource>) -> Candidate? {
             guard var candidate = described[id] else { return nil }
             candidate.sources = origin
@@ -78,7 +79,8 @@ extension SQLiteStore: ForYouStore {
         }
         var ranked = scorer.rank(origins.compactMap { candidate($0.key, $0.value) }, profile: profile, now: now)
         ranked += recycled.compactMap { candidate($0, []).map { scorer.score($0, profile: profile, now: now) } }
-        let explore = exploreIDs.compactMap { candidate($0, [.explore]).map { scorer.score($0, profile: profile, now: now) } }
+        var exploreOrder = SplitMix64(state: position.seed &+ UInt64(truncatingIfNeeded: position.page) &* 0xBF58_476D_1CE4_E5B9)
+        let explore = scorer.rankExplore(exploreIDs.compactMap { candidate($0, [.explore]) }, using: &exploreOrder)
 
         let previousUploader = try position.lastPostID.flatMap { id in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT uploader, username FROM posts WHERE id = ?"), arguments: [id])

@@ -9,7 +9,7 @@ import GRDB
 /// post's id (its media folder name) or a deleted job's id (its work folder) is never reused.
 enum Schema {
     /// Identifiers of every migration, oldest first. The last one is the current schema version.
-    static let versions = ["v1_posts_jobs", "v2_accounts_social_feed", "v3_generations", "v4_post_filter", "v5_uploads", "v6_job_subjects", "v7_post_revisions", "v8_search", "v9_catalog", "v10_libraries", "v11_recent_searches", "v12_search_fields", "v13_stories", "v14_story_sweep", "v15_recommendations", "v16_for_you_indexes"]
+    static let versions = ["v1_posts_jobs", "v2_accounts_social_feed", "v3_generations", "v4_post_filter", "v5_uploads", "v6_job_subjects", "v7_post_revisions", "v8_search", "v9_catalog", "v10_libraries", "v11_recent_searches", "v12_search_fields", "v13_stories", "v14_story_sweep", "v15_recommendations", "v16_for_you_indexes", "v17_length_prior"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -29,6 +29,7 @@ enum Schema {
         migrator.registerMigration("v14_story_sweep", migrate: addStorySweepIndex)
         migrator.registerMigration("v15_recommendations", migrate: addRecommendations)
         migrator.registerMigration("v16_for_you_indexes", migrate: addForYouIndexes)
+        migrator.registerMigration("v17_length_prior", migrate: addLengthPrior)
         return migrator
     }
 

@@ -12,11 +12,12 @@ import ReelStore
 import ReelStorePostgres
 import ReelStoreSQLite
 import ServiceLifecycle
+import UnixSignals
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the server (API, web client, media) with a transcode worker.",
+        abstract: "Run the server (API, web client, media) with a transcode worker; --role api|worker|all splits them across nodes.",
         discussion: """
         Settings are layered: defaults < config file (--config, or <data>/config.json) < environment < flags.
         Also REELHOUSE_DATA (--data) and REELHOUSE_SECRET (hex or base64, shared by every API node).
@@ -67,13 +68,21 @@ struct ServeCommand: AsyncParsableCommand {
         // Complete uploads whose import was never recorded (the server died on their last byte).
         try await uploads.imports.recoverPending(now: Date())
         let generations = try GenerationSetup.dependencies(context: context, configuration: configuration)
-        if configuration.worker {
+        if configuration.runsJobs {
             let light = try await LightJobs.handlers(
                 context: context, configuration: configuration, uploads: uploads, generations: generations
             )
             services += context.workers(settings: configuration, light: light) {
                 MeasuredJobHandler($0, metrics: metrics)
             } as [any Service]
+        }
+        guard configuration.servesHTTP else {
+            // `--role worker`: the jobs alone, as `reelhouse worker` runs them.
+            let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: context.logger)
+            print("Reelhouse worker started (role worker: no HTTP)")
+            fflush(nil)
+            try await group.run()
+            return
         }
         let dependencies = ServerDependencies(
             library: context.store, jobs: context.store, accounts: context.store, social: context.store,

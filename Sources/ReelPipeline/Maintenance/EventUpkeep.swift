@@ -8,7 +8,8 @@ import ReelStore
 /// For You's upkeep on the job system (docs/recommendations-api.md, "Retention"): the
 /// recurring `events.expire` job deletes watch events past the retention (the aggregates they
 /// fed stay), and `recs.neighbors` rebuilds the item-to-item neighbour table from the events
-/// that remain, with the same `CoVisitation` that `reelhouse eval` measures.
+/// that remain, with the same `CoVisitation` that `reelhouse eval` measures, and recounts the
+/// long-view rate per length bucket (`LengthPrior`).
 public struct EventUpkeep: Sendable {
     let events: any EventStore
     /// `eventRetentionDays`, in seconds.
@@ -62,6 +63,7 @@ public struct EventUpkeep: Sendable {
             }
         }
         try await events.replaceNeighbors(neighbors)
+        try await events.rebuildLengthPrior()
         logger.info("rebuilt post neighbours", metadata: [
             "people": "\(histories.count)", "posts": "\(neighbors.count)", "elapsed": "\(ContinuousClock.now - started)",
         ])
