@@ -30,14 +30,10 @@ public struct ConfigurationSetting: Sendable, Equatable {
         self.help = help
     }
 
-    /// `--media-token-window-seconds` (and `database_url` → `--database-url`); booleans also take `--no-…`.
+    /// `--media-token-window-seconds`; booleans also take `--no-…`.
     public var flag: String {
         "--" + key.reduce(into: "") { name, character in
-            if character.isUppercase {
-                name += "-" + character.lowercased()
-            } else {
-                name.append(character == "_" ? "-" : character)
-            }
+            if character.isUppercase { name += "-" + character.lowercased() } else { name.append(character) }
         }
     }
 
@@ -125,9 +121,9 @@ extension ConfigurationSetting {
               "Keep a person's expired stories in their archive (off: the next sweep deletes expired stories with their media, archives included)."),
         .init("eventRetentionDays", .integer, env: "REELHOUSE_EVENT_RETENTION_DAYS", example: "30",
               "Watch events are kept this many days (1 to 3650), then the hourly events.expire job deletes them; For You's aggregates stay."),
-        .init("database_url", .text, env: "REELHOUSE_DATABASE_URL", example: "postgres://reel@127.0.0.1:5432/reelhouse",
+        .init("databaseUrl", .text, env: "REELHOUSE_DATABASE_URL", example: "postgres://reel@127.0.0.1:5432/reelhouse",
               "The metadata store: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (default: SQLite in the data folder)."),
-        .init("database_pool", .integer, env: "REELHOUSE_DATABASE_POOL", example: "4",
+        .init("databasePool", .integer, env: "REELHOUSE_DATABASE_POOL", example: "4",
               "PostgreSQL connections this node's pool may hold (1 to 1000)."),
         .init("neighborRefreshMinutes", .number, env: "REELHOUSE_NEIGHBOR_REFRESH_MINUTES", example: "2",
               "How often the recs.neighbors job rebuilds For You's item-to-item neighbours (\"because you liked …\") from the watch events."),

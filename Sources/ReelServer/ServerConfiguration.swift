@@ -109,9 +109,8 @@ public struct ServerConfiguration: Codable, Sendable, Equatable {
 
     /// Scale-out (docs/scale-out.md): the metadata store as `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`
     /// (nil: SQLite in the data folder), and how many connections each node's pool may hold.
-    /// The contract fixes these config-file keys in snake_case, and the property is the key.
-    public var database_url: String?
-    public var database_pool = 8
+    public var databaseUrl: String?
+    public var databasePool = 8
     public static let databasePoolRange = 1...1000
 
     public var resumeRule: ResumeRule {

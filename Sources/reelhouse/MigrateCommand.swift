@@ -11,7 +11,7 @@ import ReelStoreSQLite
 /// SQLite: opening the store migrates it (the data folder is created if needed, so a node can
 /// be prepared before its first start). PostgreSQL: the versions run one transaction each
 /// under an advisory lock, so nodes migrating at once do not race. The URL comes from the flag,
-/// `REELHOUSE_DATABASE_URL` or `database_url` in the data folder's config.json, in that order of
+/// `REELHOUSE_DATABASE_URL` or `databaseUrl` in the data folder's config.json, in that order of
 /// precedence; it is printed only with its password hidden.
 struct MigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,7 +25,7 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try loadSettings()
-        guard let text = settings.database_url else {
+        guard let text = settings.databaseUrl else {
             try migrateSQLite()
             return
         }
@@ -66,7 +66,7 @@ struct MigrateCommand: AsyncParsableCommand {
         do {
             return try ConfigurationLoader.load(
                 file: data, environment: ProcessInfo.processInfo.environment,
-                overrides: databaseURL.map { ["database_url": $0] } ?? [:]
+                overrides: databaseURL.map { ["databaseUrl": $0] } ?? [:]
             )
         } catch {
             throw CLIError("migrate: \(error)")

@@ -44,10 +44,10 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let context = try AppContext(dataPath: dataOptions.resolvedPath, creating: true, logLevel: .info)
         let configuration = try loadConfiguration(context)
-        if let url = configuration.database_url {
+        if let url = configuration.databaseUrl {
             // The PostgreSQL store does not implement every store protocol yet (issue 17);
             // serving SQLite while a URL is configured would split the library silently.
-            throw CLIError("serve: database_url is set (\(PostgresDatabaseURL.redact(url))), but serving from PostgreSQL is not available yet; `reelhouse migrate` prepares the database")
+            throw CLIError("serve: databaseUrl is set (\(PostgresDatabaseURL.redact(url))), but serving from PostgreSQL is not available yet; `reelhouse migrate` prepares the database")
         }
         let secret = try ServerSecret.load(dataFolder: context.dataFolder)
         let passwords = BcryptPasswordHasher(cost: bcryptCost)
