@@ -238,10 +238,4 @@ extension PostgresStore {
             return try await connection.query(query, logger: logger).collect().map { try $0.decode(String.self) }
         }
     }
-
-    /// Runs one statement as it is; for tests that shape a database beyond what the protocols
-    /// can (a large library in one statement, ANALYZE).
-    func executeForTesting(_ sql: String) async throws {
-        try await write { connection in _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger) }
-    }
 }
