@@ -146,13 +146,13 @@ struct JobStoreTests {
     @Test("jobs are listed newest first, filtered by state", arguments: StoreBackend.allCases)
     func listing(backend: StoreBackend) async throws {
         try await withStore(backend) { (store) async throws in
-        let a = try await store.enqueue(kind: .transcode, postID: nil, maxAttempts: 3, now: t0)
-        let b = try await store.enqueue(kind: .transcode, postID: nil, maxAttempts: 3, now: t0)
-        _ = try await store.claim(workerID: "w", kinds: [.transcode], leaseDuration: 10, now: t0)
-        #expect(try await store.jobs(states: nil, limit: 10).map(\.id) == [b.id, a.id])
-        #expect(try await store.jobs(states: [.running], limit: 10).map(\.id) == [a.id])
-        #expect(try await store.jobs(states: [.queued, .succeeded], limit: 10).map(\.id) == [b.id])
-        #expect(try await store.jobs(states: [], limit: 10) == [])
+            let a = try await store.enqueue(kind: .transcode, postID: nil, maxAttempts: 3, now: t0)
+            let b = try await store.enqueue(kind: .transcode, postID: nil, maxAttempts: 3, now: t0)
+            _ = try await store.claim(workerID: "w", kinds: [.transcode], leaseDuration: 10, now: t0)
+            #expect(try await store.jobs(states: nil, limit: 10).map(\.id) == [b.id, a.id])
+            #expect(try await store.jobs(states: [.running], limit: 10).map(\.id) == [a.id])
+            #expect(try await store.jobs(states: [.queued, .succeeded], limit: 10).map(\.id) == [b.id])
+            #expect(try await store.jobs(states: [], limit: 10) == [])
         }
     }
 }

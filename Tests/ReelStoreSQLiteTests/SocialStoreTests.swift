@@ -48,24 +48,24 @@ struct SocialStoreTests {
     @Test("ratings are 0…5, positions non-negative, and unknown posts or users are not found", arguments: StoreBackend.allCases)
     func bounds(backend: StoreBackend) async throws {
         try await withStore(backend) { (store) async throws in
-        let (ana, _, ids) = try await fixture(store, count: 1)
-        for rating in [-1, 6, 100] {
-            await #expect(throws: StoreError.invalid("a rating is 0 to 5, not \(rating)")) {
-                try await store.setRating(userID: ana.id, postID: ids[0], rating: rating, now: t0)
+            let (ana, _, ids) = try await fixture(store, count: 1)
+            for rating in [-1, 6, 100] {
+                await #expect(throws: StoreError.invalid("a rating is 0 to 5, not \(rating)")) {
+                    try await store.setRating(userID: ana.id, postID: ids[0], rating: rating, now: t0)
+                }
             }
-        }
-        for rating in 0...5 { try await store.setRating(userID: ana.id, postID: ids[0], rating: rating, now: t0) }
-        for seconds in [-1.0, .nan, .infinity] {
-            await #expect(throws: StoreError.self) {
-                try await store.setPosition(userID: ana.id, postID: ids[0], seconds: seconds, now: t0)
+            for rating in 0...5 { try await store.setRating(userID: ana.id, postID: ids[0], rating: rating, now: t0) }
+            for seconds in [-1.0, .nan, .infinity] {
+                await #expect(throws: StoreError.self) {
+                    try await store.setPosition(userID: ana.id, postID: ids[0], seconds: seconds, now: t0)
+                }
             }
-        }
-        await #expect(throws: StoreError.notFound("post 999")) {
-            try await store.setFavorite(userID: ana.id, postID: 999, favorited: true, now: t0)
-        }
-        await #expect(throws: StoreError.notFound("user 999")) {
-            try await store.markSeen(userID: 999, postID: ids[0], now: t0)
-        }
+            await #expect(throws: StoreError.notFound("post 999")) {
+                try await store.setFavorite(userID: ana.id, postID: 999, favorited: true, now: t0)
+            }
+            await #expect(throws: StoreError.notFound("user 999")) {
+                try await store.markSeen(userID: 999, postID: ids[0], now: t0)
+            }
         }
     }
 
