@@ -62,26 +62,10 @@ extension PostgresStore: JobStore {
     /// Once per (kind, subject), even when nodes race: the unique index decides, and the loser
     /// gets the winner's job.
     public func enqueue(kind: JobKind, subject: String, maxAttempts: Int, timeLimit: TimeInterval?, now: Date) async throws -> Job {
-        let seconds = now.timeIntervalSince1970
-        return try await write { connection in
-            let inserted = try await connection.query("""
-                INSERT INTO jobs (kind, subject, state, attempts, max_attempts, progress, run_after, created_at, updated_at,
-                                  time_limit, deadline_at)
-                VALUES (\(kind.rawValue), \(subject), 'queued', 0, \(max(1, maxAttempts)), 0, \(seconds), \(seconds), \(seconds),
-                        \(timeLimit), \(timeLimit.map { seconds + $0 }))
-                ON CONFLICT (kind, subject) WHERE subject IS NOT NULL DO NOTHING
-                RETURNING \(unescaped: Self.jobColumns)
-                """, logger: logger).collect()
-            if let row = inserted.first {
-                try await Self.notifyWork(connection, kind: kind, logger: logger)
-                return try Self.job(row)
-            }
-            guard let existing = try await connection.query(
-                "SELECT \(unescaped: Self.jobColumns) FROM jobs WHERE kind = \(kind.rawValue) AND subject = \(subject)", logger: logger
-            ).collect().first else {
-                throw StoreError.corrupt("job \(kind.rawValue) \(subject) conflicted but is not there")
-            }
-            return try Self.job(existing)
+        try await write { connection in
+            try await Self.enqueue(
+                connection, kind: kind, subject: subject, maxAttempts: maxAttempts, timeLimit: timeLimit, now: now, logger: logger
+            )
         }
     }
 
@@ -295,6 +279,31 @@ extension PostgresStore: JobStore {
         guard let row = rows.first else { throw StoreError.corrupt("job insert returned no row") }
         try await notifyWork(connection, kind: kind, logger: logger)
         return try job(row)
+    }
+
+    static func enqueue(
+        _ connection: PostgresConnection, kind: JobKind, subject: String, maxAttempts: Int, timeLimit: TimeInterval?, now: Date,
+        logger: Logger
+    ) async throws -> Job {
+        let seconds = now.timeIntervalSince1970
+        let inserted = try await connection.query("""
+            INSERT INTO jobs (kind, subject, state, attempts, max_attempts, progress, run_after, created_at, updated_at,
+                              time_limit, deadline_at)
+            VALUES (\(kind.rawValue), \(subject), 'queued', 0, \(max(1, maxAttempts)), 0, \(seconds), \(seconds), \(seconds),
+                    \(timeLimit), \(timeLimit.map { seconds + $0 }))
+            ON CONFLICT (kind, subject) WHERE subject IS NOT NULL DO NOTHING
+            RETURNING \(unescaped: jobColumns)
+            """, logger: logger).collect()
+        if let row = inserted.first {
+            try await notifyWork(connection, kind: kind, logger: logger)
+            return try job(row)
+        }
+        guard let existing = try await connection.query(
+            "SELECT \(unescaped: jobColumns) FROM jobs WHERE kind = \(kind.rawValue) AND subject = \(subject)", logger: logger
+        ).collect().first else {
+            throw StoreError.corrupt("job \(kind.rawValue) \(subject) conflicted but is not there")
+        }
+        return try job(existing)
     }
 
     static func fetchJob(_ connection: PostgresConnection, id: Int64, locking: Bool = false, logger: Logger) async throws -> Job? {
