@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import ReelStorePostgres
+@testable import ReelStorePostgres
 import ReelTestSupport
 import Testing
 
@@ -48,6 +48,27 @@ struct PostgresMigrationTests {
         } throws: { error in
             guard case PostgresStoreError.unreachable(let why)? = error as? PostgresStoreError else { return false }
             return why.hasPrefix("postgres://reel:***@127.0.0.1:\(port)/x: ") && !why.contains("hunter2")
+        }
+    }
+}
+
+@Suite("PostgresStore migrations, failing")
+struct PostgresFailingMigrationTests {
+    @Test("a version that fails half-way leaves nothing of itself, and is not recorded")
+    func failedVersionRollsBack() async throws {
+        try await withPostgresStore(migrating: false) { (store) async throws in
+            let good = PostgresMigration(version: "t1_good", statements: ["CREATE TABLE kept (id bigint)"])
+            let bad = PostgresMigration(version: "t2_bad", statements: [
+                "CREATE TABLE half_done (id bigint)",
+                "INSERT INTO no_such_table VALUES (1)",
+            ])
+            await #expect(throws: PostgresStoreError.self) { _ = try await store.migrate([good, bad]) }
+            #expect(try await store.rawStrings("SELECT version FROM reelhouse_migrations") == ["t1_good"])
+            #expect(try await store.rawStrings("SELECT to_regclass('kept')::text") == ["kept"])
+            #expect(try await store.rawStrings("SELECT coalesce(to_regclass('half_done')::text, 'absent')") == ["absent"])
+            // Fixed, the same version applies on the next run; the good one is not run twice.
+            let fixed = PostgresMigration(version: "t2_bad", statements: ["CREATE TABLE half_done (id bigint)"])
+            #expect(try await store.migrate([good, fixed]) == ["t2_bad"])
         }
     }
 }
