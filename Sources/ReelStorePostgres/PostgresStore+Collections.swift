@@ -6,30 +6,30 @@ import ReelStore
 
 extension PostgresStore: CollectionStore {
     public func collections() async throws -> [PostCollection] {
-        try await read { connection in try await Self.fetchCollections(connection, logger: logger) }
+        try await snapshot { connection in try await Self.fetchCollections(connection, logger: logger) }
     }
 
     public func collection(id: Int64) async throws -> PostCollection? {
-        try await read { connection in try await Self.fetchCollections(connection, id: id, logger: logger).first }
+        try await snapshot { connection in try await Self.fetchCollections(connection, id: id, logger: logger).first }
     }
 
     public func collection(named name: String) async throws -> PostCollection? {
         let key = PostgresVocabulary.key(name.trimmingCharacters(in: .whitespacesAndNewlines))
-        return try await read { connection in try await Self.fetchCollections(connection, nameKey: key, logger: logger).first }
+        return try await snapshot { connection in try await Self.fetchCollections(connection, nameKey: key, logger: logger).first }
     }
 
     public func collections(userID: Int64, library: Int64?) async throws -> [PostCollection] {
-        try await read { connection in try await Self.visibleCollections(connection, userID: userID, library: library, id: nil, logger: logger) }
+        try await snapshot { connection in try await Self.visibleCollections(connection, userID: userID, library: library, id: nil, logger: logger) }
     }
 
     public func collection(id: Int64, userID: Int64, library: Int64?) async throws -> PostCollection? {
-        try await read { connection in
+        try await snapshot { connection in
             try await Self.visibleCollections(connection, userID: userID, library: library, id: id, logger: logger).first
         }
     }
 
     public func collections(containing postID: Int64) async throws -> [PostCollection] {
-        try await read { connection in try await Self.fetchCollections(connection, containing: postID, logger: logger) }
+        try await snapshot { connection in try await Self.fetchCollections(connection, containing: postID, logger: logger) }
     }
 
     public func createCollection(name: String, postIDs: [Int64], createdBy: Int64?, now: Date) async throws -> PostCollection {

@@ -22,8 +22,7 @@ extension PostgresStore: FeedStore {
             throw StoreError.invalid("malformed feed position")
         }
         // One snapshot for the whole page, as SQLite's read transaction gives.
-        return try await write { connection in
-            try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+        return try await snapshot { connection in
             let resolved = try await PostgresFeedFilter.resolve(connection, filter, userID: userID, logger: logger)
             if resolved.matchesNothing { return ([], nil) }
             var position = position
@@ -38,7 +37,7 @@ extension PostgresStore: FeedStore {
 
     /// Counts every ready post the filter keeps: O(matches), it is not meant per page.
     public func countFeed(userID: Int64, filter: FeedFilter) async throws -> Int {
-        try await read { connection in
+        try await snapshot { connection in
             let resolved = try await PostgresFeedFilter.resolve(connection, filter, userID: userID, logger: logger)
             if resolved.matchesNothing { return 0 }
             var query = PostgresFeedSQL()

@@ -14,24 +14,24 @@ extension PostgresStore: LibraryStore {
         """
 
     public func post(id: Int64) async throws -> Post? {
-        try await read { connection in try await Self.fetchPosts(connection, where: "id = $1", [id], logger: logger).first }
+        try await snapshot { connection in try await Self.fetchPosts(connection, where: "id = $1", [id], logger: logger).first }
     }
 
     public func post(folderName: String) async throws -> Post? {
-        try await read { connection in
+        try await snapshot { connection in
             try await Self.fetchPosts(connection, where: "folder_name = $1", [folderName], logger: logger).first
         }
     }
 
     public func post(contentHash: String) async throws -> Post? {
-        try await read { connection in
+        try await snapshot { connection in
             try await Self.fetchPosts(connection, where: "content_hash = $1", [contentHash], logger: logger).first
         }
     }
 
     /// Newest first (by date added, then id).
     public func posts(status: PostStatus?, limit: Int) async throws -> [Post] {
-        try await read { connection in
+        try await snapshot { connection in
             if let status {
                 return try await Self.fetchPosts(connection, where: "status = $1", [status.rawValue], limit: limit, logger: logger)
             }

@@ -101,7 +101,7 @@ extension PostgresStore: SocialStore {
     }
 
     public func tagCounts(userID: Int64) async throws -> [TagCount] {
-        try await read { connection in
+        try await snapshot { connection in
             let scope = try await Self.scope(connection, userID: userID, requested: nil, logger: logger)
             return try await PostgresVocabulary.tags.counts(connection, libraryIDs: scope.libraryIDs, logger: logger)
         }
@@ -118,7 +118,7 @@ extension PostgresStore: SocialStore {
     /// Walks the partial index `(user_id, favorited_at, post_id)` backwards from the cursor.
     public func favorites(userID: Int64, library: Int64?, after: FavoritesCursor?, limit: Int) async throws -> (posts: [Post], next: FavoritesCursor?) {
         guard limit > 0 else { throw StoreError.invalid("a page holds at least one post, not \(limit)") }
-        return try await read { connection in
+        return try await snapshot { connection in
             let libraryIDs = try await Self.scope(connection, userID: userID, requested: library, logger: logger).libraryIDs
             let rows = try await connection.query("""
                 SELECT s.post_id, s.favorited_at

@@ -98,9 +98,20 @@ public final class PostgresStore: Sendable, Service {
     /// rolled back when it throws, so a failure leaves nothing half-written. (Not postgres-nio's
     /// `withTransaction`: it wraps the body's error, and callers must see their `StoreError`s.)
     func write<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await transaction(begin: "BEGIN", body)
+    }
+
+    /// Runs a read of several statements on one snapshot (REPEATABLE READ, read only), so a
+    /// post and its tags, or a page and its count, agree with each other as they do in SQLite's
+    /// read transactions. Single-statement reads use `read`: a statement is its own snapshot.
+    func snapshot<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+    }
+
+    private func transaction<T: Sendable>(begin: PostgresQuery, _ body: (PostgresConnection) async throws -> T) async throws -> T {
         do {
             return try await client.withConnection { connection in
-                try await connection.query("BEGIN", logger: logger)
+                try await connection.query(begin, logger: logger)
                 do {
                     let value = try await body(connection)
                     try await connection.query("COMMIT", logger: logger)
