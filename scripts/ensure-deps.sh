@@ -30,6 +30,11 @@ if [ "$profile" = "bench" ]; then
   have wrk || need_pkgs+=(wrk)
   have nginx || need_pkgs+=(nginx)
 fi
+if [ "$profile" = "test" ]; then
+  # the edge's tests (Tests/e2e/test_edge_nginx.py) run Debian's nginx 1.22 with the config
+  # `reelhouse edge nginx` prints (own prefix, no service started)
+  have nginx || [ -x /usr/sbin/nginx ] || need_pkgs+=(nginx)
+fi
 
 if [ ${#need_pkgs[@]} -gt 0 ]; then
   # shellcheck disable=SC2207

@@ -77,10 +77,12 @@ extension ProfileBuilder {
         let anchors = watched.prefix(UserProfile.maxAnchors).map {
             UserProfile.Anchor(postID: $0.signal.postID, weight: $0.signal.label, explicit: $0.signal.explicit, at: $0.at)
         }
-        return UserProfile(
+        var profile = UserProfile(
             anchors: Array(anchors), tagAffinity: UserProfile.strongest(tagScores, keep: UserProfile.maxTags),
             uploaderAffinity: UserProfile.strongest(uploaderScores, keep: UserProfile.maxUploaders), signalCount: signalCount
         )
+        profile.avoidedTags = UserProfile.avoided(tagScores)
+        return profile
     }
 }
 
@@ -95,6 +97,17 @@ extension UserProfile {
         let kept = scores.filter { $0.value > 0 }.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(keep)
         guard let top = kept.first?.value, top > 0 else { return [:] }
         return Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value / top) })
+    }
+
+    /// Tags a profile steers clear of: the most negative scores at or below `avoidThreshold`
+    /// (two skips' worth more rejected than watched), at most `maxAvoidedTags`, lowercased (a
+    /// post's tags are compared without case, as the tag vocabulary matches them).
+    public static let maxAvoidedTags = 4
+    public static let avoidThreshold = -1.0
+
+    static func avoided(_ scores: [String: Double]) -> Set<String> {
+        Set(scores.filter { $0.value <= avoidThreshold }.sorted { ($0.value, $0.key) < ($1.value, $1.key) }
+            .prefix(maxAvoidedTags).map { $0.key.lowercased() })
     }
 
     /// For You becomes a person's default feed mode once they sent this many signals (events

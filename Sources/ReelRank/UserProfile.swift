@@ -32,6 +32,9 @@ public struct UserProfile: Sendable, Equatable {
     /// `recentWindow`) carried each tag: short-term fatigue, which the scorer discounts, so a
     /// session moves between the person's tags instead of wearing out the strongest one.
     public var recentTagExposure: [String: Int] = [:]
+    /// Tags the person has clearly rejected (skipped far more than watched; scores as the
+    /// store keeps them, not scaled): exploration and ranking keep away from them.
+    public var avoidedTags: Set<String> = []
 
     public static let maxAnchors = 50
     /// Served posts that count as recent exposure, and how far back.

@@ -37,6 +37,7 @@ public func buildRouter(
     router.add(middleware: TusResumableMiddleware())
     router.add(middleware: ErrorMiddleware(routes: registry))
     router.add(middleware: BodyLimitMiddleware(maxBodyBytes: configuration.maxBodyBytes))
+    router.add(middleware: ClientAddressMiddleware(trusted: ClientAddress.trustedSet(configuration.trustedProxies)))
     let credentials = CredentialCache(ttl: TimeInterval(configuration.credentialCacheSeconds))
     router.add(middleware: AuthMiddleware(
         accounts: dependencies.accounts, limiter: limiter, cache: credentials, configuration: configuration, now: now
@@ -118,8 +119,10 @@ public func buildRouter(
     if let uploads = dependencies.uploads {
         UploadController(dependencies: uploads, libraries: dependencies.libraries, now: now).register(routes("uploads"))
     }
-    MediaController(library: dependencies.library, storage: dependencies.storage, tokens: tokens, images: images, now: now)
-        .register(routes("media"))
+    let media = MediaController(library: dependencies.library, storage: dependencies.storage, tokens: tokens, images: images, now: now)
+    media.register(routes("media"))
+    // nginx's auth_request (`reelhouse edge nginx`): the same checks, and the same ready-post memory.
+    MediaAuthController(check: media.check, storage: dependencies.storage).register(routes("edge"))
     if let generations = dependencies.generations {
         GenerationController(dependencies: generations, limiter: limiter, configuration: configuration, now: now)
             .register(routes("generations"))

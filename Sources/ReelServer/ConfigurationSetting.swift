@@ -57,6 +57,8 @@ extension ConfigurationSetting {
         .init("loginWindowSeconds", .integer, env: "REELHOUSE_LOGIN_WINDOW", example: "60", "The login rate-limit window."),
         .init("apiRequestsPerMinute", .integer, env: "REELHOUSE_API_REQUESTS_PER_MINUTE", example: "100",
               "API requests per credential per minute."),
+        .init("trustedProxies", .text, env: "REELHOUSE_TRUSTED_PROXIES", example: "127.0.0.1",
+              "Addresses of the proxies in front of this node (comma-separated): their X-Forwarded-For names the client per-IP limits count."),
         .init("sessionDays", .integer, env: "REELHOUSE_SESSION_DAYS", example: "7", "How long a browser session lasts."),
         .init("credentialCacheSeconds", .integer, env: "REELHOUSE_CREDENTIAL_CACHE_SECONDS", example: "0",
               "How long a node remembers a verified key or session (a revocation takes this long)."),

@@ -23,6 +23,9 @@ public struct ServerConfiguration: Codable, Sendable, Equatable {
     public var loginWindowSeconds = 300
     /// API requests per credential per minute.
     public var apiRequestsPerMinute = 1200
+    /// Comma-separated addresses of the proxies in front of this node (the nginx edge, a CDN):
+    /// from them, `X-Forwarded-For` names the client that per-IP limits count.
+    public var trustedProxies = ""
     public var sessionDays = 30
     /// Seconds a verified key or session is remembered per node (a revocation takes effect
     /// within this time); 0 checks the database on every request.

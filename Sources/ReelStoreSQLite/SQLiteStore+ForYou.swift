@@ -80,7 +80,7 @@ extension SQLiteStore: ForYouStore {
         var ranked = scorer.rank(origins.compactMap { candidate($0.key, $0.value) }, profile: profile, now: now)
         ranked += recycled.compactMap { candidate($0, []).map { scorer.score($0, profile: profile, now: now) } }
         var exploreOrder = SplitMix64(state: position.seed &+ UInt64(truncatingIfNeeded: position.page) &* 0xBF58_476D_1CE4_E5B9)
-        let explore = scorer.rankExplore(exploreIDs.compactMap { candidate($0, [.explore]) }, using: &exploreOrder)
+        let explore = scorer.rankExplore(exploreIDs.compactMap { candidate($0, [.explore]) }, profile: profile, using: &exploreOrder)
 
         let previousUploader = try position.lastPostID.flatMap { id in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT uploader, username FROM posts WHERE id = ?"), arguments: [id])

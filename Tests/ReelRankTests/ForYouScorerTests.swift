@@ -124,3 +124,31 @@ import Testing
         #expect(shortFirst > 1_150 && shortFirst < 1_850)
     }
 }
+
+@Suite struct AvoidedTagTests {
+    @Test func clearlyRejectedTagsAreAvoidedNotMildlyNegativeOnes() {
+        let profile = ProfileBuilder().build(
+            signals: [], tagScores: ["Horror": -2.5, "gore": -1.0, "news": -0.4, "cats": 3], uploaderScores: [:], signalCount: 30)
+        #expect(profile.avoidedTags == ["horror", "gore"])
+        #expect(profile.tagAffinity.keys.sorted() == ["cats"])
+    }
+
+    @Test func aCandidateWithARejectedTagFallsBehindInRankingAndExploration() {
+        var profile = UserProfile(tagAffinity: ["cats": 1])
+        profile.avoidedTags = ["horror"]
+        let plain = Candidate(postID: 1, uploader: nil, tags: ["cats"], addedAt: .distantPast, sources: [.tag])
+        let mixed = Candidate(postID: 2, uploader: nil, tags: ["cats", "Horror"], addedAt: .distantPast, sources: [.tag])
+        let scorer = ForYouScorer()
+        let now = Date()
+        let scores = scorer.rank([mixed, plain], profile: profile, now: now)
+        #expect(scores.map(\.candidate.postID) == [1, 2])
+        #expect(abs(scores[1].score - scores[0].score * scorer.avoidedTagFactor) < 1e-12)
+        var generator = SystemRandomNumberGenerator()
+        var rejectedFirst = 0
+        for _ in 0..<1_000 where scorer.rankExplore([plain, mixed], profile: profile, using: &generator).first?.candidate.postID == 2 {
+            rejectedFirst += 1
+        }
+        // Weights 1 and 0.2: first about one time in six, not never.
+        #expect(rejectedFirst > 80 && rejectedFirst < 300)
+    }
+}

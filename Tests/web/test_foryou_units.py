@@ -57,8 +57,11 @@ def test_a_view_stays_within_the_servers_bounds(page):
     assert fields["watched_ms"] == 50 * 1000 and fields["loops"] >= 100
 
 
-def test_images_get_an_impression_only(page):
-    assert track(page, {"id": 9, "kind": "image"}, []) == [["impression", 9, {}]]
+@pytest.mark.parametrize("kind", ["image", "carousel"])
+def test_photos_get_an_impression_only(page, kind):
+    """A view needs the post's length and a photo has none (see watch-tracker.js): however long
+    it stays on screen, a photo or carousel is an impression, never a view or a skip."""
+    assert track(page, {"id": 9, "kind": kind}, []) == [["impression", 9, {}]]
 
 
 def test_the_queue_is_shared_through_storage_and_bounded(page):

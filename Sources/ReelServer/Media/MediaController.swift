@@ -43,54 +43,38 @@ struct MediaController {
         }
     }
 
+    /// The checks every request here passes first (shared with the edge's token check).
+    var check: MediaRequestCheck {
+        MediaRequestCheck(library: library, tokens: tokens, images: images, posts: posts, now: now)
+    }
+
     // MARK: - /media
 
     func media(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let id = MediaName.postID(context.parameters.get("id")) else { throw APIError.notFound("media") }
-        let token = context.parameters.get("token") ?? ""
-        switch tokens.verify(token, postID: id, now: now()) {
-        case .success: break
-        case .failure(.expired): throw APIError.gone("this media link has expired; fetch the video again for a fresh one")
-        case .failure(.malformed), .failure(.badSignature): throw APIError.forbidden("this media link is not valid for this post")
-        }
-        guard let name = MediaName.catchAll(request, context: context), name.utf8.count <= MediaName.maxLength else {
-            throw APIError.notFound("media")
-        }
-        guard let entry = try await readyPost(id) else { throw APIError.notFound("post") }
-
-        if name == "key" {
-            guard entry.media.encrypted, let key = try await library.encryptionKey(postID: id) else { throw APIError.notFound("key") }
+        let allowed = try await check.media(
+            token: context.parameters.get("token") ?? "", id: context.parameters.get("id"), name: MediaName.catchAll(request, context: context)
+        )
+        switch allowed.target {
+        case .key:
+            guard let key = try await library.encryptionKey(postID: allowed.entry.post.id) else { throw APIError.notFound("key") }
             return MediaFileResponder.key(key, request: request)
+        case .file(let name):
+            return try await serveListed(name, of: allowed.entry, cacheControl: Self.immutable, request: request, context: context)
         }
-        guard entry.files.contains(name) else { throw APIError.notFound("media") }
-        return try await serveListed(name, of: entry, cacheControl: Self.immutable, request: request, context: context)
     }
 
     // MARK: - /img
 
     func image(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let id = MediaName.postID(context.parameters.get("id")),
-              let hash = context.parameters.get("hash"), !hash.isEmpty, hash.utf8.count <= 64,
-              let file = context.parameters.get("file")
-        else { throw APIError.notFound("image") }
-        let signature = context.parameters.get("sig") ?? ""
-        guard signature.utf8.count <= 64, images.verify(signature, postID: id, contentHash: hash) else {
-            throw APIError.forbidden("this image link is not valid")
-        }
-        guard let entry = try await readyPost(id) else { throw APIError.notFound("post") }
-        let media = entry.media
-        let candidates = [media.poster, media.thumbnail].compactMap { $0 } + media.images.flatMap(\.variants)
-        guard let match = candidates.first(where: { $0.contentHash == hash && $0.path == file }), entry.files.contains(match.path) else {
-            throw APIError.notFound("image")
-        }
-        return try await serveListed(match.path, of: entry, cacheControl: Self.immutable, request: request, context: context, etagOverride: "\"\(hash)\"")
+        let allowed = try await check.image(
+            signature: context.parameters.get("sig") ?? "", id: context.parameters.get("id"), hash: context.parameters.get("hash"),
+            file: context.parameters.get("file")
+        )
+        guard case .file(let name) = allowed.target else { throw APIError.notFound("image") }
+        return try await serveListed(name, of: allowed.entry, cacheControl: Self.immutable, request: request, context: context, etagOverride: allowed.etag)
     }
 
     // MARK: - Shared
-
-    func readyPost(_ id: Int64) async throws -> ReadyPostCache<Int64>.Entry? {
-        try await posts.entry(for: id, now: now()) { try await library.post(id: id) }
-    }
 
     /// Serves `name`, which the caller has checked is listed for `entry`'s post.
     func serveListed(

@@ -58,9 +58,21 @@ public struct MediaTokenSigner: Sendable {
         return Base64URL.encode(payload + mac(postID: postID, userID: userID, expiry: expiry))
     }
 
+    /// What a genuine, unexpired token says: whose it is (nil: shared) and until when it works.
+    public struct Verified: Sendable, Equatable {
+        public let userID: Int64?
+        /// Seconds since 1970; the token is accepted up to and including this second.
+        public let expiry: Int64
+    }
+
     /// Checks the token against the post it is used for. A token for another post fails the
     /// signature check (403), exactly like a forged one; a genuine but old one is `expired` (410).
     public func verify(_ token: String, postID: Int64, now: Date) -> Result<Int64?, Failure> {
+        check(token, postID: postID, now: now).map(\.userID)
+    }
+
+    /// `verify`, keeping the expiry too: the edge caches a token's answer for its remaining life.
+    public func check(_ token: String, postID: Int64, now: Date) -> Result<Verified, Failure> {
         guard token.count <= 80, let raw = Base64URL.decode(token), raw.count >= 8 + 16 else { return .failure(.malformed) }
         let bytes = [UInt8](raw)
         let expiry = Int64(bitPattern: bytes[0..<8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
@@ -75,7 +87,7 @@ public struct MediaTokenSigner: Sendable {
         let expected = mac(postID: postID, userID: userID, expiry: expiry)
         guard Self.constantTimeEqual(Data(bytes.suffix(16)), expected) else { return .failure(.badSignature) }
         guard Int64(now.timeIntervalSince1970) <= expiry else { return .failure(.expired) }
-        return .success(userID)
+        return .success(Verified(userID: userID, expiry: expiry))
     }
 
     private func mac(postID: Int64, userID: Int64?, expiry: Int64) -> Data {

@@ -12,7 +12,8 @@ public enum RouteAccess: String, Sendable, Codable {
     case user
     /// A user with the owner role.
     case owner
-    /// A signed media token in the path; no header needed (players, CDNs).
+    /// A signed media token in the path; no header needed (players, CDNs). The edge's check
+    /// (`/internal/media-auth`) takes the same capability in the URI it forwards.
     case mediaToken
     /// Seed 000's HLS routes: served without credentials by design (see the README).
     case compat

@@ -35,6 +35,13 @@ export function createWatchTracker({ record }) {
     sample(video);
     const { item, watched, loops, duration } = session;
     session = null;
+    // Photos and carousels end at their impression (their likes, ratings, shares… are sent as
+    // they happen): a `view` must carry `duration_ms`, the post's length, and a photo has none.
+    // Any length made up for it would decide the label on its own — the dwell time itself
+    // makes every look ≥ 2 s a complete watch, i.e. a long view (WatchLabel.isLongView: ≤ 18 s
+    // watched to the end), weighted like a finished video; a fixed length is a threshold no
+    // one chose. A dwell-only `skip` without the matching views would only ever count against
+    // photos. So no view and no skip for them.
     if (item.kind !== 'video' || failed) return;
     const watchedMs = Math.round(watched * 1000);
     if (watchedMs < VIEW_AFTER_MS) { record('skip', item.id, { watched_ms: watchedMs }); return; }

@@ -1,7 +1,8 @@
 // The full player (Play in the detail sheet): one of the page's three <video> elements,
 // borrowed from the feed's pool, played through the engine, with a seek bar (←/→ 5 s, space
 // plays/pauses), fullscreen, picture-in-picture, captions and cast; the position is restored
-// on Play when the resume rule allows and saved while watching (resume.js).
+// on Play when the resume rule allows and saved while watching (resume.js). Watch events
+// (impression, view/skip) for For You come from watch-events.js.
 import { borrowPlayer } from '../feed/player-pool.js';
 import { watchEngine } from './engine.js';
 import { request } from '../api.js';
@@ -12,6 +13,7 @@ import { wireCaptions } from './captions.js';
 import { wireCast } from '../cast/index.js';
 import { formatDuration } from '../detail/linkify.js';
 import { rememberedMuted } from '../feed/preferences.js';
+import { startPlayerWatchEvents } from './watch-events.js';
 
 const SEEK_STEP = 5;
 // Icons only the full player uses (ui/icons.js has the feed's).
@@ -84,6 +86,7 @@ export function startWatch(container, { item }) {
     const saver = createPositionSaver({ send: (seconds, options) => sendPosition(item.id, seconds, options), initial: item.position ?? null });
     let timer = 0;
     let casting = false;
+    let watchEvents = null;   // from the start of playback
     const listeners = [];
     const on = (target, name, handler, options) => { target.addEventListener(name, handler, options); listeners.push(() => target.removeEventListener(name, handler, options)); };
 
@@ -170,6 +173,7 @@ export function startWatch(container, { item }) {
 
     const cleanup = () => {
       clearInterval(timer);
+      watchEvents?.stop();   // the view is read off the element, so before it is given back
       if (!video.ended) { saver.update(video.currentTime); saver.flush(); }
       listeners.forEach((off) => off());
       captions.destroy();
@@ -200,6 +204,7 @@ export function startWatch(container, { item }) {
     video.muted = rememberedMuted();   // Profile's "Start muted"
     renderTime();
     renderPlaying();
+    watchEvents = startPlayerWatchEvents(item, video);
     resume();
     wrapper.focus({ preventScroll: true });
     return cleanup;

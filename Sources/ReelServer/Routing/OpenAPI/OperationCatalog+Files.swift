@@ -30,9 +30,27 @@ extension OperationCatalog {
             )
         case (_, "/api/videos/{folder}/key"):
             return Doc(responses: ["200": Doc.bytes([MediaMIME.octetStream], "the 16-byte AES-128 key (HEAD: its headers)")])
+        case ("GET", "/internal/media-auth"):
+            return edgeCheckDoc
         default:
             return uploadDoc(method: method, path: path)
         }
+    }
+
+    /// The edge's `auth_request` check (see `MediaAuthController`).
+    static var edgeCheckDoc: OperationDoc {
+        let uri = Doc.header(
+            "X-Original-URI", Schema.string(maxLength: OriginalMediaURI.maxLength), required: true,
+            "the client's raw request URI, `/media/{token}/{id}/{file}` or `/img/{sig}/{id}/{hash}/{file}` (nginx: `$request_uri`)"
+        )
+        return Doc(
+            parameters: [uri],
+            responses: ["204": Doc.empty("allowed: nginx may serve the file (keys are never allowed here; nginx proxies them to the API)", headers: [
+                "X-Reelhouse-Path": Doc.headerDoc(Schema.string(), "`{post key}/{listed name}`: the only path the edge opens or fetches"),
+                "Cache-Control": Doc.headerDoc(Schema.string(), "`max-age=` the token's remaining seconds (an image: an hour), how long the edge keeps this answer"),
+            ])],
+            errors: [403]
+        )
     }
 
     // MARK: - tus

@@ -1,0 +1,397 @@
+"""The nginx edge through real nginx (Debian's 1.22, `scripts/ensure-deps.sh test`): the config
+`reelhouse edge nginx` prints, in front of a real `reelhouse serve` with really encoded, encrypted
+videos. Both ways the edge gets bytes are run: from the media folder (`--media-root`) and, as
+with S3 storage, proxied from the API and kept in nginx's cache. What is checked through nginx:
+playlists, segments (Range, ETag, If-None-Match, immutable caching) and images; forged 403 and
+expired 410; traversal refused; one check per token and file however often a file is fetched;
+keys always answered by the API; and a whole video played (master, variant, init, segments, key,
+one segment decrypted with `cryptography` and decoded by ffprobe)."""
+import base64
+import http.client
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import urljoin
+
+import m3u8
+import pytest
+
+from conftest import BIN, RunningServer, http as request, import_json, make_clip
+from pykit.server import free_port
+
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+# Short token windows so a real expiry happens within the test; every URL used is taken from a
+# feed page read when at least FRESH seconds of its window are left.
+WINDOW = 12
+FRESH = 7
+SHORT_WINDOW = {"REELHOUSE_MEDIA_TOKEN_WINDOW": str(WINDOW), "REELHOUSE_MEDIA_TOKEN_MARGIN": "0"}
+IMMUTABLE = "public, max-age=31536000, immutable"
+CHECK_ROUTE = "/internal/media-auth"
+MEDIA_ROUTE = "/media/{token}/{id}/**"
+
+
+class Library:
+    """Two encrypted videos in a data folder nginx's workers can read (when the test runs as
+    root they run as `nobody`, so the folder is world-traversable; secret.key stays 0600), served
+    by `reelhouse serve` with a short token window."""
+
+    def __init__(self):
+        self.root = Path(tempfile.mkdtemp(prefix="reelhouse-edge-"))
+        self.server = None
+        try:
+            self.root.chmod(0o755)
+            self.data = self.root / "data"
+            clips = [make_clip(self.root / "clips" / f"edge-{n}.mp4", size="360x640", seconds=5, frequency=440 + 110 * n) for n in range(2)]
+            report = import_json(self.data, *clips)
+            assert len(report["imported"]) == 2, report
+            self.server = RunningServer(self.data, env=SHORT_WINDOW)
+            self.owner_key = self.server.key("owner")
+            self.viewer_key = self.server.add_user("viewer")
+        except BaseException:
+            self.close()
+            raise
+
+    def feed(self) -> list[dict]:
+        """The two posts, by id, from the owner's feed read early enough in a token window that its URLs outlive the test step."""
+        while True:
+            status, _, body = request(self.server.base + "/api/v1/feed?limit=10", headers={"api-key": self.owner_key})
+            assert status == 200, body
+            items = [item for item in json.loads(body)["items"] if item["media"]["master"]]
+            assert len(items) == 2, items
+            if all(item["media"]["expires_at"] - time.time() >= FRESH for item in items):
+                return sorted(items, key=lambda item: item["id"])  # the feed's own order is shuffled
+            time.sleep(max(0.2, items[0]["media"]["expires_at"] - time.time() + 0.2))
+
+    def hits(self, route: str) -> int:
+        """Requests the API has answered on `route` (all statuses), from its /metrics."""
+        status, _, body = request(self.server.base + "/metrics", headers={"api-key": self.owner_key})
+        assert status == 200
+        pattern = re.compile(r'^reelhouse_http_requests_total\{method="GET",route="' + re.escape(route) + r'",status="\w+"\} (\d+)$')
+        return sum(int(match.group(1)) for line in body.decode().splitlines() if (match := pattern.match(line)))
+
+    def close(self):
+        if self.server is not None:
+            self.server.stop()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+class Edge:
+    """nginx in the foreground (`daemon off`) with the printed config, on a free port of
+    127.0.0.1, its own prefix (pid, logs, temporary files) and cache folder. Stopped by the
+    fixture whatever happens; its whole process group is killed if it does not stop."""
+
+    def __init__(self, folder: Path, upstream_port: int, media_root: Path | None, upstreams: list[int] | None = None):
+        self.prefix = folder / "prefix"
+        self.cache = folder / "cache"
+        for path in [self.prefix, self.cache]:
+            path.mkdir(parents=True)
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        args = [BIN, "edge", "nginx", "--listen", f"127.0.0.1:{self.port}", "--cache-dir", str(self.cache)]
+        for port in upstreams or [upstream_port]:
+            args += ["--upstream", f"127.0.0.1:{port}"]
+        if media_root is not None:
+            args += ["--media-root", str(media_root)]
+        printed = subprocess.run(args, capture_output=True, text=True, check=True)
+        self.config = self.prefix / "nginx.conf"
+        self.config.write_text(printed.stdout)
+        command = [NGINX, "-c", str(self.config), "-p", f"{self.prefix}/", "-e", "stderr"]
+        checked = subprocess.run([*command, "-t"], capture_output=True, text=True)
+        assert checked.returncode == 0, checked.stderr
+        self.process = subprocess.Popen([*command, "-g", "daemon off;"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                        start_new_session=True)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, f"nginx exited: {self.process.stderr.read().decode()}"
+            try:
+                http.client.HTTPConnection("127.0.0.1", self.port, timeout=1).connect()
+                return
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise AssertionError("nginx did not listen within 20 s")
+
+    def get(self, path: str, headers: dict | None = None, method: str = "GET", body: bytes | None = None):
+        """One request with the path sent exactly as written (no client-side normalisation)."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        try:
+            connection.request(method, path, body=body, headers=headers or {})
+            response = connection.getresponse()
+            return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+        finally:
+            connection.close()
+
+    def error_log(self) -> str:
+        path = self.prefix / "error.log"
+        return path.read_text() if path.exists() else ""
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()  # SIGTERM: nginx's fast shutdown, workers included
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+
+
+@pytest.fixture(scope="module")
+def library():
+    if not os.access(NGINX, os.X_OK):
+        pytest.fail("nginx is not installed: run scripts/ensure-deps.sh test")
+    made = Library()
+    try:
+        yield made
+    finally:
+        made.close()
+
+
+@pytest.fixture(scope="module", params=["media-root", "proxied"])
+def edge(request, library):
+    """The edge serving from the media folder, then (as with S3 storage) proxying and caching."""
+    media_root = library.data / "media" if request.param == "media-root" else None
+    running = Edge(library.root / f"edge-{request.param}", library.server.port, media_root)
+    running.mode = request.param
+    try:
+        yield running
+    finally:
+        running.stop()
+    assert "[emerg]" not in running.error_log() and "[alert]" not in running.error_log(), running.error_log()
+
+
+def variant(edge: Edge, item: dict) -> tuple[str, m3u8.M3U8]:
+    """The first rendition's playlist URL and contents, through the edge."""
+    master_url = item["media"]["master"]
+    status, headers, body = edge.get(master_url)
+    assert status == 200, body
+    master = m3u8.loads(body.decode())
+    url = urljoin(master_url, master.playlists[0].uri)
+    status, _, body = edge.get(url)
+    assert status == 200, body
+    return url, m3u8.loads(body.decode())
+
+
+def test_playlists_segments_and_images_are_served_with_ranges_validators_and_immutable_caching(library, edge):
+    item = library.feed()[0]
+    url, playlist = variant(edge, item)
+    status, headers, body = edge.get(item["media"]["master"])
+    assert status == 200 and headers["content-type"] == "application/vnd.apple.mpegurl" and body.startswith(b"#EXTM3U")
+    assert headers["cache-control"] == IMMUTABLE
+
+    segment = urljoin(url, playlist.segments[0].uri)
+    status, headers, whole = edge.get(segment)
+    assert status == 200 and headers["content-type"] == "video/iso.segment"
+    assert headers["cache-control"] == IMMUTABLE and headers["accept-ranges"] == "bytes"
+    etag = headers["etag"]
+    assert etag.startswith('"') and etag.endswith('"')
+    # The bytes are the published file's.
+    post = item["id"]
+    name = segment.split(f"/{post}/", 1)[1]
+    assert whole == (library.data / "media" / str(post) / name).read_bytes()
+
+    status, headers, part = edge.get(segment, {"Range": "bytes=100-199"})
+    assert status == 206 and part == whole[100:200]
+    assert headers["content-range"] == f"bytes 100-199/{len(whole)}" and headers["cache-control"] == IMMUTABLE
+    status, headers, _ = edge.get(segment, {"Range": "bytes=-50"})
+    assert status == 206 and headers["content-range"] == f"bytes {len(whole) - 50}-{len(whole) - 1}/{len(whole)}"
+    status, headers, body = edge.get(segment, {"If-None-Match": etag})
+    assert status == 304 and body == b"" and headers["etag"] == etag and headers["cache-control"] == IMMUTABLE
+    status, headers, body = edge.get(segment, method="HEAD")
+    assert status == 200 and body == b"" and int(headers["content-length"]) == len(whole)
+
+    init = urljoin(url, playlist.segment_map[0].uri)
+    status, headers, _ = edge.get(init)
+    assert status == 200 and headers["content-type"] == "video/mp4" and headers["cache-control"] == IMMUTABLE
+
+    for image in [item["media"]["poster"], item["media"]["thumbnail"]]:
+        status, headers, body = edge.get(image["url"])
+        assert status == 200 and headers["content-type"] == "image/jpeg" and body[:3] == b"\xff\xd8\xff"
+        assert headers["cache-control"] == IMMUTABLE
+
+
+def test_each_file_is_checked_once_per_token_however_often_it_is_fetched(library, edge):
+    item = library.feed()[1]
+    url, playlist = variant(edge, item)
+    files = [urljoin(url, playlist.segment_map[0].uri)] + [urljoin(url, s.uri) for s in playlist.segments]
+    assert len(files) >= 3
+    checks, served_by_api = library.hits(CHECK_ROUTE), library.hits(MEDIA_ROUTE)
+    for _viewer in range(3):
+        for file in files:
+            assert edge.get(file)[0] == 200
+            assert edge.get(file, {"Range": "bytes=0-9"})[0] == 206
+            assert edge.get(file, method="HEAD")[0] == 200
+    asked = library.hits(CHECK_ROUTE) - checks
+    assert asked == len(files), f"{asked} checks for {len(files)} files fetched {9 * len(files)} times"
+    fetched = library.hits(MEDIA_ROUTE) - served_by_api
+    if edge.mode == "media-root":
+        assert fetched == 0, "nginx sent the bytes itself"
+    else:
+        assert fetched == len(files), "proxied: each file fetched from the API once, then from nginx's cache"
+        assert edge.get(files[-1])[1]["x-reelhouse-edge-cache"] == "HIT"
+
+
+def test_a_new_token_is_checked_again_but_the_bytes_are_not_fetched_again(library, edge):
+    """The answer is kept per token; with proxied media the file itself is kept once for every token."""
+    item = library.feed()[0]
+    url, playlist = variant(edge, item)
+    segment = urljoin(url, playlist.segments[-1].uri)
+    assert edge.get(segment)[0] == 200
+    before = library.hits(CHECK_ROUTE), library.hits(MEDIA_ROUTE)
+    # The next window's token names the same file under another URL.
+    time.sleep(max(0, item["media"]["expires_at"] - time.time() + 0.5))
+    fresh = next(i for i in library.feed() if i["id"] == item["id"])
+    assert fresh["media"]["master"] != item["media"]["master"]
+    new_segment = segment.replace(item["media"]["master"].rsplit("/", 1)[0], fresh["media"]["master"].rsplit("/", 1)[0])
+    for _ in range(3):
+        assert edge.get(new_segment)[0] == 200
+    assert library.hits(CHECK_ROUTE) - before[0] == 1, "one check for the new token"
+    assert library.hits(MEDIA_ROUTE) - before[1] == 0, "the bytes came from nginx (its media folder or its cache)"
+
+
+def test_forged_tokens_and_signatures_are_403_and_an_expired_token_410(library, edge):
+    item = library.feed()[0]
+    master = item["media"]["master"]
+    token = master.split("/")[2]
+    forged = token[:-2] + ("AA" if token[-2:] != "AA" else "BB")
+    other = library.feed()[1]
+    cases = [
+        master.replace(token, forged),
+        master.replace(f"/{item['id']}/", f"/{other['id']}/"),  # a real token for another post
+        "/img/AAAAAAAAAAAAAAAA/" + item["media"]["poster"]["url"].split("/", 3)[3],  # a made-up image signature
+    ]
+    for url in cases:
+        for _ in range(2):  # the second answer comes from nginx's memory of the first
+            status, headers, body = edge.get(url)
+            assert status == 403, (url, status, body)
+            assert json.loads(body)["error"]["code"] == "forbidden" and headers["content-type"] == "application/json"
+
+    url, playlist = variant(edge, item)
+    segment = urljoin(url, playlist.segments[0].uri)
+    assert edge.get(segment)[0] == 200  # checked and kept while the token lives...
+    time.sleep(max(0, item["media"]["expires_at"] - time.time() + 1.5))
+    for _ in range(2):  # ...and no longer: the kept answer ends with the token
+        status, headers, body = edge.get(segment)
+        assert status == 410, (status, body)
+        assert json.loads(body)["error"]["code"] == "expired" and headers["cache-control"] == "no-store"
+    status, _, _ = edge.get(item["media"]["poster"]["url"])
+    assert status == 200, "an image signature does not expire"
+
+
+def test_traversal_and_encoded_paths_are_refused_without_leaking_anything(library, edge):
+    item = library.feed()[0]
+    base = item["media"]["master"].rsplit("/", 1)[0]
+    token = base.split("/")[2]
+    image = item["media"]["poster"]["url"]
+    secrets = [(library.data / "secret.key").read_bytes(), b"SQLite format 3", b"root:x:0:0"]
+    paths = [
+        f"{base}/240p/../master.m3u8", f"{base}/..%2fmaster.m3u8", f"{base}/..%2f..%2f..%2fsecret.key", f"{base}/%2e%2e/%2e%2e/secret.key",
+        f"{base}/%2e%2e%2f%2e%2e%2fsecret.key", f"{base}/%252e%252e/%252e%252e/secret.key", f"{base}/240p%2fseg_00000.m4s",
+        f"{base}/240p%252fseg_00000.m4s", f"{base}/240p//seg_00000.m4s", f"{base}/./master.m3u8", f"{base}/master.m3u8%00",
+        f"{base}/../../secret.key", f"{base}/../../reelhouse.sqlite", f"/media/{token}/../../../etc/passwd", f"{base}/..\\..\\secret.key",
+        f"{base}/%5c..%5c..%5csecret.key", f"{base}/%c0%ae%c0%ae/%c0%ae%c0%ae/secret.key", f"{base}/.published", f"{base}/..",
+        f"/img/../media/{token}/{item['id']}/master.m3u8", image.rsplit("/", 1)[0] + "/..%2f..%2fsecret.key",
+        image.rsplit("/", 1)[0] + "/%2e%2e", f"/%6dedia/{token}/{item['id']}/master.m3u8", f"//media/{token}/{item['id']}/master.m3u8",
+        "/../../../etc/passwd", "/internal/media-auth", f"/media/{token}/{item['id']}/key/../master.m3u8",
+    ]
+    for path in paths:
+        status, _, body = edge.get(path)
+        assert 400 <= status < 500, (path, status)
+        assert not any(secret in body for secret in secrets), path
+    # The API's internal check is not reachable through the edge, whatever the client sends.
+    status, headers, _ = edge.get("/internal/media-auth", {"X-Original-URI": item["media"]["master"]})
+    assert status == 404 and "x-reelhouse-path" not in headers
+
+
+def test_keys_are_answered_by_the_api_on_every_request(library, edge):
+    item = library.feed()[0]
+    key_url = item["media"]["prefetch"]["key"]
+    assert key_url.endswith("/key") and item["media"]["encrypted"]
+    checks, answered = library.hits(CHECK_ROUTE), library.hits(MEDIA_ROUTE)
+    keys = []
+    for viewer in [library.owner_key, library.viewer_key, library.owner_key]:
+        status, headers, body = edge.get(key_url, {"api-key": viewer})
+        assert status == 200 and len(body) == 16
+        assert headers["cache-control"] == "private, no-store" and "x-reelhouse-edge-cache" not in headers
+        keys.append(body)
+    assert len(set(keys)) == 1
+    assert library.hits(MEDIA_ROUTE) - answered == 3, "each key request reached the API"
+    assert library.hits(CHECK_ROUTE) - checks == 0, "keys are never checked (or kept) by the edge"
+    status, _, _ = edge.get(key_url.replace(key_url.split("/")[2], "A" * 32))
+    assert status == 403
+
+
+def test_a_video_plays_through_the_edge(library, edge, tmp_path):
+    """master → variant → init → segments → key, all through nginx; one segment decrypted
+    independently (AES-128-CBC, IV = media sequence number) and decoded by ffprobe."""
+    from cryptography.hazmat.primitives import padding
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
+    item = library.feed()[1]
+    url, playlist = variant(edge, item)
+    assert playlist.keys and playlist.keys[-1].method == "AES-128"
+    status, _, key = edge.get(urljoin(url, playlist.keys[-1].uri))
+    assert status == 200 and len(key) == 16
+    status, _, init = edge.get(urljoin(url, playlist.segment_map[0].uri))
+    assert status == 200
+    clear = bytearray(init)
+    for index, segment in enumerate(playlist.segments):
+        status, _, encrypted = edge.get(urljoin(url, segment.uri))
+        assert status == 200 and len(encrypted) % 16 == 0
+        iv = ((playlist.media_sequence or 0) + index).to_bytes(16, "big")
+        decryptor = Cipher(algorithms.AES(key), modes.CBC(iv)).decryptor()
+        unpadder = padding.PKCS7(128).unpadder()
+        plain = unpadder.update(decryptor.update(encrypted) + decryptor.finalize()) + unpadder.finalize()
+        assert plain[4:8] in (b"styp", b"moof", b"sidx"), plain[:16]
+        clear += plain
+    video = tmp_path / "played.mp4"
+    video.write_bytes(bytes(clear))
+    probe = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
+                            "stream=nb_read_frames,codec_name", "-of", "json", str(video)], capture_output=True, text=True, check=True)
+    stream = json.loads(probe.stdout)["streams"][0]
+    assert stream["codec_name"] == "h264" and int(stream["nb_read_frames"]) >= 100, stream
+
+
+def test_the_command_refuses_values_that_would_change_the_config():
+    for args in [["--listen", "80; include /etc/passwd"], ["--upstream", "127.0.0.1"], ["--upstream", "127.0.0.1:8080 backup"],
+                 ["--media-root", "relative/media"], ["--cache-dir", "/tmp/x;y"]]:
+        result = subprocess.run([BIN, "edge", "nginx", *args], capture_output=True, text=True)
+        assert result.returncode != 0 and result.stdout == "", args
+        assert "--" + args[0].lstrip("-") in result.stderr, result.stderr
+
+
+def test_upload_chunks_larger_than_nginx_buffers_stream_through_to_the_api(library, edge):
+    """tus through the edge: a 3 MB chunk (nginx's default limit is 1 MB) is streamed to the API."""
+    tus = {"api-key": library.owner_key, "Tus-Resumable": "1.0.0"}
+    size = 5 * 1024 * 1024
+    status, headers, body = edge.get("/api/v1/uploads", {**tus, "Upload-Length": str(size),
+                                     "Upload-Metadata": "filename " + base64.b64encode(b"big.mp4").decode()}, method="POST")
+    assert status == 201, body
+    location = headers["location"]
+    chunk = os.urandom(3 * 1024 * 1024)
+    status, headers, body = edge.get(location, {**tus, "Upload-Offset": "0", "Content-Type": "application/offset+octet-stream"},
+                                     method="PATCH", body=chunk)
+    assert status == 204 and headers["upload-offset"] == str(len(chunk)), (status, body)
+    status, headers, _ = edge.get(location, tus, method="HEAD")
+    assert status == 200 and headers["upload-offset"] == str(len(chunk))
+    assert edge.get(location, tus, method="DELETE")[0] == 204
+
+
+def test_a_dead_upstream_is_passed_over(library):
+    """Several --upstream: with the first node down every request still reaches the live one."""
+    # In the library's folder: nginx's workers (nobody, when run as root) must reach the cache.
+    running = Edge(library.root / "edge-failover", library.server.port, library.data / "media", upstreams=[free_port(), library.server.port])
+    try:
+        item = library.feed()[0]
+        for _ in range(6):
+            status, _, body = running.get("/api/v1/feed?limit=2", {"api-key": library.owner_key})
+            assert status == 200, body
+            assert running.get(item["media"]["master"])[0] == 200
+            assert running.get(item["media"]["prefetch"]["key"])[0] == 200
+    finally:
+        running.stop()
