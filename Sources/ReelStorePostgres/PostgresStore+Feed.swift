@@ -81,7 +81,7 @@ extension PostgresStore: FeedStore {
     }
 
     /// The page's posts with their tag and flag refs and the viewer's state, in page order.
-    private static func items(_ connection: PostgresConnection, rows: [PostgresFeedRow], logger: Logger) async throws -> [FeedItem] {
+    static func items(_ connection: PostgresConnection, rows: [PostgresFeedRow], logger: Logger) async throws -> [FeedItem] {
         let ids = rows.map(\.id)
         let posts = try await Self.posts(connection, ids: ids, logger: logger)
         let byID = Dictionary(posts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -210,10 +210,16 @@ struct PostgresFeedRow: Sendable {
     let feedKey: Int64
     let viewer: ViewerState
 
+    /// The first seven columns of `row` (a catalog row has its sort keys after them).
     init(_ row: PostgresRow) throws {
-        let (id, revision, feedKey, favoritedAt, rating, position, seenAt) = try row.decode(
-            (Int64, Int64, Int64, Double?, Int32?, Double?, Double?).self
-        )
+        let cells = row.makeRandomAccess()
+        let id = try cells[0].decode(Int64.self)
+        let revision = try cells[1].decode(Int64.self)
+        let feedKey = try cells[2].decode(Int64.self)
+        let favoritedAt = try cells[3].decode(Double?.self)
+        let rating = try cells[4].decode(Int32?.self)
+        let position = try cells[5].decode(Double?.self)
+        let seenAt = try cells[6].decode(Double?.self)
         self.id = id
         self.revision = revision
         self.feedKey = feedKey

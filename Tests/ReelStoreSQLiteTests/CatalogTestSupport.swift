@@ -41,7 +41,7 @@ func makeReadyPost(
     )
 }
 
-extension SQLiteStore {
+extension CatalogStore {
     /// Every page of a browse, in order, checking that no post comes twice.
     func browseAll(userID: Int64, _ query: BrowseQuery, limit: Int = 2) async throws -> [Int64] {
         try await walkCatalog { try await self.browse(userID: userID, query: query, after: $0, limit: limit) }
