@@ -14,3 +14,13 @@ extension Schema {
         "CREATE INDEX story_views_by_post ON story_views(post_id, seen_at)",
     ])
 }
+
+extension Schema {
+    /// `posts_by_date` ends in `id` as every listing's order does: on `date_added` alone the
+    /// planner took it for the newest-first browse and sorted the ties of each page instead of
+    /// walking `posts_ready_by_added` (found by the browse plan test).
+    static let dateIndex = PostgresMigration(version: "p6_posts_by_date_and_id", statements: [
+        "DROP INDEX posts_by_date",
+        "CREATE INDEX posts_by_date ON posts(date_added, id)",
+    ])
+}
