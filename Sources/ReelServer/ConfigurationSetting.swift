@@ -129,6 +129,8 @@ extension ConfigurationSetting {
               "PostgreSQL connections this node's pool may hold (1 to 1000)."),
         .init("neighborRefreshMinutes", .number, env: "REELHOUSE_NEIGHBOR_REFRESH_MINUTES", example: "2",
               "How often the recs.neighbors job rebuilds For You's item-to-item neighbours (\"because you liked …\") from the watch events."),
+        .init("storage", .text, env: "REELHOUSE_STORAGE", example: "file:",
+              "Where published media lives: the data folder (default, or file:), or s3://BUCKET[/PREFIX]?endpoint=…&region=… (keys from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY)."),
     ]
 
     public static func named(_ key: String) -> ConfigurationSetting? { all.first { $0.key == key } }

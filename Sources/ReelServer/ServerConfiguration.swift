@@ -116,6 +116,19 @@ public struct ServerConfiguration: Codable, Sendable, Equatable {
     public var databasePool = 8
     public static let databasePoolRange = 1...1000
 
+    /// Published media: nil or `file:` is the data folder; `s3://BUCKET[/PREFIX]?endpoint=…&region=…`
+    /// a bucket (docs/scale-out.md). Checked where the storage is made (`reelhouse`).
+    public var storage: String?
+    /// S3 keys: `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`, or the config
+    /// file's `s3AccessKeyId` / `s3SecretAccessKey`. No flags: keys do not belong in a
+    /// process list. Never printed (see `description` of `S3Credentials`).
+    public var s3AccessKeyId: String?
+    public var s3SecretAccessKey: String?
+    public var s3SessionToken: String?
+
+    /// Whether `storage` names a bucket rather than the data folder.
+    public var usesObjectStorage: Bool { storage.map { $0.lowercased().hasPrefix("s3://") } ?? false }
+
     public var resumeRule: ResumeRule {
         ResumeRule(minDuration: resumeMinDuration, minFraction: resumeMinFraction, maxFraction: resumeMaxFraction)
     }

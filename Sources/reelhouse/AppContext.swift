@@ -3,7 +3,9 @@ import Logging
 import ReelJobs
 import ReelMedia
 import ReelPipeline
+import ReelS3
 import ReelServer
+import ReelStorage
 import ReelStore
 import ReelStoreSQLite
 
@@ -11,7 +13,8 @@ import ReelStoreSQLite
 struct AppContext {
     let dataFolder: DataFolder
     let store: SQLiteStore
-    let storage: LocalMediaStorage
+    /// The data folder's `media/` until `useStorage` picks a bucket from the settings.
+    private(set) var storage: any MediaStorage
     let runner: FoundationProcessRunner
     let logger: Logger
 
@@ -44,6 +47,26 @@ struct AppContext {
         var logger = Logger(label: "reelhouse")
         logger.logLevel = logLevel
         self.logger = logger
+    }
+
+    /// Published media in the bucket the settings name (`storage = s3://…`), else the data
+    /// folder. Posters, images, kept sources and upload parts stay in the data folder for now.
+    mutating func useStorage(_ settings: ServerConfiguration) throws {
+        guard settings.usesObjectStorage, let setting = settings.storage else { return }
+        let location: S3Location
+        do {
+            location = try S3Location(parsing: setting)
+        } catch {
+            throw CLIError("storage: \(error)")
+        }
+        // ConfigurationLoader refused a bucket without both keys.
+        let credentials = S3Credentials(
+            accessKeyID: settings.s3AccessKeyId ?? "", secretAccessKey: settings.s3SecretAccessKey ?? "", sessionToken: settings.s3SessionToken
+        )
+        storage = S3MediaStorage(
+            client: S3Client(endpoint: location.endpoint, region: location.region, credentials: credentials), location: location, logger: logger
+        )
+        logger.info("published media in a bucket", metadata: ["storage": "\(location)"])
     }
 
     func transcodeHandler(configuration: PipelineConfiguration = PipelineConfiguration()) -> TranscodeJobHandler {

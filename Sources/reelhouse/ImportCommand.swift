@@ -56,10 +56,12 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     private func importAndWait() async throws {
-        let context = try AppContext(dataPath: dataOptions.resolvedPath, creating: true)
+        var context = try AppContext(dataPath: dataOptions.resolvedPath, creating: true)
         let progress = ProgressReporter(quiet: false)
-        try await context.sweeper.sweep()
         let settings = try context.settings(command: "import", flags: media.flags(workerConcurrency: concurrency))
+        // Transcodes publish where `serve` serves from (the data folder, or the bucket).
+        try context.useStorage(settings)
+        try await context.sweeper.sweep()
         let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: settings.mediaLimits)
         guard let look = VideoFilter(rawValue: filter) else {
             throw CLIError("import: --filter must be one of \(VideoFilter.allCases.map(\.rawValue).joined(separator: ", "))")

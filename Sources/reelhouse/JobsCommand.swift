@@ -6,7 +6,7 @@ import ReelStoreSQLite
 
 struct JobsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "jobs", abstract: "List jobs (transcode, generation, upload_import; with --all also sweep, upload_expiry, stories.expire, events.expire, recs.neighbors) and their state."
+        commandName: "jobs", abstract: "List jobs (transcode, generation, upload_import; with --all also sweep, upload_expiry, stories.expire, events.expire, recs.neighbors, storage.sweep) and their state."
     )
 
     @OptionGroup var dataOptions: DataOptions
@@ -17,7 +17,7 @@ struct JobsCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Show at most this many jobs, newest first.")
     var limit = 100
 
-    @Flag(name: .long, help: "Also the server's own recurring upkeep jobs (sweep, upload_expiry, stories.expire, events.expire, recs.neighbors).")
+    @Flag(name: .long, help: "Also the server's own recurring upkeep jobs (sweep, upload_expiry, stories.expire, events.expire, recs.neighbors, storage.sweep).")
     var all = false
 
     func run() async throws {

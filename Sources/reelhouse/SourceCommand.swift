@@ -70,8 +70,9 @@ struct PexelsSourceCommand: AsyncParsableCommand {
     func run() async throws {
         // Settings (and so a bad story lifetime or Pexels URL) are checked before anything is
         // downloaded.
-        let context = try AppContext(dataPath: dataOptions.resolvedPath, creating: true)
+        var context = try AppContext(dataPath: dataOptions.resolvedPath, creating: true)
         let settings = try context.settings(command: "source pexels", flags: media.flags(workerConcurrency: concurrency))
+        try context.useStorage(settings)
         let source: PexelsSource
         do {
             source = try PexelsSource(

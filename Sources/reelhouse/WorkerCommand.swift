@@ -21,9 +21,10 @@ struct WorkerCommand: AsyncParsableCommand {
     var concurrency: Int?
 
     func run() async throws {
-        let context = try AppContext(dataPath: dataOptions.resolvedPath, logLevel: .info)
+        var context = try AppContext(dataPath: dataOptions.resolvedPath, logLevel: .info)
         // The same settings `serve` reads (config file and environment) for what jobs need.
         let configuration = try context.settings(command: "worker", flags: media.flags(workerConcurrency: concurrency))
+        try context.useStorage(configuration)
         let uploads = try UploadSetup.dependencies(context: context, configuration: configuration)
         try await uploads.imports.recoverPending(now: Date())
         let generations = try GenerationSetup.dependencies(context: context, configuration: configuration)

@@ -31,9 +31,10 @@ func testConfiguration(
     )
 }
 
-/// Polls `condition` every 20 ms; records an issue and throws if it is not met within `timeout`.
+/// Polls `condition` every 20 ms; records an issue and throws if it is not met within `timeout`
+/// (generous: five trivial jobs once took over 15 s while the whole suite ran on a loaded machine).
 func waitUntil(
-    _ what: String, timeout: TimeInterval = 15, sourceLocation: SourceLocation = #_sourceLocation,
+    _ what: String, timeout: TimeInterval = 60, sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: () async throws -> Bool
 ) async throws {
     let deadline = Date().addingTimeInterval(timeout)

@@ -9,6 +9,7 @@ import ReelModels
 import ReelPipeline
 import ReelStorage
 import ReelStore
+import ReelS3
 import Testing
 @testable import ReelServer
 
@@ -40,6 +41,8 @@ struct ErrorMappingTests {
         (POSIXError(.EACCES), 500, "storage_error"),
         (NSError(domain: NSPOSIXErrorDomain, code: Int(EROFS), userInfo: [NSFilePathErrorKey: "/srv/reel"]), 500, "storage_error"),
         (CancellationError(), 500, "internal_error"),
+        (S3Error.service(status: 403, code: "SignatureDoesNotMatch", message: "bucket reel-media at /srv/keys"), 500, "storage_error"),
+        (S3Error.transport("GET /reel-media/media/3/master.m3u8: connection refused"), 500, "storage_error"),
     ]
 
     @Test func everyModulesErrorsHaveAStatusACodeAndNoInternals() throws {
@@ -47,7 +50,7 @@ struct ErrorMappingTests {
             let mapped = map(error)
             #expect(mapped.status.code == status && mapped.code == code, "\(error) → \(mapped)")
             #expect(!mapped.message.contains("/srv") && !mapped.message.contains("/tmp"), "\(mapped.message)")
-            for typeName in ["PipelineError", "StoreError", "CocoaError", "NSError", "POSIXError", "GenerationError", "Cancellation"] {
+            for typeName in ["PipelineError", "StoreError", "CocoaError", "NSError", "POSIXError", "GenerationError", "Cancellation", "S3Error"] {
                 #expect(!mapped.message.contains(typeName), "\(mapped.message)")
             }
         }

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import ReelModels
 import ReelPipeline
+import ReelStorage
 import ReelStore
 import ReelStoreSQLite
 import ReelModels
@@ -212,7 +213,9 @@ final class MediaFixture: @unchecked Sendable {
 
     /// The router as `buildApplication` wires it: error mapping, an identity for the test key,
     /// and both controllers through `APIRoutes`.
-    func application(configuration: ApplicationConfiguration = .init()) -> some ApplicationProtocol {
+    /// `storage` replaces the fixture's local folder (media served from a bucket).
+    func application(configuration: ApplicationConfiguration = .init(), storage: (any MediaStorage)? = nil) -> some ApplicationProtocol {
+        let storage = storage ?? self.storage
         let router = Router(context: AppRequestContext.self)
         let registry = RouteRegistry()
         router.add(middleware: ErrorMiddleware(routes: registry))

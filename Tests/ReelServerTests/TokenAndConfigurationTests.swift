@@ -69,6 +69,36 @@ struct ConfigurationTests {
         #expect(throws: ConfigurationError.self) { try ConfigurationLoader.load(file: nil, environment: ["REELHOUSE_PRESET": "bogus"], overrides: [:]) }
     }
 
+    /// `storage` (docs/scale-out.md): the data folder, or a bucket whose keys come from AWS's
+    /// variables or the config file's `s3AccessKeyId` / `s3SecretAccessKey`.
+    @Test func storageAndS3Keys() throws {
+        let s3 = "s3://reel-media?endpoint=http://127.0.0.1:8333&region=us-east-1"
+        let fromEnvironment = try ConfigurationLoader.load(file: nil, environment: [
+            "REELHOUSE_STORAGE": s3, "AWS_ACCESS_KEY_ID": "AKID", "AWS_SECRET_ACCESS_KEY": "SECRET", "AWS_SESSION_TOKEN": "TOKEN",
+        ], overrides: [:])
+        #expect(fromEnvironment.storage == s3 && fromEnvironment.usesObjectStorage)
+        #expect(fromEnvironment.s3AccessKeyId == "AKID" && fromEnvironment.s3SecretAccessKey == "SECRET" && fromEnvironment.s3SessionToken == "TOKEN")
+
+        let file = Data(#"{"storage": "s3://reel-media", "s3AccessKeyId": "FILEKEY", "s3SecretAccessKey": "FILESECRET"}"#.utf8)
+        let fromFile = try ConfigurationLoader.load(file: file, environment: [:], overrides: [:])
+        #expect(fromFile.s3AccessKeyId == "FILEKEY" && fromFile.s3SecretAccessKey == "FILESECRET")
+        // The environment wins over the file, as for every setting.
+        let both = try ConfigurationLoader.load(file: file, environment: ["AWS_ACCESS_KEY_ID": "ENVKEY"], overrides: ["storage": s3])
+        #expect(both.s3AccessKeyId == "ENVKEY" && both.storage == s3)
+
+        #expect(!(try ConfigurationLoader.load(file: nil, environment: [:], overrides: [:])).usesObjectStorage)
+        #expect(!(try ConfigurationLoader.load(file: nil, environment: [:], overrides: ["storage": "file:"])).usesObjectStorage)
+        // A bucket without keys, or a storage that is neither, is refused at startup.
+        #expect(throws: ConfigurationError.self) { try ConfigurationLoader.load(file: nil, environment: ["REELHOUSE_STORAGE": s3], overrides: [:]) }
+        #expect(throws: ConfigurationError.self) {
+            try ConfigurationLoader.load(file: nil, environment: ["REELHOUSE_STORAGE": s3, "AWS_ACCESS_KEY_ID": "AKID"], overrides: [:])
+        }
+        #expect(throws: ConfigurationError.self) { try ConfigurationLoader.load(file: nil, environment: [:], overrides: ["storage": "ftp://x"]) }
+        #expect(throws: ConfigurationError.self) {
+            try ConfigurationLoader.load(file: Data(#"{"s3SecretAccessKey": 5}"#.utf8), environment: [:], overrides: [:])
+        }
+    }
+
     /// The media and job settings kept the variable names and flags tests and scripts use.
     @Test func mediaAndJobSettingsKeepTheirOldSpellings() throws {
         let environment = ["REELHOUSE_ENCRYPT": "0", "REELHOUSE_PRESET": "ultrafast", "REELHOUSE_LEASE_SECONDS": "2", "REELHOUSE_MAX_DURATION": "5"]
@@ -101,7 +131,9 @@ struct ConfigurationSettingTests {
     }
 
     @Test func theTableDeclaresEveryPropertyOnce() {
+        // S3 keys are the one exception: AWS's variables, no flag (see `ConfigurationLoader`).
         let properties = Set(Mirror(reflecting: ServerConfiguration()).children.compactMap(\.label))
+            .subtracting(ConfigurationLoader.credentialProperties)
         let keys = ConfigurationSetting.all.map(\.key)
         #expect(Set(keys) == properties)
         #expect(Set(keys).count == keys.count)

@@ -153,6 +153,19 @@ public actor LiveServer {
         try await channel.close()
         return port
     }
+
+    /// `count` distinct free ports, all held until every one is known (so none repeats).
+    public static func freePorts(_ count: Int) async throws -> [Int] {
+        var channels: [any Channel] = []
+        for _ in 0..<count {
+            channels.append(try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .bind(host: "127.0.0.1", port: 0).get())
+        }
+        let ports = channels.map { $0.localAddress?.port ?? 0 }
+        for channel in channels { try await channel.close() }
+        return ports
+    }
 }
 
 /// Runs `body` against a started server and always stops and deletes it afterwards.

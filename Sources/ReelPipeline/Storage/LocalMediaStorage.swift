@@ -43,6 +43,42 @@ public struct LocalMediaStorage: MediaStorage {
         return directory.appendingPathComponent(relativePath)
     }
 
+    public func objectInfo(postKey: String, relativePath: String) async throws -> StoredObjectInfo? {
+        guard let file = readableFile(postKey: postKey, relativePath: relativePath) else { return nil }
+        return try await BlockingIO.run { Self.info(of: file) }
+    }
+
+    public func object(postKey: String, relativePath: String, range: ClosedRange<Int>?) async throws -> StoredObject? {
+        guard let file = readableFile(postKey: postKey, relativePath: relativePath) else { return nil }
+        return try await BlockingIO.run { () throws -> StoredObject? in
+            guard let info = Self.info(of: file) else { return nil }
+            if let range, range.lowerBound < 0 || range.upperBound >= info.size { return nil }
+            let handle = try FileHandle(forReadingFrom: file)
+            defer { try? handle.close() }
+            if let range { try handle.seek(toOffset: UInt64(range.lowerBound)) }
+            let bytes = try handle.read(upToCount: range?.count ?? info.size) ?? Data()
+            return StoredObject(bytes: bytes, size: info.size, etag: info.etag, range: range)
+        }
+    }
+
+    /// The file behind a plain relative path (no empty, `.` or `..` segment, no leading `/`).
+    private func readableFile(postKey: String, relativePath: String) -> URL? {
+        let segments = relativePath.split(separator: "/", omittingEmptySubsequences: false)
+        guard !relativePath.isEmpty, segments.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else { return nil }
+        return localFile(postKey: postKey, relativePath: relativePath)
+    }
+
+    /// A regular file's size and an ETag from its size and modification time (`lstat`: a
+    /// symbolic link is not a stored object).
+    private static func info(of file: URL) -> StoredObjectInfo? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
+              attributes[.type] as? FileAttributeType == .typeRegular,
+              let size = (attributes[.size] as? NSNumber)?.intValue
+        else { return nil }
+        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        return StoredObjectInfo(size: size, etag: "\"\(size)-\(Int64((modified * 1_000_000_000).rounded()))\"")
+    }
+
     private func directory(for postKey: String) throws -> URL {
         guard Self.isValidKey(postKey) else { throw PipelineError.storage("invalid post key \(postKey)") }
         return root.appendingPathComponent(postKey, isDirectory: true)

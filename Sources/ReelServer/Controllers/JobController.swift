@@ -10,7 +10,7 @@ import ReelStore
 /// job with its ETA, a server-sent events stream of its state and percent until it ends,
 /// cancel and retry. Anyone signed in may watch; only the owner role or the person whose work
 /// it is (who uploaded the post or the upload, who asked for the generation) may cancel or
-/// retry it. The server's own upkeep (`sweep`, `upload_expiry`, `stories.expire`, `events.expire`, `recs.neighbors`) is the owner's alone and is
+/// retry it. The server's own upkeep (`sweep`, `upload_expiry`, `stories.expire`, `events.expire`, `recs.neighbors`, `storage.sweep`) is the owner's alone and is
 /// listed only when asked for by kind, so it never clutters a person's view of their work.
 struct JobController {
     let jobs: any JobStore
@@ -107,7 +107,7 @@ struct JobController {
                generation.userID == user.id { return }
         case .uploadImport:
             if let id = job.subject, UploadRecord.isValidID(id), let upload = try uploads?.record(id: id), upload.userID == user.id { return }
-        case .transcode, .sweep, .uploadExpiry, .storiesExpire, .eventsExpire, .recsNeighbors:
+        case .transcode, .sweep, .uploadExpiry, .storiesExpire, .eventsExpire, .recsNeighbors, .storageSweep:
             break
         }
         throw APIError.forbidden("only the owner or the uploader can change this job")

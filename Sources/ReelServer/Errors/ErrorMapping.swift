@@ -7,9 +7,9 @@ import ReelStorage
 import ReelStore
 
 /// The one table from every error a handler can throw — ours, the store's, the pipeline's,
-/// the generation and playlist modules', Foundation's file errors, Hummingbird's — to the
-/// `APIError` a client sees. Handlers throw what they have and never translate to HTTP
-/// themselves; `ErrorMiddleware` calls this for everything.
+/// the generation and playlist modules', a storage backend's (S3), Foundation's file errors,
+/// Hummingbird's — to the `APIError` a client sees. Handlers throw what they have and never
+/// translate to HTTP themselves; `ErrorMiddleware` calls this for everything.
 ///
 /// Messages from other modules are meant for people but were not written for strangers: any
 /// absolute file-system path in them is replaced (`PathRedaction`), and faults the client
@@ -59,6 +59,8 @@ enum ErrorMapping {
                 if error.status.code < 500 { return .badRequest(PathRedaction.redact(error.body ?? error.status.reasonPhrase)) }
                 return fault("http error", .internalError)
             }
+        case is any StorageFault:
+            return fault("storage failure", .storageFailure)
         case let error as CocoaError where error.isFileError:
             return fault("file error", error.code == .fileWriteOutOfSpace ? .insufficientStorage : .storageFailure)
         case let error as POSIXError:

@@ -78,11 +78,8 @@ struct CompatMediaController {
         if MediaMIME.isPlaylist(name) {
             return try await servePlaylist(name, of: entry, request: request, context: context)
         }
-        let file = try await MediaController.locate(name, postID: entry.post.id, storage: storage, logger: context.logger)
-        let etag = ETag.strong(ETag.parts(postID: entry.post.id, contentHash: entry.post.contentHash, name: name, facts: file.facts))
-        return try await responder.file(
-            file.url, facts: file.facts, contentType: MediaMIME.type(for: name), cacheControl: Self.publicCache,
-            etag: etag, request: request, context: context
+        return try await MediaController.serve(
+            name, post: entry.post, storage: storage, responder: responder, cacheControl: Self.publicCache, request: request, context: context
         )
     }
 
@@ -100,9 +97,17 @@ struct CompatMediaController {
     func servePlaylist(
         _ name: String, of entry: ReadyPostCache<String>.Entry, request: Request, context: AppRequestContext
     ) async throws -> Response {
-        let file = try await MediaController.locate(name, postID: entry.post.id, storage: storage, logger: context.logger)
-        let url = file.url
-        let data = file.facts.size <= Self.maxPlaylistBytes ? try await BlockingIO.run { try? Data(contentsOf: url) } : nil
+        let data: Data?
+        let validator: [String]
+        switch try await MediaController.locate(name, postID: entry.post.id, storage: storage, logger: context.logger) {
+        case .local(let url, let facts):
+            data = facts.size <= Self.maxPlaylistBytes ? try await BlockingIO.run { try? Data(contentsOf: url) } : nil
+            validator = ETag.parts(postID: entry.post.id, contentHash: entry.post.contentHash, name: name, facts: facts)
+        case .stored(let info):
+            data = info.size <= Self.maxPlaylistBytes
+                ? try await storage.object(postKey: String(entry.post.id), relativePath: name, range: nil)?.bytes : nil
+            validator = ETag.parts(postID: entry.post.id, contentHash: entry.post.contentHash, name: name, stored: info)
+        }
         guard let data, let text = String(data: data, encoding: .utf8) else {
             context.logger.error("a listed playlist is too large or unreadable", metadata: ["post": "\(entry.post.id)", "file": "\(name)"])
             throw APIError.internalError
@@ -114,7 +119,7 @@ struct CompatMediaController {
         let keyURI = "\(keyScheme)://\(try Self.host(request))/api/videos/\(entry.post.folderName)/key"
         let rewritten = HLSKeyRewriter.rewrite(text, keyURI: keyURI)
         let changed = rewritten != text
-        let etag = ETag.strong(ETag.parts(postID: entry.post.id, contentHash: entry.post.contentHash, name: name, facts: file.facts) + (changed ? [keyURI] : []))
+        let etag = ETag.strong(validator + (changed ? [keyURI] : []))
         return responder.bytes(
             Data(rewritten.utf8), contentType: MediaMIME.playlist, cacheControl: changed ? Self.privateCache : Self.publicCache,
             etag: etag, request: request

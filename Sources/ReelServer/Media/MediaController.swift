@@ -81,26 +81,67 @@ struct MediaController {
         _ name: String, of entry: ReadyPostCache<Int64>.Entry, cacheControl: String, request: Request,
         context: AppRequestContext, etagOverride: String? = nil
     ) async throws -> Response {
-        let file = try await Self.locate(name, postID: entry.post.id, storage: storage, logger: context.logger)
-        let etag = etagOverride ?? ETag.strong(ETag.parts(postID: entry.post.id, contentHash: entry.post.contentHash, name: name, facts: file.facts))
-        return try await responder.file(
-            file.url, facts: file.facts, contentType: MediaMIME.type(for: name), cacheControl: cacheControl, etag: etag,
-            request: request, context: context
+        try await Self.serve(
+            name, post: entry.post, storage: storage, responder: responder, cacheControl: cacheControl, request: request,
+            context: context, etagOverride: etagOverride
         )
     }
 
-    /// The file behind a *listed* name: a plausible relative path, on local storage, a regular
-    /// file (not a link), inside the post's folder. A listed name failing any of these means the
-    /// media tree or the row is damaged: logged, and a 404 for the client.
-    static func locate(
-        _ name: String, postID: Int64, storage: any MediaStorage, logger: Logger
-    ) async throws -> (url: URL, facts: MediaFileResponder.FileFacts) {
+    /// Streams a listed file from the local folder, or fetches it from object storage (S3) when
+    /// the storage has no local files: the same headers, ranges, ETag and 304 either way.
+    static func serve(
+        _ name: String, post: Post, storage: any MediaStorage, responder: MediaFileResponder, cacheControl: String,
+        request: Request, context: AppRequestContext, etagOverride: String? = nil
+    ) async throws -> Response {
+        let contentType = MediaMIME.type(for: name)
+        let postKey = String(post.id)
+        // Object storage, and a plain GET (what an edge cache sends): one fetch gives the bytes,
+        // size and ETag, with no look-up first.
+        if request.method == .get, request.headers[.range] == nil, request.headers[values: .ifNoneMatch].isEmpty,
+           MediaName.isSafeRelativePath(name), storage.localFile(postKey: postKey, relativePath: name) == nil {
+            guard let object = try await storage.object(postKey: postKey, relativePath: name, range: nil) else {
+                context.logger.warning("a listed media object is missing from storage", metadata: ["post": "\(post.id)", "file": "\(name)"])
+                throw APIError.notFound("media")
+            }
+            let etag = etagOverride ?? ETag.strong(ETag.parts(postID: post.id, contentHash: post.contentHash, name: name, stored: object.info))
+            return responder.bytes(object.bytes, contentType: contentType, cacheControl: cacheControl, etag: etag, request: request)
+        }
+        switch try await locate(name, postID: post.id, storage: storage, logger: context.logger) {
+        case .local(let url, let facts):
+            let etag = etagOverride ?? ETag.strong(ETag.parts(postID: post.id, contentHash: post.contentHash, name: name, facts: facts))
+            return try await responder.file(
+                url, facts: facts, contentType: contentType, cacheControl: cacheControl, etag: etag, request: request, context: context
+            )
+        case .stored(let info):
+            let etag = etagOverride ?? ETag.strong(ETag.parts(postID: post.id, contentHash: post.contentHash, name: name, stored: info))
+            return try await responder.stored(
+                postKey: postKey, name: name, info: info, storage: storage, contentType: contentType, cacheControl: cacheControl,
+                etag: etag, request: request
+            )
+        }
+    }
+
+    /// Where a listed file is: a local file (zero-copy) or an object in remote storage.
+    enum Located {
+        case local(URL, MediaFileResponder.FileFacts)
+        case stored(StoredObjectInfo)
+    }
+
+    /// The file behind a *listed* name: a plausible relative path and, on local storage, a
+    /// regular file (not a link) inside the post's folder; on object storage, an object of a
+    /// published post. A listed name failing any of these means the media tree or the row is
+    /// damaged: logged, and a 404 for the client.
+    static func locate(_ name: String, postID: Int64, storage: any MediaStorage, logger: Logger) async throws -> Located {
         guard MediaName.isSafeRelativePath(name) else {
             logger.error("refusing a listed media name that is not a plain relative path", metadata: ["post": "\(postID)"])
             throw APIError.notFound("media")
         }
         guard let url = storage.localFile(postKey: String(postID), relativePath: name) else {
-            throw APIError.notFound("media")
+            guard let info = try await storage.objectInfo(postKey: String(postID), relativePath: name) else {
+                logger.warning("a listed media object is missing from storage", metadata: ["post": "\(postID)", "file": "\(name)"])
+                throw APIError.notFound("media")
+            }
+            return .stored(info)
         }
         let depth = name.split(separator: "/").count
         // `lstat` and the containment check touch the disk: off the cooperative pool.
@@ -112,6 +153,6 @@ struct MediaController {
             logger.warning("a listed media file is missing or not a regular file", metadata: ["post": "\(postID)", "file": "\(name)"])
             throw APIError.notFound("media")
         }
-        return (url, facts)
+        return .local(url, facts)
     }
 }

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import ReelModels
+import ReelStorage
 
 /// Turns one published file (or a few bytes made in memory) into an HTTP response: MIME type,
 /// strong ETag and `If-None-Match`, single byte ranges, HEAD, `nosniff`. Files are streamed in
@@ -68,6 +69,40 @@ struct MediaFileResponder: Sendable {
             let body = try await fileIO.loadFile(path: url.path, range: range, context: context)
             return Response(status: .partialContent, headers: headers, body: body)
         }
+    }
+
+    /// An object from remote storage (S3): `info` answers HEAD, `If-None-Match` and `Range`
+    /// without fetching; the bytes (whole, or the one range) are fetched only for a GET that
+    /// needs them. Objects are immutable under a published post, so `info` and the bytes agree.
+    func stored(
+        postKey: String, name: String, info: StoredObjectInfo, storage: any MediaStorage, contentType: String, cacheControl: String,
+        etag: String, request: Request
+    ) async throws -> Response {
+        var headers = Self.baseHeaders(contentType: contentType, cacheControl: cacheControl, etag: etag)
+        let decision = Self.decide(request: request, size: info.size, etag: etag)
+        var status = HTTPResponse.Status.ok
+        var range: ClosedRange<Int>? = nil
+        switch decision {
+        case .notModified:
+            return Self.notModified(headers)
+        case .unsatisfiable:
+            return Self.unsatisfiable(size: info.size, headers: headers)
+        case .full:
+            headers[.contentLength] = String(info.size)
+        case .partial(let part):
+            status = .partialContent
+            range = part
+            headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound)/\(info.size)"
+            headers[.contentLength] = String(part.count)
+        }
+        if request.method == .head || info.size == 0 {
+            return Response(status: status, headers: headers, body: ResponseBody())
+        }
+        // Gone between the look-up and now (removed meanwhile): as if it had never been there.
+        guard let object = try await storage.object(postKey: postKey, relativePath: name, range: range),
+              object.bytes.count == (range?.count ?? info.size)
+        else { throw APIError.notFound("media") }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: object.bytes)))
     }
 
     /// Bytes made in memory (a playlist rewritten for its host), with the same conditional
@@ -225,6 +260,12 @@ enum ETag {
     static func parts(postID: Int64, contentHash: String, name: String, facts: MediaFileResponder.FileFacts) -> [String] {
         let nanos = Int64((facts.modified.timeIntervalSince1970 * 1_000_000_000).rounded())
         return ["v1", String(postID), contentHash, name, String(facts.size), String(nanos)]
+    }
+
+    /// The same for an object in remote storage: its size and the storage's own ETag stand in
+    /// for the modification time.
+    static func parts(postID: Int64, contentHash: String, name: String, stored: StoredObjectInfo) -> [String] {
+        ["v1", String(postID), contentHash, name, String(stored.size), "stored:" + stored.etag]
     }
 
     /// `If-None-Match` uses the weak comparison (RFC 9110 §13.1.2): `W/` is ignored.

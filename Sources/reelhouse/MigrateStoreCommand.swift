@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import ReelModels
+import ReelPipeline
+import ReelS3
+import ReelServer
+import ReelStoreSQLite
+
+/// `reelhouse migrate-store --media-to s3://…` (docs/scale-out.md, "Commands"): copies the data
+/// folder's published posts (their playlists, segments, downloads, posters and images) and kept
+/// sources into a bucket. Each post goes through the same staging → copy → `.published` steps
+/// as a publish; a post or source already there with the same size and ETag is skipped, so an
+/// interrupted run resumes. Keys: AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY or the config file's
+/// s3AccessKeyId / s3SecretAccessKey. Then serve with `--storage` set to the same location.
+struct MigrateStoreCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate-store",
+        abstract: "Copy a library's published media and kept sources to an S3 bucket (resumable)."
+    )
+
+    @OptionGroup var dataOptions: DataOptions
+
+    @Option(name: .customLong("media-to"), help: "The bucket: s3://BUCKET[/PREFIX]?endpoint=…&region=…")
+    var mediaTo: String
+
+    @Option(name: .long, help: "Config file (default: <data>/config.json when it exists), for the S3 keys.")
+    var config: String?
+
+    func run() async throws {
+        let context = try AppContext(dataPath: dataOptions.resolvedPath)
+        let settings = try context.settings(command: "migrate-store", explicitFile: config, flags: [:])
+        let location: S3Location
+        do {
+            location = try S3Location(parsing: mediaTo)
+        } catch {
+            throw CLIError("migrate-store: \(error)")
+        }
+        guard let key = settings.s3AccessKeyId, !key.isEmpty, let secret = settings.s3SecretAccessKey, !secret.isEmpty else {
+            throw CLIError("migrate-store: needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or s3AccessKeyId / s3SecretAccessKey in the config file)")
+        }
+        let bucket = S3MediaStorage(
+            client: S3Client(
+                endpoint: location.endpoint, region: location.region,
+                credentials: S3Credentials(accessKeyID: key, secretAccessKey: secret, sessionToken: settings.s3SessionToken)
+            ),
+            location: location, logger: context.logger
+        )
+        // Published posts only: a folder of a post that never became ready is a leftover.
+        let published = try await context.store.postIDs(status: .ready).union(context.store.postIDs(status: .story))
+        var counts = (copied: 0, skipped: 0, sources: 0, sourcesSkipped: 0)
+        for id in published.sorted() {
+            let folder = context.dataFolder.mediaRoot.appendingPathComponent(String(id), isDirectory: true)
+            guard FileManager.default.fileExists(atPath: folder.path) else {
+                print("post \(id): no folder under media/, not copied")
+                continue
+            }
+            do {
+                switch try await bucket.copyIn(postFolder: folder, postKey: String(id)) {
+                case .copied: counts.copied += 1; print("post \(id): copied")
+                case .skipped: counts.skipped += 1
+                }
+            } catch {
+                throw CLIError("migrate-store: post \(id): \(error) (run again to resume)")
+            }
+        }
+        let sources = (try? FileManager.default.contentsOfDirectory(at: context.dataFolder.sourcesRoot, includingPropertiesForKeys: nil)) ?? []
+        for file in sources.sorted(by: { $0.lastPathComponent < $1.lastPathComponent }) where !file.hasDirectoryPath {
+            do {
+                switch try await bucket.copyIn(source: file) {
+                case .copied: counts.sources += 1
+                case .skipped: counts.sourcesSkipped += 1
+                }
+            } catch {
+                throw CLIError("migrate-store: source \(file.lastPathComponent): \(error) (run again to resume)")
+            }
+        }
+        print("posts: \(counts.copied) copied, \(counts.skipped) already there; sources: \(counts.sources) copied, \(counts.sourcesSkipped) already there")
+        print("to serve from the bucket: --storage '\(mediaTo)' (or REELHOUSE_STORAGE)")
+    }
+}

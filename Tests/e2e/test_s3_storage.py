@@ -1,0 +1,188 @@
+"""Published media in an S3 bucket, end to end through the real binary: `reelhouse import` with
+REELHOUSE_STORAGE=s3://… publishes a post's files to a real SeaweedFS (which checks every SigV4
+signature), `reelhouse serve` plays them from there, and deleting the post empties the bucket.
+A wrong secret is a storage error, never a silent success."""
+import json
+import os
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import botocore.config
+import botocore.session
+import pytest
+
+from conftest import http, make_clip, reelhouse
+from pykit.server import LiveServer
+
+ROOT = Path(__file__).resolve().parents[2]
+ACCESS_KEY = "REELTESTACCESSKEY"
+SECRET_KEY = "reel-test-secret-key-0123456789"
+BUCKET = "reel-e2e"
+
+
+def free_ports(count: int) -> list[int]:
+    sockets = [socket.socket() for _ in range(count)]
+    for probe in sockets:
+        probe.bind(("127.0.0.1", 0))
+    ports = [probe.getsockname()[1] for probe in sockets]
+    for probe in sockets:
+        probe.close()
+    return ports
+
+
+def weed_binary() -> str:
+    found = os.environ.get("REELHOUSE_WEED") or (str(ROOT / ".venv/bin/weed") if (ROOT / ".venv/bin/weed").exists() else None) \
+        or shutil.which("weed")
+    assert found, "SeaweedFS's weed binary is missing: run scripts/ensure-deps.sh test"
+    return found
+
+
+@pytest.fixture(scope="module")
+def seaweed(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("seaweed")
+    (folder / "data").mkdir()
+    (folder / "identities.json").write_text(json.dumps({"identities": [{
+        "name": "reelhouse-e2e", "credentials": [{"accessKey": ACCESS_KEY, "secretKey": SECRET_KEY}],
+        "actions": ["Admin", "Read", "Write", "List", "Tagging"]}]}))
+    names = ["master.port", "master.port.grpc", "volume.port", "volume.port.grpc", "filer.port", "filer.port.grpc",
+             "s3.port", "s3.port.grpc", "s3.port.iceberg", "s3.port.lance"]
+    ports = dict(zip(names, free_ports(len(names))))
+    log = open(folder / "weed.log", "w")
+    # Dies with pytest even if pytest is killed (pytest's main thread starts it and outlives it).
+    launcher = ["setpriv", "--pdeathsig", "KILL", "--"] if shutil.which("setpriv") else []
+    process = subprocess.Popen(
+        [*launcher, weed_binary(), "server", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", f"-dir={folder / 'data'}", "-s3",
+         f"-s3.config={folder / 'identities.json'}", "-master.volumeSizeLimitMB=64", "-volume.max=0",
+         *[f"-{name}={port}" for name, port in ports.items()]],
+        stdout=log, stderr=subprocess.STDOUT)
+    endpoint = f"http://127.0.0.1:{ports['s3.port']}"
+    client = botocore.session.get_session().create_client(
+        "s3", endpoint_url=endpoint, region_name="us-east-1", aws_access_key_id=ACCESS_KEY, aws_secret_access_key=SECRET_KEY,
+        config=botocore.config.Config(s3={"addressing_style": "path"}, retries={"max_attempts": 1}))
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                client.create_bucket(Bucket=BUCKET)
+                client.put_object(Bucket=BUCKET, Key="probe", Body=b"p")
+                client.delete_object(Bucket=BUCKET, Key="probe")
+                break
+            except Exception:
+                assert process.poll() is None and time.monotonic() < deadline, (folder / "weed.log").read_text()[-2000:]
+                time.sleep(0.25)
+        yield endpoint, client
+    finally:
+        process.kill()
+        process.wait()
+        log.close()
+
+
+def keys(client, prefix: str) -> list[str]:
+    return sorted(item["Key"] for item in client.list_objects_v2(Bucket=BUCKET, Prefix=prefix).get("Contents", []))
+
+
+def test_import_serve_and_delete_through_the_bucket(seaweed, tmp_path):
+    endpoint, client = seaweed
+    env = {"REELHOUSE_STORAGE": f"s3://{BUCKET}/lib?endpoint={endpoint}&region=us-east-1",
+           "AWS_ACCESS_KEY_ID": ACCESS_KEY, "AWS_SECRET_ACCESS_KEY": SECRET_KEY}
+    data = tmp_path / "data"
+    reelhouse(data, "import", str(make_clip(tmp_path / "clip.mp4", seconds=3)), env=env)
+
+    published = keys(client, "lib/media/1/")
+    assert "lib/media/1/.published" in published and "lib/media/1/master.m3u8" in published
+    assert any(key.endswith(".m4s") for key in published)
+    assert keys(client, "lib/staging/") == []
+    assert not any((data / "media").iterdir()), "nothing is published to the data folder"
+
+    reelhouse(data, "user", "add", "ana", "--role", "owner", stdin="pass-word-123\n", env=env)
+    key = reelhouse(data, "key", "create", "--user", "ana", env=env).stdout.strip()
+    server = LiveServer(data, env=env)
+    try:
+        status, _, body = http(f"{server.url}/api/v1/videos/1", headers={"api-key": key})
+        assert status == 200
+        media = json.loads(body)["media"]
+        master = media["master"]
+        base = master.rsplit("/", 1)[0]
+        status, headers, playlist = http(server.url + master)
+        assert status == 200 and playlist.startswith(b"#EXTM3U")
+        assert headers["Cache-Control"] == "public, max-age=31536000, immutable"
+        rendition = next(line for line in playlist.decode().splitlines() if line.endswith(".m3u8"))
+        status, _, media_playlist = http(f"{server.url}{base}/{rendition}")
+        assert status == 200
+        folder = rendition.rsplit("/", 1)[0]
+        segment = next(line for line in media_playlist.decode().splitlines() if line.endswith(".m4s"))
+        stored = client.get_object(Bucket=BUCKET, Key=f"lib/media/1/{folder}/{segment}")["Body"].read()
+        status, headers, served = http(f"{server.url}{base}/{folder}/{segment}")
+        assert status == 200 and served == stored
+        status, headers, part = http(f"{server.url}{base}/{folder}/{segment}", headers={"Range": "bytes=10-29"})
+        assert status == 206 and part == stored[10:30] and headers["Content-Range"] == f"bytes 10-29/{len(stored)}"
+        status, _, _ = http(f"{server.url}{base}/{folder}/{segment}", headers={"If-None-Match": headers["ETag"]})
+        assert status == 304
+        status, _, poster = http(server.url + media["poster"]["url"])
+        assert status == 200 and poster[:2] == b"\xff\xd8"
+
+        status, _, _ = http(f"{server.url}/api/v1/videos/1", method="DELETE", headers={"api-key": key})
+        assert status == 204
+        assert keys(client, "lib/media/1/") == []
+    finally:
+        server.stop()
+
+
+def test_a_wrong_secret_is_a_storage_error(seaweed, tmp_path):
+    endpoint, client = seaweed
+    good = {"REELHOUSE_STORAGE": f"s3://{BUCKET}/wrong?endpoint={endpoint}",
+            "AWS_ACCESS_KEY_ID": ACCESS_KEY, "AWS_SECRET_ACCESS_KEY": SECRET_KEY}
+    data = tmp_path / "data"
+    reelhouse(data, "import", str(make_clip(tmp_path / "clip.mp4", seconds=2)), env=good)
+    assert "wrong/media/1/.published" in keys(client, "wrong/media/1/")
+    reelhouse(data, "user", "add", "ana", "--role", "owner", stdin="pass-word-123\n", env=good)
+    key = reelhouse(data, "key", "create", "--user", "ana", env=good).stdout.strip()
+    server = LiveServer(data, env={**good, "AWS_SECRET_ACCESS_KEY": SECRET_KEY + "-wrong"})
+    try:
+        status, _, body = http(f"{server.url}/api/v1/videos/1", headers={"api-key": key})
+        assert status == 200
+        status, _, body = http(server.url + json.loads(body)["media"]["master"])
+        assert status == 500 and json.loads(body)["error"]["code"] == "storage_error"
+        assert SECRET_KEY not in server.output()
+    finally:
+        server.stop()
+
+
+def test_migrate_store_media_to_a_bucket_then_serve_from_it(seaweed, tmp_path):
+    """A library made on disk moves to the bucket with `migrate-store --media-to`; a second run
+    copies nothing; serve then plays it from the bucket."""
+    endpoint, client = seaweed
+    location = f"s3://{BUCKET}/moved?endpoint={endpoint}"
+    keys_env = {"AWS_ACCESS_KEY_ID": ACCESS_KEY, "AWS_SECRET_ACCESS_KEY": SECRET_KEY}
+    data = tmp_path / "data"
+    reelhouse(data, "import", str(make_clip(tmp_path / "one.mp4", seconds=2)), str(make_clip(tmp_path / "two.mp4", seconds=2, frequency=660)))
+    assert sorted(p.name for p in (data / "media").iterdir()) == ["1", "2"]
+
+    missing = reelhouse(data, "migrate-store", "--media-to", location, check=False,
+                        env={"AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": ""})
+    assert missing.returncode != 0 and "AWS_ACCESS_KEY_ID" in missing.stderr
+
+    first = reelhouse(data, "migrate-store", "--media-to", location, env=keys_env).stdout
+    assert "posts: 2 copied, 0 already there" in first
+    for post in ("1", "2"):
+        local = sorted(str(p.relative_to(data / "media" / post)) for p in (data / "media" / post).rglob("*") if p.is_file())
+        assert keys(client, f"moved/media/{post}/") == sorted([f"moved/media/{post}/{name}" for name in local] + [f"moved/media/{post}/.published"])
+    again = reelhouse(data, "migrate-store", "--media-to", location, env=keys_env).stdout
+    assert "posts: 0 copied, 2 already there" in again
+
+    reelhouse(data, "user", "add", "ana", "--role", "owner", stdin="pass-word-123\n")
+    key = reelhouse(data, "key", "create", "--user", "ana").stdout.strip()
+    # Served from the bucket only: the local copies are gone.
+    shutil.rmtree(data / "media")
+    (data / "media").mkdir()
+    server = LiveServer(data, env={"REELHOUSE_STORAGE": location, **keys_env})
+    try:
+        status, _, body = http(f"{server.url}/api/v1/videos/2", headers={"api-key": key})
+        assert status == 200
+        status, _, playlist = http(server.url + json.loads(body)["media"]["master"])
+        assert status == 200 and playlist.startswith(b"#EXTM3U")
+    finally:
+        server.stop()
