@@ -5,14 +5,17 @@ import PostgresNIO
 import ReelStore
 import ServiceLifecycle
 
-/// The library, accounts and the job queue in one PostgreSQL database, shared by every node.
+/// Reelhouse's metadata (the library, accounts, the job queue, per-user state, the catalog,
+/// stories) in one PostgreSQL database shared by every node, answering the `ReelStore`
+/// protocols as `SQLiteStore` does; the parameterised store suites hold both to that.
 ///
 /// Connections come from postgres-nio's pooled `PostgresClient`, bounded by `poolSize` per node
 /// (`--database-pool`, default 8), so N nodes hold at most N × poolSize server connections.
 /// The client does its background work in `run()`: run the store as a `Service` in the node's
 /// `ServiceGroup`, or use `withStore`, which runs it for the length of a closure. Every write is
 /// one transaction; instants are unix seconds in `double precision`, exactly as SQLite stores
-/// them, so both stores give the same `Date` back to the bit.
+/// them, so both stores give the same `Date` back to the bit. Connections are plain TCP
+/// (`sslmode=disable`): TLS needs swift-nio-ssl's configuration types, not linked here yet.
 public final class PostgresStore: Sendable, Service {
     public static let defaultPoolSize = 8
 
