@@ -30,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.20.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
     ],
     targets: [
         // Wire and domain value types shared by the server, the CLI and clients. Foundation only.
@@ -68,6 +69,20 @@ let package = Package(
             name: "ReelStoreSQLite",
             dependencies: ["ReelStore", "ReelModels", "ReelRank", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
+            swiftSettings: swiftSettings
+        ),
+
+        // The PostgreSQL implementation of ReelStore for several nodes sharing one database
+        // (postgres-nio's pooled client, versioned migrations under an advisory lock).
+        .target(
+            name: "ReelStorePostgres",
+            dependencies: [
+                "ReelStore", "ReelModels", "ReelRank",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: swiftSettings
         ),
 
@@ -170,7 +185,7 @@ let package = Package(
         .executableTarget(
             name: "reelhouse",
             dependencies: [
-                "ReelModels", "ReelMedia", "ReelStorage", "ReelStore", "ReelStoreSQLite", "ReelJobs", "ReelPipeline", "ReelServer",
+                "ReelModels", "ReelMedia", "ReelStorage", "ReelStore", "ReelStoreSQLite", "ReelStorePostgres", "ReelJobs", "ReelPipeline", "ReelServer",
                 "ReelGeneration", "ReelGenerationOpenAI", "ReelSources", "ReelRank", "ReelS3",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -207,8 +222,9 @@ let package = Package(
         .target(
             name: "ReelTestSupport",
             dependencies: [
-                "ReelServer", "ReelStoreSQLite", "ReelStorage", "ReelStore", "ReelPipeline", "ReelJobs", "ReelModels", "ReelMedia",
+                "ReelServer", "ReelStoreSQLite", "ReelStorePostgres", "ReelStorage", "ReelStore", "ReelPipeline", "ReelJobs", "ReelModels", "ReelMedia",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -226,7 +242,14 @@ let package = Package(
         .testTarget(name: "ReelRankTests", dependencies: ["ReelRank", "ReelModels"], swiftSettings: swiftSettings),
         .testTarget(name: "ReelImportTests", dependencies: ["ReelImport", "ReelModels"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
-        .testTarget(name: "ReelStoreSQLiteTests", dependencies: ["ReelStoreSQLite", "ReelStore", "ReelModels", "ReelRank", "ReelTestSupport"],
+        .testTarget(name: "ReelStoreSQLiteTests", dependencies: ["ReelStoreSQLite", "ReelStorePostgres", "ReelStore", "ReelModels", "ReelRank", "ReelTestSupport"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "ReelStorePostgresTests",
+                    dependencies: [
+                        "ReelStorePostgres", "ReelStore", "ReelModels", "ReelTestSupport",
+                        .product(name: "PostgresNIO", package: "postgres-nio"),
+                        .product(name: "Logging", package: "swift-log"),
+                    ],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelJobsTests", dependencies: [
                         "ReelJobs", "ReelStoreSQLite", "ReelStore", "ReelModels", "ReelTestSupport",

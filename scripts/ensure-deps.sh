@@ -19,6 +19,13 @@ if [ "$profile" = "test" ] || [ "$profile" = "bench" ]; then
   # the web client's tests drive Debian's Chromium through Playwright (no browser download)
   have chromium || need_pkgs+=(chromium)
 fi
+# --- PostgreSQL (issue 17): the store tests start a private PostgreSQL 15 cluster of their own
+# (Tests/ReelTestSupport/PostgresCluster.swift runs initdb and postgres from Debian's
+# /usr/lib/postgresql/15/bin as the `postgres` user; nothing is started system-wide).
+if [ "$profile" = "test" ] || [ "$profile" = "bench" ]; then
+  [ -x /usr/lib/postgresql/15/bin/postgres ] || need_pkgs+=(postgresql)
+fi
+# --- end PostgreSQL
 if [ "$profile" = "bench" ]; then
   have wrk || need_pkgs+=(wrk)
   have nginx || need_pkgs+=(nginx)

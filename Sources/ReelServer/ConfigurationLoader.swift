@@ -100,6 +100,13 @@ public enum ConfigurationLoader {
         guard ServerConfiguration.eventRetentionRange.contains(configuration.eventRetentionDays) else {
             throw ConfigurationError("eventRetentionDays must be between 1 and 3650")
         }
+        guard ServerConfiguration.databasePoolRange.contains(configuration.databasePool) else {
+            throw ConfigurationError("databasePool must be between 1 and 1000")
+        }
+        if let url = configuration.databaseUrl, !["postgres://", "postgresql://"].contains(where: url.lowercased().hasPrefix) {
+            // Never echo the value: it may hold a password.
+            throw ConfigurationError("databaseUrl must be a postgres:// URL (leave it unset for SQLite)")
+        }
         let positive: [(String, Double?)] = [
             ("maxDuration", configuration.maxDuration), ("maxImagePixels", configuration.maxImagePixels.map(Double.init)),
             ("leaseSeconds", configuration.leaseSeconds), ("jobTimeoutSeconds", configuration.jobTimeoutSeconds),

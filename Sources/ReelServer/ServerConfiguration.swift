@@ -110,6 +110,12 @@ public struct ServerConfiguration: Codable, Sendable, Equatable {
     /// For You: how often `recs.neighbors` rebuilds the item-to-item neighbours from the events.
     public var neighborRefreshMinutes: Double = 10
 
+    /// Scale-out (docs/scale-out.md): the metadata store as `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`
+    /// (nil: SQLite in the data folder), and how many connections each node's pool may hold.
+    public var databaseUrl: String?
+    public var databasePool = 8
+    public static let databasePoolRange = 1...1000
+
     /// Published media: nil or `file:` is the data folder; `s3://BUCKET[/PREFIX]?endpoint=…&region=…`
     /// a bucket (docs/scale-out.md). Checked where the storage is made (`reelhouse`).
     public var storage: String?

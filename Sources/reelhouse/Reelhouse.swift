@@ -6,7 +6,7 @@ struct Reelhouse: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reelhouse",
         abstract: "A self-hosted short-form video server.",
-        subcommands: [ServeCommand.self, ImportCommand.self, JobsCommand.self, WorkerCommand.self, DoctorCommand.self, UserCommand.self, KeyCommand.self, LibraryCommand.self, CollectionCommand.self, SearchCommand.self, SourceCommand.self, BenchSeedCommand.self, EvalCommand.self, EdgeCommand.self, MigrateStoreCommand.self]
+        subcommands: [ServeCommand.self, MigrateCommand.self, ImportCommand.self, JobsCommand.self, WorkerCommand.self, DoctorCommand.self, UserCommand.self, KeyCommand.self, LibraryCommand.self, CollectionCommand.self, SearchCommand.self, SourceCommand.self, BenchSeedCommand.self, EvalCommand.self, EdgeCommand.self, MigrateStoreCommand.self]
     )
 }
 

@@ -9,6 +9,7 @@ import ReelPipeline
 import ReelServer
 import ReelStorage
 import ReelStore
+import ReelStorePostgres
 import ReelStoreSQLite
 import ServiceLifecycle
 import UnixSignals
@@ -43,6 +44,11 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var context = try AppContext(dataPath: dataOptions.resolvedPath, creating: true, logLevel: .info)
         let configuration = try loadConfiguration(context)
+        if let url = configuration.databaseUrl {
+            // The PostgreSQL store does not implement every store protocol yet (issue 17);
+            // serving SQLite while a URL is configured would split the library silently.
+            throw CLIError("serve: databaseUrl is set (\(PostgresDatabaseURL.redact(url))), but serving from PostgreSQL is not available yet; `reelhouse migrate` prepares the database")
+        }
         try context.useStorage(configuration)
         let secret = try ServerSecret.load(dataFolder: context.dataFolder)
         let passwords = BcryptPasswordHasher(cost: bcryptCost)

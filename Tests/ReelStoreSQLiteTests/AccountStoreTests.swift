@@ -2,13 +2,15 @@ import Foundation
 import ReelModels
 import ReelStore
 import ReelStoreSQLite
+import ReelTestSupport
 import Testing
 
-@Suite("SQLiteStore as an AccountStore")
+/// One suite for both stores (SQLite and PostgreSQL): they must give the same answers.
+@Suite("AccountStore on SQLite and PostgreSQL")
 struct AccountStoreTests {
-    @Test("user names are unique ignoring case, also beyond ASCII", arguments: StoreLocation.allCases)
-    func duplicateNames(location: StoreLocation) async throws {
-        try await withStore(location) { (store) async throws in
+    @Test("user names are unique ignoring case, also beyond ASCII", arguments: StoreBackend.allCases)
+    func duplicateNames(backend: StoreBackend) async throws {
+        try await withStore(backend) { (store) async throws in
             let ana = try await store.createUser(name: "Ana", role: .owner, passwordHash: "h1", now: t0)
             #expect(ana.name == "Ana" && ana.role == .owner && ana.createdAt == t0)
             await #expect(throws: StoreError.conflict("the user name ana is taken")) {
@@ -36,9 +38,9 @@ struct AccountStoreTests {
         }
     }
 
-    @Test("an API key authenticates until revoked; lastUsedAt moves at most once a minute", arguments: StoreLocation.allCases)
-    func apiKeys(location: StoreLocation) async throws {
-        try await withStore(location) { (store) async throws in
+    @Test("an API key authenticates until revoked; lastUsedAt moves at most once a minute", arguments: StoreBackend.allCases)
+    func apiKeys(backend: StoreBackend) async throws {
+        try await withStore(backend) { (store) async throws in
             let ana = try await store.createUser(name: "ana", role: .owner, passwordHash: "h", now: t0)
             let bo = try await store.createUser(name: "bo", role: .member, passwordHash: "h", now: t0)
             let key = try await store.createAPIKey(userID: ana.id, name: "phone", keyHash: "hash-a", prefix: "rh_abcde", now: t0)
@@ -69,9 +71,9 @@ struct AccountStoreTests {
         }
     }
 
-    @Test("sessions expire, can be deleted, and a password change ends them all", arguments: StoreLocation.allCases)
-    func sessions(location: StoreLocation) async throws {
-        try await withStore(location) { (store) async throws in
+    @Test("sessions expire, can be deleted, and a password change ends them all", arguments: StoreBackend.allCases)
+    func sessions(backend: StoreBackend) async throws {
+        try await withStore(backend) { (store) async throws in
             let ana = try await store.createUser(name: "ana", role: .owner, passwordHash: "old", now: t0)
             let bo = try await store.createUser(name: "bo", role: .member, passwordHash: "h", now: t0)
             let hour = t0.addingTimeInterval(3600)

@@ -5,12 +5,14 @@ import ReelStore
 import ReelTestSupport
 import Testing
 
-@Suite("Browse store")
+/// One suite for both stores (SQLite and PostgreSQL) where the test is about the protocol; the
+/// SQLite-only ones (upgrading a file, its query plans) keep to SQLite.
+@Suite("Browse store on SQLite and PostgreSQL")
 struct BrowseStoreTests {
     /// A small library covering every filter: kinds, durations, tags, uploaders, and the
     /// viewer's favorites, ratings and seen marks (plus another user's, which must not count).
     struct Library {
-        let store: SQLiteStore
+        let store: any PortableStore
         let viewer: User
         let other: User
         let posts: [CatalogModelPost]
@@ -24,8 +26,12 @@ struct BrowseStoreTests {
         }
     }
 
-    func library() async throws -> Library {
-        let store = try SQLiteStore.inMemory()
+    /// `body` with the library in a store of `backend`.
+    func withLibrary(_ backend: StoreBackend, _ body: (Library) async throws -> Void) async throws {
+        try await withStore(backend) { (store) async throws in try await body(try await library(in: store)) }
+    }
+
+    func library(in store: any PortableStore) async throws -> Library {
         let viewer = try await store.createUser(name: "viewer", role: .owner, passwordHash: "x", now: t0)
         let other = try await store.createUser(name: "other", role: .member, passwordHash: "x", now: t0)
         let specs: [(String, PostKind, Double?, [String], String?, String?, String?)] = [
@@ -62,96 +68,108 @@ struct BrowseStoreTests {
         return Library(store: store, viewer: viewer, other: other, posts: posts, favorites: favorites, ratings: ratings, seen: seen)
     }
 
-    @Test func titleOrderIsTheSortKeysAndPagesWithoutRepeats() async throws {
-        let library = try await library()
-        let ids = try await library.store.browseAll(userID: library.viewer.id, BrowseQuery())
-        let titles = ids.map { id in library.posts.first { $0.id == id }!.title }
-        #expect(titles == ["Alien", "Carousel of cats", "Élan", "The Matrix", "Mr. Robot", "Video 2", "Video 10", "zebra photo"])
-        let descending = try await library.store.browseAll(userID: library.viewer.id, BrowseQuery(sort: .title, descending: true), limit: 3)
-        #expect(descending == ids.reversed())
-        let onePage = try await library.store.browse(userID: library.viewer.id, query: BrowseQuery(), after: nil, limit: 100)
-        #expect(onePage.items.map(\.post.id) == ids && onePage.next == nil)
-    }
-
-    @Test func theKeyFollowsMetadataEditsAndFallsBackToShortcodeAndFolder() async throws {
-        let store = try SQLiteStore.inMemory()
-        let user = try await store.createUser(name: "u", role: .owner, passwordHash: "x", now: t0)
-        let mango = try await makeReadyPost(store, folder: "zz-folder", shortcode: "Mango")
-        let kiwi = try await makeReadyPost(store, folder: "kiwi-folder")
-        let banana = try await makeReadyPost(store, folder: "b", description: "The Banana")
-        #expect(try await store.browseAll(userID: user.id, BrowseQuery()) == [banana.id, kiwi.id, mango.id])
-        try await store.updateMetadata(postID: banana.id, metadata: PostMetadata(description: "Zucchini"))
-        #expect(try await store.browseAll(userID: user.id, BrowseQuery()) == [kiwi.id, mango.id, banana.id])
-    }
-
-    @Test func everyFilterKeepsWhatItSays() async throws {
-        let l = try await library()
-        #expect(try await l.browse(CatalogFilter(tags: ["CATS"])) == l.expected { $0.tags.contains("cats") })
-        #expect(try await l.browse(CatalogFilter(tags: ["dogs", "film"])) == l.expected { !$0.tags.isDisjoint(with: ["dogs", "film"]) })
-        #expect(try await l.browse(CatalogFilter(tags: ["nope"])).isEmpty)
-        #expect(try await l.browse(CatalogFilter(excludeTags: ["cats"])) == l.expected { !$0.tags.contains("cats") })
-        #expect(try await l.browse(CatalogFilter(excludeTags: ["nope"])).count == l.posts.count)
-        // Uploader or username, ignoring case, any of the list.
-        #expect(try await l.browse(CatalogFilter(uploaders: ["ANA"])) == l.expected {
-            $0.uploader?.lowercased() == "ana" || $0.username?.lowercased() == "ana"
-        })
-        #expect(try await l.browse(CatalogFilter(uploaders: ["Léa", "BOB"])) == l.expected { ["Léa", "Bob"].contains($0.uploader ?? "") })
-        #expect(try await l.browse(CatalogFilter(kinds: [.image, .carousel])) == l.expected { $0.kind != .video })
-        #expect(try await l.browse(CatalogFilter(kinds: [.video])) == l.expected { $0.kind == .video })
-        #expect(try await l.browse(CatalogFilter(minDuration: 30)) == l.expected { ($0.duration ?? 0) >= 30 })
-        #expect(try await l.browse(CatalogFilter(maxDuration: 30)) == l.expected { ($0.duration ?? 0) <= 30 })
-        #expect(try await l.browse(CatalogFilter(minDuration: 12, maxDuration: 45)) == l.expected { (12...45).contains($0.duration ?? 0) })
-        #expect(try await l.browse(CatalogFilter(favoritesOnly: true)) == l.favorites)
-        #expect(try await l.browse(CatalogFilter(minRating: 3)) == Set(l.ratings.filter { $0.value >= 3 }.keys))
-        #expect(try await l.browse(CatalogFilter(seen: true)) == l.seen)
-        #expect(try await l.browse(CatalogFilter(seen: false)) == l.expected { !l.seen.contains($0.id) })
-    }
-
-    @Test func filtersCombineWithAnd() async throws {
-        let l = try await library()
-        let filter = CatalogFilter(tags: ["cats", "film"], excludeTags: ["dogs"], kinds: [.video], minDuration: 10, seen: false)
-        let expected = l.expected { post in
-            !post.tags.isDisjoint(with: ["cats", "film"]) && !post.tags.contains("dogs") && post.kind == .video
-                && (post.duration ?? 0) >= 10 && !l.seen.contains(post.id)
-        }
-        #expect(!expected.isEmpty)
-        #expect(try await l.browse(filter) == expected)
-        let favoriteRated = CatalogFilter(favoritesOnly: true, minRating: 4)
-        #expect(try await l.browse(favoriteRated) == l.favorites.filter { (l.ratings[$0] ?? 0) >= 4 })
-        for sort in BrowseSort.allCases {
-            #expect(try await l.browse(filter, sort: sort) == expected, "sort \(sort)")
+    @Test(arguments: StoreBackend.allCases)
+    func titleOrderIsTheSortKeysAndPagesWithoutRepeats(backend: StoreBackend) async throws {
+        try await withLibrary(backend) { (library) async throws in
+            let ids = try await library.store.browseAll(userID: library.viewer.id, BrowseQuery())
+            let titles = ids.map { id in library.posts.first { $0.id == id }!.title }
+            #expect(titles == ["Alien", "Carousel of cats", "Élan", "The Matrix", "Mr. Robot", "Video 2", "Video 10", "zebra photo"])
+            let descending = try await library.store.browseAll(userID: library.viewer.id, BrowseQuery(sort: .title, descending: true), limit: 3)
+            #expect(descending == ids.reversed())
+            let onePage = try await library.store.browse(userID: library.viewer.id, query: BrowseQuery(), after: nil, limit: 100)
+            #expect(onePage.items.map(\.post.id) == ids && onePage.next == nil)
         }
     }
 
-    @Test func everySortOrdersAsSwiftWouldAndTiesBreakOnID() async throws {
-        let l = try await library()
-        func check(_ sort: BrowseSort, _ key: (CatalogModelPost) -> Double) async throws {
-            // Page sizes that end pages on each side of every boundary (the rating order's two walks).
-            for descending in [false, true] { for limit in [1, 3, 4] {
-                let ids = try await l.store.browseAll(userID: l.viewer.id, BrowseQuery(sort: sort, descending: descending), limit: limit)
-                let expected = l.posts.sorted { a, b in
-                    let (ka, kb) = (key(a), key(b))
-                    if ka != kb { return descending ? ka > kb : ka < kb }
-                    return descending ? a.id > b.id : a.id < b.id
-                }.map(\.id)
-                #expect(ids == expected, "\(sort) \(descending ? "desc" : "asc") by \(limit)")
-            } }
+    @Test(arguments: StoreBackend.allCases)
+    func theKeyFollowsMetadataEditsAndFallsBackToShortcodeAndFolder(backend: StoreBackend) async throws {
+        try await withStore(backend) { (store) async throws in
+            let user = try await store.createUser(name: "u", role: .owner, passwordHash: "x", now: t0)
+            let mango = try await makeReadyPost(store, folder: "zz-folder", shortcode: "Mango")
+            let kiwi = try await makeReadyPost(store, folder: "kiwi-folder")
+            let banana = try await makeReadyPost(store, folder: "b", description: "The Banana")
+            #expect(try await store.browseAll(userID: user.id, BrowseQuery()) == [banana.id, kiwi.id, mango.id])
+            try await store.updateMetadata(postID: banana.id, metadata: PostMetadata(description: "Zucchini"))
+            #expect(try await store.browseAll(userID: user.id, BrowseQuery()) == [kiwi.id, mango.id, banana.id])
         }
-        try await check(.newest) { $0.added.timeIntervalSince1970 }
-        try await check(.duration) { $0.duration ?? 0 }
-        try await check(.rating) { Double(l.ratings[$0.id] ?? 0) }
-        // Dates posted as text compare as dates (ISO 8601); none sorts as the earliest.
-        let posted = l.posts.map { ($0.datePosted ?? "", $0.id) }.sorted { $0 > $1 }.map(\.1)
-        #expect(try await l.store.browseAll(userID: l.viewer.id, BrowseQuery(sort: .posted)) == posted)
-        #expect(BrowseQuery(sort: .newest).descending && BrowseQuery(sort: .rating).descending && !BrowseQuery(sort: .duration).descending)
     }
 
-    @Test func aPositionFromAnotherOrderIsRefused() async throws {
-        let l = try await library()
-        let top = try await l.store.shelf(.topRated, userID: l.viewer.id, resume: ResumeRule(), after: nil, limit: 1)
-        let position = try #require(top.next)
-        await #expect(throws: StoreError.self) {
-            _ = try await l.store.browse(userID: l.viewer.id, query: BrowseQuery(), after: position, limit: 2)
+    @Test(arguments: StoreBackend.allCases)
+    func everyFilterKeepsWhatItSays(backend: StoreBackend) async throws {
+        try await withLibrary(backend) { (l) async throws in
+            #expect(try await l.browse(CatalogFilter(tags: ["CATS"])) == l.expected { $0.tags.contains("cats") })
+            #expect(try await l.browse(CatalogFilter(tags: ["dogs", "film"])) == l.expected { !$0.tags.isDisjoint(with: ["dogs", "film"]) })
+            #expect(try await l.browse(CatalogFilter(tags: ["nope"])).isEmpty)
+            #expect(try await l.browse(CatalogFilter(excludeTags: ["cats"])) == l.expected { !$0.tags.contains("cats") })
+            #expect(try await l.browse(CatalogFilter(excludeTags: ["nope"])).count == l.posts.count)
+            // Uploader or username, ignoring case, any of the list.
+            #expect(try await l.browse(CatalogFilter(uploaders: ["ANA"])) == l.expected {
+                $0.uploader?.lowercased() == "ana" || $0.username?.lowercased() == "ana"
+            })
+            #expect(try await l.browse(CatalogFilter(uploaders: ["Léa", "BOB"])) == l.expected { ["Léa", "Bob"].contains($0.uploader ?? "") })
+            #expect(try await l.browse(CatalogFilter(kinds: [.image, .carousel])) == l.expected { $0.kind != .video })
+            #expect(try await l.browse(CatalogFilter(kinds: [.video])) == l.expected { $0.kind == .video })
+            #expect(try await l.browse(CatalogFilter(minDuration: 30)) == l.expected { ($0.duration ?? 0) >= 30 })
+            #expect(try await l.browse(CatalogFilter(maxDuration: 30)) == l.expected { ($0.duration ?? 0) <= 30 })
+            #expect(try await l.browse(CatalogFilter(minDuration: 12, maxDuration: 45)) == l.expected { (12...45).contains($0.duration ?? 0) })
+            #expect(try await l.browse(CatalogFilter(favoritesOnly: true)) == l.favorites)
+            #expect(try await l.browse(CatalogFilter(minRating: 3)) == Set(l.ratings.filter { $0.value >= 3 }.keys))
+            #expect(try await l.browse(CatalogFilter(seen: true)) == l.seen)
+            #expect(try await l.browse(CatalogFilter(seen: false)) == l.expected { !l.seen.contains($0.id) })
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func filtersCombineWithAnd(backend: StoreBackend) async throws {
+        try await withLibrary(backend) { (l) async throws in
+            let filter = CatalogFilter(tags: ["cats", "film"], excludeTags: ["dogs"], kinds: [.video], minDuration: 10, seen: false)
+            let expected = l.expected { post in
+                !post.tags.isDisjoint(with: ["cats", "film"]) && !post.tags.contains("dogs") && post.kind == .video
+                    && (post.duration ?? 0) >= 10 && !l.seen.contains(post.id)
+            }
+            #expect(!expected.isEmpty)
+            #expect(try await l.browse(filter) == expected)
+            let favoriteRated = CatalogFilter(favoritesOnly: true, minRating: 4)
+            #expect(try await l.browse(favoriteRated) == l.favorites.filter { (l.ratings[$0] ?? 0) >= 4 })
+            for sort in BrowseSort.allCases {
+                #expect(try await l.browse(filter, sort: sort) == expected, "sort \(sort)")
+            }
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func everySortOrdersAsSwiftWouldAndTiesBreakOnID(backend: StoreBackend) async throws {
+        try await withLibrary(backend) { (l) async throws in
+            func check(_ sort: BrowseSort, _ key: (CatalogModelPost) -> Double) async throws {
+                // Page sizes that end pages on each side of every boundary (the rating order's two walks).
+                for descending in [false, true] { for limit in [1, 3, 4] {
+                    let ids = try await l.store.browseAll(userID: l.viewer.id, BrowseQuery(sort: sort, descending: descending), limit: limit)
+                    let expected = l.posts.sorted { a, b in
+                        let (ka, kb) = (key(a), key(b))
+                        if ka != kb { return descending ? ka > kb : ka < kb }
+                        return descending ? a.id > b.id : a.id < b.id
+                    }.map(\.id)
+                    #expect(ids == expected, "\(sort) \(descending ? "desc" : "asc") by \(limit)")
+                } }
+            }
+            try await check(.newest) { $0.added.timeIntervalSince1970 }
+            try await check(.duration) { $0.duration ?? 0 }
+            try await check(.rating) { Double(l.ratings[$0.id] ?? 0) }
+            // Dates posted as text compare as dates (ISO 8601); none sorts as the earliest.
+            let posted = l.posts.map { ($0.datePosted ?? "", $0.id) }.sorted { $0 > $1 }.map(\.1)
+            #expect(try await l.store.browseAll(userID: l.viewer.id, BrowseQuery(sort: .posted)) == posted)
+            #expect(BrowseQuery(sort: .newest).descending && BrowseQuery(sort: .rating).descending && !BrowseQuery(sort: .duration).descending)
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func aPositionFromAnotherOrderIsRefused(backend: StoreBackend) async throws {
+        try await withLibrary(backend) { (l) async throws in
+            let top = try await l.store.shelf(.topRated, userID: l.viewer.id, resume: ResumeRule(), after: nil, limit: 1)
+            let position = try #require(top.next)
+            await #expect(throws: StoreError.self) {
+                _ = try await l.store.browse(userID: l.viewer.id, query: BrowseQuery(), after: position, limit: 2)
+            }
         }
     }
 

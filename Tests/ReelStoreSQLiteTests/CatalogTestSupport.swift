@@ -2,6 +2,7 @@ import Foundation
 import ReelModels
 import ReelStore
 import ReelStoreSQLite
+import ReelTestSupport
 
 /// What a catalog test knows about one post it made, to check listings against plain Swift.
 struct CatalogModelPost {
@@ -19,7 +20,7 @@ struct CatalogModelPost {
 /// A ready post with the given metadata and media duration.
 @discardableResult
 func makeReadyPost(
-    _ store: SQLiteStore, folder: String, description: String? = nil, shortcode: String? = nil, kind: PostKind = .video,
+    _ store: any PortableStore, folder: String, description: String? = nil, shortcode: String? = nil, kind: PostKind = .video,
     duration: Double? = 2.5, tags: [String] = [], uploader: String? = nil, username: String? = nil, datePosted: String? = nil,
     added: Date = t0
 ) async throws -> CatalogModelPost {
@@ -40,7 +41,7 @@ func makeReadyPost(
     )
 }
 
-extension SQLiteStore {
+extension CatalogStore {
     /// Every page of a browse, in order, checking that no post comes twice.
     func browseAll(userID: Int64, _ query: BrowseQuery, limit: Int = 2) async throws -> [Int64] {
         try await walkCatalog { try await self.browse(userID: userID, query: query, after: $0, limit: limit) }

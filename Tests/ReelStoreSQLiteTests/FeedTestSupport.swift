@@ -2,6 +2,7 @@ import Foundation
 import ReelModels
 import ReelStore
 import ReelStoreSQLite
+import ReelTestSupport
 import Testing
 
 /// A seeded generator, so a failing property run can be replayed from its seed.
@@ -27,7 +28,7 @@ struct ModelPost {
 }
 
 struct FeedLibrary {
-    var store: SQLiteStore
+    var store: any PortableStore
     var viewer: User
     var other: User
     var posts: [Int64: ModelPost]
@@ -57,9 +58,9 @@ func randomCase(_ tag: String, using rng: inout SplitMix) -> String {
 }
 
 /// `size` ready posts plus about a fifth as many that are not ready, random kinds and tags,
-/// and random favorites and ratings by both the viewer and another user (which must not leak).
-func makeLibrary(size: Int, rng: inout SplitMix) async throws -> FeedLibrary {
-    let store = try SQLiteStore.inMemory()
+/// and random favorites and ratings by both the viewer and another user (which must not leak),
+/// in `store` (either backend).
+func makeLibrary(size: Int, rng: inout SplitMix, in store: any PortableStore) async throws -> FeedLibrary {
     let viewer = try await store.createUser(name: "viewer", role: .owner, passwordHash: "x", now: t0)
     let other = try await store.createUser(name: "other", role: .member, passwordHash: "x", now: t0)
     var library = FeedLibrary(store: store, viewer: viewer, other: other, posts: [:], favorites: [], ratings: [:])

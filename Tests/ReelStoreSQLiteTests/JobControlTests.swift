@@ -2,13 +2,14 @@ import Foundation
 import ReelModels
 import ReelStore
 import ReelStoreSQLite
+import ReelTestSupport
 import Testing
 
-@Suite("SQLiteStore: cancelling and retrying jobs, uploads' posts")
+@Suite("Cancelling and retrying jobs, uploads' posts, on SQLite and PostgreSQL")
 struct JobControlTests {
-    @Test("cancel ends a running job and its post; the worker's heartbeat then says the lease is lost", arguments: StoreLocation.allCases)
-    func cancelRunning(location: StoreLocation) async throws {
-        try await withStore(location) { (store) async throws in
+    @Test("cancel ends a running job and its post; the worker's heartbeat then says the lease is lost", arguments: StoreBackend.allCases)
+    func cancelRunning(backend: StoreBackend) async throws {
+        try await withStore(backend) { (store) async throws in
             let (post, job) = try await store.insertPost(newPost(), maxAttempts: 3, now: t0)
             let claimed = try #require(try await store.claim(workerID: "w", kinds: [.transcode], leaseDuration: 30, now: t0))
             #expect(claimed.startedAt == t0)
@@ -23,9 +24,9 @@ struct JobControlTests {
         }
     }
 
-    @Test("retry puts a failed job back with fresh attempts and its post back to queued", arguments: StoreLocation.allCases)
-    func retryFailed(location: StoreLocation) async throws {
-        try await withStore(location) { (store) async throws in
+    @Test("retry puts a failed job back with fresh attempts and its post back to queued", arguments: StoreBackend.allCases)
+    func retryFailed(backend: StoreBackend) async throws {
+        try await withStore(backend) { (store) async throws in
             let (post, job) = try await store.insertPost(newPost(), maxAttempts: 1, now: t0)
             _ = try #require(try await store.claim(workerID: "w", kinds: [.transcode], leaseDuration: 30, now: t0))
             try await store.fail(jobID: job.id, workerID: "w", error: "ffmpeg crashed", retryAt: t0, now: t0)
@@ -41,9 +42,9 @@ struct JobControlTests {
         }
     }
 
-    @Test("an upload's creator and preparation are stored; finishing the preparation swaps the source once", arguments: StoreLocation.allCases)
-    func preparation(location: StoreLocation) async throws {
-        try await withStore(location) { (store) async throws in
+    @Test("an upload's creator and preparation are stored; finishing the preparation swaps the source once", arguments: StoreBackend.allCases)
+    func preparation(backend: StoreBackend) async throws {
+        try await withStore(backend) { (store) async throws in
             let user = try await store.createUser(name: "ana", role: .member, passwordHash: "x", now: t0)
             var upload = newPost(sources: ["sources/original.mov", "sources/abc.en.vtt"])
             upload.createdBy = user.id

@@ -2,13 +2,15 @@ import Foundation
 import ReelModels
 import ReelStore
 import ReelStoreSQLite
+import ReelTestSupport
 import Testing
 
-@Suite("SQLiteStore as a JobStore")
+/// One suite for both stores (SQLite and PostgreSQL): they must give the same answers.
+@Suite("JobStore on SQLite and PostgreSQL")
 struct JobStoreTests {
-    @Test("claims the oldest claimable job first and only the requested kinds", arguments: StoreLocation.allCases)
-    func claimOrder(location: StoreLocation) async throws {
-        try await withStore(location) { (store) async throws in
+    @Test("claims the oldest claimable job first and only the requested kinds", arguments: StoreBackend.allCases)
+    func claimOrder(backend: StoreBackend) async throws {
+        try await withStore(backend) { (store) async throws in
             let newer = try await store.enqueue(kind: .transcode, postID: nil, maxAttempts: 3, now: t0.addingTimeInterval(2))
             let older = try await store.enqueue(kind: .transcode, postID: nil, maxAttempts: 3, now: t0.addingTimeInterval(1))
             let now = t0.addingTimeInterval(10)
@@ -22,9 +24,9 @@ struct JobStoreTests {
         }
     }
 
-    @Test("a job is not claimable before its runAfter", arguments: StoreLocation.allCases)
-    func runAfterRespected(location: StoreLocation) async throws {
-        try await withStore(location) { (store) async throws in
+    @Test("a job is not claimable before its runAfter", arguments: StoreBackend.allCases)
+    func runAfterRespected(backend: StoreBackend) async throws {
+        try await withStore(backend) { (store) async throws in
             let job = try await store.enqueue(kind: .transcode, postID: nil, maxAttempts: 3, now: t0)
             #expect(try await store.claim(workerID: "w", kinds: [.transcode], leaseDuration: 30, now: t0.addingTimeInterval(-1)) == nil)
             _ = try #require(try await store.claim(workerID: "w", kinds: [.transcode], leaseDuration: 30, now: t0))
@@ -39,9 +41,9 @@ struct JobStoreTests {
         }
     }
 
-    @Test("an expired lease is reclaimed by another worker; the old owner can no longer act", arguments: StoreLocation.allCases)
-    func leaseExpiry(location: StoreLocation) async throws {
-        try await withStore(location) { (store) async throws in
+    @Test("an expired lease is reclaimed by another worker; the old owner can no longer act", arguments: StoreBackend.allCases)
+    func leaseExpiry(backend: StoreBackend) async throws {
+        try await withStore(backend) { (store) async throws in
             let (post, job) = try await store.insertPost(newPost(), maxAttempts: 3, now: t0)
             _ = try #require(try await store.claim(workerID: "a", kinds: [.transcode], leaseDuration: 10, now: t0))
             #expect(try await store.claim(workerID: "b", kinds: [.transcode], leaseDuration: 10, now: t0.addingTimeInterval(5)) == nil)
@@ -65,9 +67,9 @@ struct JobStoreTests {
         }
     }
 
-    @Test("a job whose last attempt's worker died fails with the reason, and so does its post", arguments: StoreLocation.allCases)
-    func attemptsExhausted(location: StoreLocation) async throws {
-        try await withStore(location) { (store) async throws in
+    @Test("a job whose last attempt's worker died fails with the reason, and so does its post", arguments: StoreBackend.allCases)
+    func attemptsExhausted(backend: StoreBackend) async throws {
+        try await withStore(backend) { (store) async throws in
             let (post, job) = try await store.insertPost(newPost(), maxAttempts: 2, now: t0)
             _ = try #require(try await store.claim(workerID: "a", kinds: [.transcode], leaseDuration: 10, now: t0))
             _ = try #require(try await store.claim(workerID: "b", kinds: [.transcode], leaseDuration: 10, now: t0.addingTimeInterval(20)))
@@ -80,9 +82,9 @@ struct JobStoreTests {
         }
     }
 
-    @Test("heartbeat extends the lease and records clamped progress", arguments: StoreLocation.allCases)
-    func heartbeat(location: StoreLocation) async throws {
-        try await withStore(location) { (store) async throws in
+    @Test("heartbeat extends the lease and records clamped progress", arguments: StoreBackend.allCases)
+    func heartbeat(backend: StoreBackend) async throws {
+        try await withStore(backend) { (store) async throws in
             let job = try await store.enqueue(kind: .transcode, postID: nil, maxAttempts: 3, now: t0)
             _ = try #require(try await store.claim(workerID: "w", kinds: [.transcode], leaseDuration: 10, now: t0))
             #expect(try await store.heartbeat(jobID: job.id, workerID: "w", progress: 0.4, leaseDuration: 10, now: t0.addingTimeInterval(8)))
@@ -95,9 +97,9 @@ struct JobStoreTests {
         }
     }
 
-    @Test("fail: retry while attempts remain, terminal on the last one or without retryAt", arguments: StoreLocation.allCases)
-    func failWithRetry(location: StoreLocation) async throws {
-        try await withStore(location) { (store) async throws in
+    @Test("fail: retry while attempts remain, terminal on the last one or without retryAt", arguments: StoreBackend.allCases)
+    func failWithRetry(backend: StoreBackend) async throws {
+        try await withStore(backend) { (store) async throws in
             let (post, job) = try await store.insertPost(newPost(), maxAttempts: 2, now: t0)
             _ = try #require(try await store.claim(workerID: "w", kinds: [.transcode], leaseDuration: 10, now: t0))
             try await store.fail(jobID: job.id, workerID: "w", error: "first", retryAt: t0.addingTimeInterval(1), now: t0)
@@ -116,9 +118,9 @@ struct JobStoreTests {
         }
     }
 
-    @Test("a failed job never turns a ready post back to failed", arguments: StoreLocation.allCases)
-    func readyPostStaysReady(location: StoreLocation) async throws {
-        try await withStore(location) { (store) async throws in
+    @Test("a failed job never turns a ready post back to failed", arguments: StoreBackend.allCases)
+    func readyPostStaysReady(backend: StoreBackend) async throws {
+        try await withStore(backend) { (store) async throws in
             let (post, job) = try await store.insertPost(newPost(), maxAttempts: 1, now: t0)
             _ = try #require(try await store.claim(workerID: "w", kinds: [.transcode], leaseDuration: 10, now: t0))
             try await store.publish(postID: post.id, media: sampleMedia, key: nil)
@@ -127,9 +129,9 @@ struct JobStoreTests {
         }
     }
 
-    @Test("release puts the job back at once without counting the attempt", arguments: StoreLocation.allCases)
-    func release(location: StoreLocation) async throws {
-        try await withStore(location) { (store) async throws in
+    @Test("release puts the job back at once without counting the attempt", arguments: StoreBackend.allCases)
+    func release(backend: StoreBackend) async throws {
+        try await withStore(backend) { (store) async throws in
             let job = try await store.enqueue(kind: .transcode, postID: nil, maxAttempts: 1, now: t0)
             _ = try #require(try await store.claim(workerID: "w", kinds: [.transcode], leaseDuration: 10, now: t0))
             try await store.release(jobID: job.id, workerID: "w", reason: "interrupted by shutdown", now: t0.addingTimeInterval(1))
@@ -141,15 +143,16 @@ struct JobStoreTests {
         }
     }
 
-    @Test("jobs are listed newest first, filtered by state")
-    func listing() async throws {
-        let store = try SQLiteStore.inMemory()
-        let a = try await store.enqueue(kind: .transcode, postID: nil, maxAttempts: 3, now: t0)
-        let b = try await store.enqueue(kind: .transcode, postID: nil, maxAttempts: 3, now: t0)
-        _ = try await store.claim(workerID: "w", kinds: [.transcode], leaseDuration: 10, now: t0)
-        #expect(try await store.jobs(states: nil, limit: 10).map(\.id) == [b.id, a.id])
-        #expect(try await store.jobs(states: [.running], limit: 10).map(\.id) == [a.id])
-        #expect(try await store.jobs(states: [.queued, .succeeded], limit: 10).map(\.id) == [b.id])
-        #expect(try await store.jobs(states: [], limit: 10) == [])
+    @Test("jobs are listed newest first, filtered by state", arguments: StoreBackend.allCases)
+    func listing(backend: StoreBackend) async throws {
+        try await withStore(backend) { (store) async throws in
+            let a = try await store.enqueue(kind: .transcode, postID: nil, maxAttempts: 3, now: t0)
+            let b = try await store.enqueue(kind: .transcode, postID: nil, maxAttempts: 3, now: t0)
+            _ = try await store.claim(workerID: "w", kinds: [.transcode], leaseDuration: 10, now: t0)
+            #expect(try await store.jobs(states: nil, limit: 10).map(\.id) == [b.id, a.id])
+            #expect(try await store.jobs(states: [.running], limit: 10).map(\.id) == [a.id])
+            #expect(try await store.jobs(states: [.queued, .succeeded], limit: 10).map(\.id) == [b.id])
+            #expect(try await store.jobs(states: [], limit: 10) == [])
+        }
     }
 }

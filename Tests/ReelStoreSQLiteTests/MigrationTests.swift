@@ -48,9 +48,10 @@ struct MigrationTests {
     @Test("equal shuffle keys still walk every post exactly once (the id breaks ties)")
     func keyCollisions() async throws {
         var rng = SplitMix(state: 5)
-        let library = try await makeLibrary(size: 20, rng: &rng)
+        let store = try SQLiteStore.inMemory()
+        let library = try await makeLibrary(size: 20, rng: &rng, in: store)
         let same = (0..<FeedShuffle.keyCount).map { "shuffle\($0) = 4242" }.joined(separator: ", ")
-        try library.store.executeRaw("UPDATE posts SET \(same) WHERE id % 3 = 0")
+        try store.executeRaw("UPDATE posts SET \(same) WHERE id % 3 = 0")
         for seed in UInt64(0)..<6 {
             for limit in [1, 2, 5] {
                 let walk = try await walkEpoch(library, filter: .all, from: .start(seed: seed), limit: limit)

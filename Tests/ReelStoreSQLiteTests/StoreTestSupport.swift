@@ -1,8 +1,10 @@
 import Foundation
 import ReelModels
 import ReelStore
-import ReelStoreSQLite
+@testable import ReelStorePostgres
+@testable import ReelStoreSQLite
 import ReelTestSupport
+import Testing
 
 /// Every library behaviour is checked on both kinds of store the app can open.
 enum StoreLocation: String, CaseIterable, Sendable {
@@ -52,3 +54,12 @@ let sampleMedia = PublishedMedia(
     thumbnail: ImageFile(path: "thumb.jpg", width: 180, height: 320, contentHash: "fedcba9876543210"),
     download: "download.mp4", images: []
 )
+
+/// The first column of every row of `sql` as text, on either backend; for checks beneath the
+/// protocols (rows really deleted, not hidden).
+func rawStrings(_ store: any PortableStore, _ sql: String) async throws -> [String] {
+    if let sqlite = store as? SQLiteStore { return try sqlite.rawStrings(sql) }
+    if let postgres = store as? PostgresStore { return try await postgres.rawStrings(sql) }
+    Issue.record("no raw SQL for \(type(of: store))")
+    return []
+}

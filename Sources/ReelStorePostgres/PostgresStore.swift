@@ -1,0 +1,166 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+import ReelStore
+import ServiceLifecycle
+
+/// Reelhouse's metadata (the library, accounts, the job queue, per-user state, the catalog,
+/// stories) in one PostgreSQL database shared by every node, answering the `ReelStore`
+/// protocols as `SQLiteStore` does; the parameterised store suites hold both to that.
+///
+/// Connections come from postgres-nio's pooled `PostgresClient`, bounded by `poolSize` per node
+/// (`--database-pool`, default 8), so N nodes hold at most N × poolSize server connections.
+/// The client does its background work in `run()`: run the store as a `Service` in the node's
+/// `ServiceGroup`, or use `withStore`, which runs it for the length of a closure. Every write is
+/// one transaction; instants are unix seconds in `double precision`, exactly as SQLite stores
+/// them, so both stores give the same `Date` back to the bit. Connections are plain TCP
+/// (`sslmode=disable`): TLS needs swift-nio-ssl's configuration types, not linked here yet.
+public final class PostgresStore: Sendable, Service {
+    public static let defaultPoolSize = 8
+
+    public let url: PostgresDatabaseURL
+    let client: PostgresClient
+    let logger: Logger
+
+    /// Does not connect: the pool opens connections once `run()` is running.
+    public init(url: PostgresDatabaseURL, poolSize: Int = defaultPoolSize, logger: Logger) {
+        self.url = url
+        self.logger = logger
+        var configuration = PostgresClient.Configuration(
+            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
+            tls: .disable
+        )
+        configuration.options.maximumConnections = max(1, poolSize)
+        configuration.options.connectTimeout = Self.connectTimeout
+        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+    }
+
+    /// How long a connection attempt may take before the server counts as unreachable.
+    static let connectTimeout: Duration = .seconds(5)
+
+    /// Set just before the client's `run()` begins (see `withStore`).
+    private let runStarted = RunFlag()
+
+    /// The pool's background work; returns when the task is cancelled or the service group
+    /// shuts down gracefully.
+    public func run() async {
+        runStarted.set()
+        await client.run()
+    }
+
+    /// Runs `body` with a started store: the pool runs in a child task, the server is checked
+    /// first (an unreachable one is `PostgresStoreError.unreachable` at once, not a hang), the
+    /// schema is brought up to date when `migrating`, and the pool is closed afterwards.
+    public static func withStore<Result: Sendable>(
+        url: PostgresDatabaseURL, poolSize: Int = defaultPoolSize, migrating: Bool = true, logger: Logger,
+        _ body: (PostgresStore) async throws -> Result
+    ) async throws -> Result {
+        try await checkReachable(url, logger: logger)
+        let store = PostgresStore(url: url, poolSize: poolSize, logger: logger)
+        return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
+            group.addTask { await store.run() }
+            defer { group.cancelAll() }
+            // A lease before the client runs works but makes postgres-nio log a warning that
+            // `reelhouse migrate` would print: let the child task begin first.
+            while !store.runStarted.isSet { await Task.yield() }
+            if migrating { try await store.migrate() }
+            return try await body(store)
+        }
+    }
+
+    /// Opens and closes one connection outside the pool: the pool retries failed connects
+    /// quietly, which is right for a running server and wrong for `reelhouse migrate`.
+    public static func checkReachable(_ url: PostgresDatabaseURL, logger: Logger) async throws {
+        var configuration = PostgresConnection.Configuration(
+            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
+            tls: .disable
+        )
+        configuration.options.connectTimeout = .seconds(connectTimeout.components.seconds)
+        do {
+            let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+            try await connection.close()
+        } catch {
+            throw PostgresStoreError.unreachable("\(url): \(Self.reason(error))")
+        }
+    }
+
+    // MARK: - Queries
+
+    /// Runs `body` on one pooled connection outside a transaction (one statement reads are
+    /// already consistent on their own).
+    func read<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await client.withConnection { connection in try await body(connection) }
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    /// Runs `body` in one transaction on one pooled connection: committed when it returns,
+    /// rolled back when it throws, so a failure leaves nothing half-written. (Not postgres-nio's
+    /// `withTransaction`: it wraps the body's error, and callers must see their `StoreError`s.)
+    func write<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await transaction(begin: "BEGIN", body)
+    }
+
+    /// Runs a read of several statements on one snapshot (REPEATABLE READ, read only), so a
+    /// post and its tags, or a page and its count, agree with each other as they do in SQLite's
+    /// read transactions. Single-statement reads use `read`: a statement is its own snapshot.
+    func snapshot<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+    }
+
+    private func transaction<T: Sendable>(begin: PostgresQuery, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await client.withConnection { connection in
+                try await connection.query(begin, logger: logger)
+                do {
+                    let value = try await body(connection)
+                    try await connection.query("COMMIT", logger: logger)
+                    return value
+                } catch {
+                    // A rollback that fails means the connection is broken; the pool drops it.
+                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    throw error
+                }
+            }
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    // MARK: - Errors
+
+    /// Translates postgres-nio's errors into the store's one error type, by SQLSTATE class:
+    /// 23 (integrity) is a conflict, as SQLite's constraint errors are; the rest means the
+    /// database could not do the work.
+    static func storeError(_ error: any Error) -> any Error {
+        if error is StoreError || error is PostgresStoreError || error is CancellationError { return error }
+        guard let error = error as? PSQLError else { return StoreError.unavailable(reason(error)) }
+        let message = error.serverInfo?[.message] ?? reason(error)
+        switch error.serverInfo?[.sqlState] {
+        case let state? where state.hasPrefix("23"): return StoreError.conflict(message)
+        case "22P02", "22003": return StoreError.invalid(message)
+        default: return StoreError.unavailable(message)
+        }
+    }
+
+    /// A human reason for a failure. PSQLError's description is deliberately vague (it may hold
+    /// query text); the server's message and the underlying socket error are safe to show.
+    static func reason(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return "\(error)" }
+        if let message = error.serverInfo?[.message] { return message }
+        if let underlying = error.underlying { return "\(underlying)" }
+        return "\(error.code)"
+    }
+}
+
+/// A flag set once, read from other tasks.
+private final class RunFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
+}
