@@ -32,12 +32,18 @@ public struct LengthPrior: Sendable, Equatable {
     }
 
     /// Evidence per bucket, `bucketCount` of them.
-    public private(set) var buckets: [Bucket]
+    public let buckets: [Bucket]
+    /// The long-view rate over every bucket; nil without evidence. Summed once here: `lift` runs
+    /// for every candidate of every For You page.
+    private let overallRate: Double?
 
     public init(buckets: [Bucket]) {
         var buckets = Array(buckets.prefix(Self.bucketCount))
         buckets += Array(repeating: Bucket(judged: 0, longViews: 0), count: Self.bucketCount - buckets.count)
         self.buckets = buckets
+        let judged = buckets.reduce(0) { $0 + $1.judged }
+        let longViews = buckets.reduce(0) { $0 + $1.longViews }
+        overallRate = judged > 0 && longViews > 0 ? Double(longViews) / Double(judged) : nil
     }
 
     /// No evidence: every lift is 1.
@@ -51,11 +57,7 @@ public struct LengthPrior: Sendable, Equatable {
     /// The long-view rate of a post of this length relative to the overall rate; 1 without a
     /// length or without evidence.
     public func lift(seconds: Double?) -> Double {
-        guard let seconds, seconds > 0 else { return 1 }
-        let judged = buckets.reduce(0) { $0 + $1.judged }
-        let longViews = buckets.reduce(0) { $0 + $1.longViews }
-        guard judged > 0, longViews > 0 else { return 1 }
-        let overall = Double(longViews) / Double(judged)
+        guard let seconds, seconds > 0, let overall = overallRate else { return 1 }
         let bucket = buckets[Self.bucket(seconds: seconds)]
         let rate = (Double(bucket.longViews) + Self.priorWeight * overall) / (Double(bucket.judged) + Self.priorWeight)
         return min(Self.liftRange.upperBound, max(Self.liftRange.lowerBound, rate / overall))
