@@ -17,11 +17,10 @@ import time
 from pathlib import Path
 from urllib.parse import urljoin
 
-import m3u8
 import pytest
 
 from conftest import BIN, RunningServer, http as request, import_json, make_clip
-from pykit.edge import NGINX, Edge
+from pykit.edge import NGINX, Edge, play_through, variant
 from pykit.server import free_port
 
 # Short token windows so a real expiry happens within the test; every URL used is taken from a
@@ -101,18 +100,6 @@ def edge(request, library):
     finally:
         running.stop()
     assert "[emerg]" not in running.error_log() and "[alert]" not in running.error_log(), running.error_log()
-
-
-def variant(edge: Edge, item: dict) -> tuple[str, m3u8.M3U8]:
-    """The first rendition's playlist URL and contents, through the edge."""
-    master_url = item["media"]["master"]
-    status, headers, body = edge.get(master_url)
-    assert status == 200, body
-    master = m3u8.loads(body.decode())
-    url = urljoin(master_url, master.playlists[0].uri)
-    status, _, body = edge.get(url)
-    assert status == 200, body
-    return url, m3u8.loads(body.decode())
 
 
 def test_playlists_segments_and_images_are_served_with_ranges_validators_and_immutable_caching(library, edge):
@@ -265,33 +252,9 @@ def test_keys_are_answered_by_the_api_on_every_request(library, edge):
 
 
 def test_a_video_plays_through_the_edge(library, edge, tmp_path):
-    """master → variant → init → segments → key, all through nginx; one segment decrypted
-    independently (AES-128-CBC, IV = media sequence number) and decoded by ffprobe."""
-    from cryptography.hazmat.primitives import padding
-    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-
-    item = library.feed()[1]
-    url, playlist = variant(edge, item)
-    assert playlist.keys and playlist.keys[-1].method == "AES-128"
-    status, _, key = edge.get(urljoin(url, playlist.keys[-1].uri))
-    assert status == 200 and len(key) == 16
-    status, _, init = edge.get(urljoin(url, playlist.segment_map[0].uri))
-    assert status == 200
-    clear = bytearray(init)
-    for index, segment in enumerate(playlist.segments):
-        status, _, encrypted = edge.get(urljoin(url, segment.uri))
-        assert status == 200 and len(encrypted) % 16 == 0
-        iv = ((playlist.media_sequence or 0) + index).to_bytes(16, "big")
-        decryptor = Cipher(algorithms.AES(key), modes.CBC(iv)).decryptor()
-        unpadder = padding.PKCS7(128).unpadder()
-        plain = unpadder.update(decryptor.update(encrypted) + decryptor.finalize()) + unpadder.finalize()
-        assert plain[4:8] in (b"styp", b"moof", b"sidx"), plain[:16]
-        clear += plain
-    video = tmp_path / "played.mp4"
-    video.write_bytes(bytes(clear))
-    probe = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
-                            "stream=nb_read_frames,codec_name", "-of", "json", str(video)], capture_output=True, text=True, check=True)
-    stream = json.loads(probe.stdout)["streams"][0]
+    """master → variant → init → segments → key, all through nginx; every segment decrypted
+    independently and the whole decoded by ffprobe."""
+    stream = play_through(edge, library.feed()[1], tmp_path / "played.mp4")
     assert stream["codec_name"] == "h264" and int(stream["nb_read_frames"]) >= 100, stream
 
 

@@ -1,12 +1,16 @@
 """nginx 1.22 in the foreground with the config `reelhouse edge nginx` prints, on a free port of
 127.0.0.1: the edge of the tests that put nginx in front of API nodes."""
 import http.client
+import json
 import os
 import shutil
 import signal
 import subprocess
 import time
 from pathlib import Path
+from urllib.parse import urljoin
+
+import m3u8
 
 from .cli import BIN
 from .server import free_port
@@ -73,3 +77,45 @@ class Edge:
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()
+
+
+def variant(edge: Edge, item: dict) -> tuple[str, m3u8.M3U8]:
+    """The first rendition's playlist URL and contents, through the edge."""
+    master_url = item["media"]["master"]
+    status, headers, body = edge.get(master_url)
+    assert status == 200, body
+    master = m3u8.loads(body.decode())
+    url = urljoin(master_url, master.playlists[0].uri)
+    status, _, body = edge.get(url)
+    assert status == 200, body
+    return url, m3u8.loads(body.decode())
+
+
+def play_through(edge: Edge, item: dict, output: Path) -> dict:
+    """Plays `item` (a feed or post answer) through the edge as a player would: master → variant →
+    key → init → every segment, each segment decrypted on its own (AES-128-CBC, IV = media
+    sequence number); writes the clear fMP4 to `output` and returns ffprobe's video stream
+    (codec_name, nb_read_frames)."""
+    from cryptography.hazmat.primitives import padding
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
+    url, playlist = variant(edge, item)
+    assert playlist.keys and playlist.keys[-1].method == "AES-128"
+    status, _, key = edge.get(urljoin(url, playlist.keys[-1].uri))
+    assert status == 200 and len(key) == 16
+    status, _, init = edge.get(urljoin(url, playlist.segment_map[0].uri))
+    assert status == 200
+    clear = bytearray(init)
+    for index, segment in enumerate(playlist.segments):
+        status, _, encrypted = edge.get(urljoin(url, segment.uri))
+        assert status == 200 and len(encrypted) % 16 == 0
+        iv = ((playlist.media_sequence or 0) + index).to_bytes(16, "big")
+        decryptor = Cipher(algorithms.AES(key), modes.CBC(iv)).decryptor()
+        unpadder = padding.PKCS7(128).unpadder()
+        plain = unpadder.update(decryptor.update(encrypted) + decryptor.finalize()) + unpadder.finalize()
+        assert plain[4:8] in (b"styp", b"moof", b"sidx"), plain[:16]
+        clear += plain
+    output.write_bytes(bytes(clear))
+    probe = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
+                            "stream=nb_read_frames,codec_name", "-of", "json", str(output)], capture_output=True, text=True, check=True)
+    return json.loads(probe.stdout)["streams"][0]

@@ -21,13 +21,17 @@ class LiveServer:
     """`reelhouse serve --data DATA --port P ARGS` with `env` on top of this process's
     environment; its output goes to `log_path` (default: server-P.log next to the data folder).
     The constructor returns once /health answers 200 (and `ready_text` is in the output, when
-    given), and fails with the output if the server exits or `startup_timeout` passes first."""
+    given; a node with no HTTP — `--role worker` — is awaited by `ready_text` alone), and fails
+    with the output if the server exits or `startup_timeout` passes first. `port` restarts a node
+    where an edge expects it."""
 
     def __init__(self, data: Path, args: tuple = (), env: dict | None = None, log_path: Path | None = None,
-                 startup_timeout: float = 30, ready_text: str | None = None):
+                 startup_timeout: float = 30, ready_text: str | None = None, port: int | None = None,
+                 serves_http: bool = True):
         self.data = data
+        self.serves_http = serves_http
         data.mkdir(parents=True, exist_ok=True)
-        self.port = free_port()
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = log_path or data.parent / f"server-{self.port}.log"
         self.log = open(self.log_path, "w+")
@@ -42,7 +46,8 @@ class LiveServer:
             if self.process.poll() is not None:
                 raise AssertionError(f"reelhouse serve exited ({self.process.returncode}):\n{self.output()}")
             try:
-                if (ready_text is None or ready_text in self.output()) and api.http(self.url + "/health", timeout=1)[0] == 200:
+                if (ready_text is None or ready_text in self.output()) and \
+                        (not self.serves_http or api.http(self.url + "/health", timeout=1)[0] == 200):
                     return
             except OSError:
                 pass
@@ -51,7 +56,8 @@ class LiveServer:
         raise AssertionError(f"reelhouse serve did not answer /health within {timeout:.0f} s:\n{self.output()}")
 
     def output(self) -> str:
-        self.log.flush()
+        if not self.log.closed:
+            self.log.flush()
         return self.log_path.read_text()
 
     def printed_password(self) -> str | None:
@@ -74,6 +80,13 @@ class LiveServer:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
         return 0
+
+    def kill(self) -> None:
+        """SIGKILL: the node dies mid-whatever, as a crashed machine would."""
+        self.process.kill()
+        self.process.wait()
+        if not self.log.closed:
+            self.log.close()
 
     def stop(self, timeout: float = 30) -> None:
         if self.process.poll() is None:
