@@ -57,3 +57,19 @@ extension PostgresStore: SearchStore {
         return folded
     }
 }
+
+extension PostgresStore {
+    /// PostgreSQL's plan for the statement a first page of `query` runs, one line per plan node
+    /// (`EXPLAIN`): for the tests that pin which index each kind of word uses.
+    func searchQueryPlan(userID: Int64, query: SearchQuery) async throws -> [String] {
+        try await read { connection in
+            let folded = try await Self.foldedWords(connection, query: query, logger: logger)
+            var statement = PostgresSearchStatement(
+                userID: userID, plan: SearchPlan(query) { folded[$0] ?? [] }, libraryIDs: nil, offset: 0, limit: 25,
+                candidates: Self.maxSearchResults
+            ).query
+            statement.sql = "EXPLAIN " + statement.sql
+            return try await connection.query(statement, logger: logger).collect().map { try $0.decode(String.self) }
+        }
+    }
+}
