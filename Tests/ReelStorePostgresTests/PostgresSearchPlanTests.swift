@@ -12,14 +12,7 @@ struct PostgresSearchPlanTests {
     @Test("rare words are looked up in an index, and a broad word walks the newest posts and stops")
     func eachKindOfWordUsesItsIndex() async throws {
         try await withPostgresStore { (store) async throws in
-            let user = try await store.createUser(name: "viewer", role: .owner, passwordHash: "x", now: Date(timeIntervalSince1970: 0))
-            // 20,000 ready posts, each with one rare word (its md5) and common ones.
-            try await store.executeForTesting("""
-                INSERT INTO posts (folder_name, kind, status, description, date_added, content_hash)
-                SELECT 'p' || n, 'video', 'ready', 'Holiday clip ' || n || ' ' || md5(n::text), n, 'h' || n
-                FROM generate_series(1, 20000) AS n
-                """)
-            try await store.executeForTesting("ANALYZE")
+            let user = try await Self.holidayLibrary(store)
             let rare = String(try #require(try await store.rawStrings("SELECT md5('777')").first).prefix(10))
             let cases: [(query: String, expected: String)] = [
                 (rare, "Bitmap Index Scan on post_search_fields_trigrams"),
@@ -37,5 +30,17 @@ struct PostgresSearchPlanTests {
             let found = try await store.search(userID: user.id, query: SearchQuery.parse(rare), offset: 0, limit: 5)
             #expect(found.items.map(\.post.folderName) == ["p777"])
         }
+    }
+
+    /// 20,000 ready posts, each with one rare word (its md5) and common ones, analyzed; and a
+    /// user to search them.
+    static func holidayLibrary(_ store: PostgresStore) async throws -> User {
+        try await store.executeForTesting("""
+            INSERT INTO posts (folder_name, kind, status, description, date_added, content_hash)
+            SELECT 'p' || n, 'video', 'ready', 'Holiday clip ' || n || ' ' || md5(n::text), n, 'h' || n
+            FROM generate_series(1, 20000) AS n
+            """)
+        try await store.executeForTesting("ANALYZE")
+        return try await store.createUser(name: "viewer", role: .owner, passwordHash: "x", now: Date(timeIntervalSince1970: 0))
     }
 }
