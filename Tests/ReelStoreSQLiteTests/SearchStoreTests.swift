@@ -277,6 +277,11 @@ struct SearchStoreTests {
                 userID: library.viewer, query: SearchQuery.parse("Crème BRÛLÉE \"mr robot\" @zoë tag:cats crème"), offset: 0, limit: 5
             )
             #expect(results.terms == ["creme", "brulee", "mr", "robot", "zoe"])
+            // Vowel signs belong to their word, a danda ends one.
+            let indic = try await library.store.search(
+                userID: library.viewer, query: SearchQuery.parse("किताब। हिंदी ที่นี่"), offset: 0, limit: 5
+            )
+            #expect(indic.terms == ["किताब", "हिंदी", "ที่นี่"])
         }
     }
 
