@@ -334,6 +334,22 @@ struct SearchStoreTests {
         }
     }
 
+    @Test("upgrading a PostgreSQL database from p8 refolds its index: vowel signs stay in their word, Hebrew points fold away")
+    func postgresMigrationRefoldsIndex() async throws {
+        try await withPostgresStore(migrating: false) { (store) async throws in
+            let before = try #require(ReelStorePostgres.Schema.migrations.firstIndex { $0.version == "p9_search_folding" })
+            _ = try await store.migrate(Array(ReelStorePostgres.Schema.migrations.prefix(before)))
+            try await store.executeForTesting("""
+                INSERT INTO posts (id, folder_name, kind, status, description, date_added, content_hash)
+                    VALUES (1, 'a', 'video', 'ready', 'किताब। שָׁלוֹם ΣΟΦΟΣ', 1700000000, 'ha')
+                """)
+            let folded = " किताब שלום σοφοσ "
+            #expect(try await store.rawStrings("SELECT description FROM post_search_fields") != [folded])
+            #expect(try await store.migrate() == ["p9_search_folding"])
+            #expect(try await store.rawStrings("SELECT description FROM post_search_fields") == [folded])
+        }
+    }
+
     @Test("the query language splits the way the index does")
     func parsing() {
         #expect(SearchQuery.parse("Spider-Man") == SearchQuery(words: ["spider", "man"]))
