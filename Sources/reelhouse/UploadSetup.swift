@@ -1,18 +1,32 @@
 import Foundation
 import ReelPipeline
+import ReelS3
 import ReelServer
 import ReelStorage
 
-/// The tus upload endpoint's parts: files under `<data>/uploads`, the size policy from the
+/// The tus upload endpoint's parts: files under `<data>/uploads` (or, with media in a bucket,
+/// `uploads/` in the bucket, so every node sees every upload), the size policy from the
 /// configuration, and the import path every clip takes.
 enum UploadSetup {
-    static func dependencies(context: AppContext, configuration: ServerConfiguration) throws -> UploadDependencies {
+    /// Where uploads wait: the bucket when `storage` is one, else the data folder.
+    static func storage(context: AppContext) throws -> any UploadStorage {
+        if let bucket = context.storage as? S3MediaStorage {
+            return S3UploadStorage(
+                client: bucket.client, location: bucket.location,
+                scratch: context.dataFolder.tempRoot.appendingPathComponent("uploads", isDirectory: true), logger: context.logger
+            )
+        }
         let storage = LocalUploadStorage(root: context.dataFolder.uploadsRoot)
         do {
             try storage.prepare()
         } catch {
             throw CLIError("serve: cannot create \(context.dataFolder.uploadsRoot.path): \(error.localizedDescription)")
         }
+        return storage
+    }
+
+    static func dependencies(context: AppContext, configuration: ServerConfiguration) throws -> UploadDependencies {
+        let storage = try storage(context: context)
         let policy = UploadPolicy(
             maxBytes: Int64(configuration.uploadMaxBytes), compressAboveBytes: Int64(configuration.uploadCompressAboveBytes),
             expirySeconds: TimeInterval(configuration.uploadExpirySeconds)
@@ -26,12 +40,12 @@ enum UploadSetup {
             maxBytes: Int64(configuration.uploadMaxBytes), compressAboveBytes: Int64(configuration.uploadCompressAboveBytes),
             expirySeconds: TimeInterval(configuration.uploadExpirySeconds), storyLifetime: configuration.storyLifetime
         )
-        let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: configuration.mediaLimits)
+        let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: configuration.mediaLimits, sources: context.sources)
         // Test-only (documented in Tests/e2e/test_crash_safety.py): delays each import attempt so
         // a test can kill the server between the last byte and the import.
         let delay = ProcessInfo.processInfo.environment["REELHOUSE_TEST_IMPORT_DELAY_SECONDS"].flatMap(Double.init)
         return UploadImportJobHandler(
-            storage: LocalUploadStorage(root: context.dataFolder.uploadsRoot),
+            storage: try storage(context: context),
             publisher: UploadPublisher(importer: importer, store: context.store, policy: policy), logger: context.logger,
             delayForTests: delay.map { .seconds($0) }
         )

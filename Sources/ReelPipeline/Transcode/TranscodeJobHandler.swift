@@ -29,14 +29,17 @@ public struct TranscodeJobHandler: JobHandler {
     let dataFolder: DataFolder
     let store: any LibraryStore
     let storage: any MediaStorage
+    /// Where the post's sources are kept: the data folder's `sources/` unless told otherwise.
+    let sources: any SourceStorage
     let runner: any ProcessRunner
     let configuration: PipelineConfiguration
     let logger: Logger
 
     public init(
-        dataFolder: DataFolder, store: any LibraryStore, storage: any MediaStorage, runner: any ProcessRunner,
-        configuration: PipelineConfiguration, logger: Logger
+        dataFolder: DataFolder, store: any LibraryStore, storage: any MediaStorage, sources: (any SourceStorage)? = nil,
+        runner: any ProcessRunner, configuration: PipelineConfiguration, logger: Logger
     ) {
+        self.sources = sources ?? SourceStore(dataFolder: dataFolder)
         self.dataFolder = dataFolder
         self.store = store
         self.storage = storage
@@ -60,13 +63,23 @@ public struct TranscodeJobHandler: JobHandler {
 
         do {
             let paths = try await store.sourcePaths(postID: postID)
-            let subtitlePaths = paths.compactMap { path in SourceStore.subtitleTag(ofSourcePath: path).map { (tag: $0, path: path) } }
-            let subtitles = try subtitlePaths.map { (tag: $0.tag, url: try dataFolder.sourceURL($0.path)) }
-            let sources = try paths.filter { SourceStore.subtitleTag(ofSourcePath: $0) == nil }.map(dataFolder.sourceURL)
-            guard !sources.isEmpty else { throw JobFailure.invalidInput("the post has no source file") }
-            for source in sources where !FileManager.default.fileExists(atPath: source.path) {
-                throw JobFailure.invalidInput("the source file \(source.lastPathComponent) is missing from the data folder")
+            // Local files for ffmpeg: the kept files themselves on the disk, copies fetched into
+            // the work folder from a bucket (the post may have been imported on another node).
+            let fetched = work.appendingPathComponent("sources", isDirectory: true)
+            var subtitles: [(tag: String, url: URL)] = []
+            var sources: [URL] = []
+            for path in paths {
+                let tag = SourceStore.subtitleTag(ofSourcePath: path)
+                guard let url = try await self.sources.localCopy(of: path, in: fetched) else {
+                    if tag != nil {
+                        logger.warning("a post's subtitles are missing; transcoding without them", metadata: ["post": "\(postID)"])
+                        continue
+                    }
+                    throw JobFailure.invalidInput("the source file \(path.split(separator: "/").last ?? "") is missing from the storage")
+                }
+                if let tag { subtitles.append((tag, url)) } else { sources.append(url) }
             }
+            guard !sources.isEmpty else { throw JobFailure.invalidInput("the post has no source file") }
             let key = post.kind == .video && configuration.encryptSegments ? SegmentCipher.makeKey() : nil
             let media: PublishedMedia
             switch post.kind {
@@ -77,7 +90,7 @@ public struct TranscodeJobHandler: JobHandler {
                 var source = sources[0]
                 if post.preparation == .compress {
                     let preparer = SourcePreparer(
-                        dataFolder: dataFolder, store: store, runner: runner,
+                        sources: self.sources, store: store, runner: runner,
                         keepOriginal: configuration.keepOriginalUploads, threads: options.threads
                     )
                     source = try await preparer.prepare(postID: postID, source: source, work: work, context: context)
