@@ -26,8 +26,9 @@ import ReelStorage
 /// 409 (`PipelineError.uploadConflict`) without storing anything. Within one node `UploadLocks`
 /// still queues a second PATCH behind the first.
 ///
-/// A PATCH body is held in memory up to `partBytes` before it is stored, so a node keeps at
-/// most that much (plus the request's 1 MiB gathering) per upload in flight.
+/// A PATCH body is held in memory up to `partBytes` before it is stored, while the part before
+/// it goes up, so a node keeps at most two parts (plus the request's 1 MiB gathering) per
+/// upload in flight.
 public struct S3UploadStorage: UploadStorage {
     public let client: S3Client
     public let location: S3Location
@@ -207,8 +208,11 @@ public struct S3UploadStorage: UploadStorage {
     }()
 }
 
-/// One PATCH's writer: gathers bytes and stores a part (conditionally) whenever `partBytes`
-/// are held, and at `flush`. Remembers the parts it stored, so a rewind deletes only those.
+/// One PATCH's writer: gathers bytes and, whenever `partBytes` are held, stores them as a part
+/// (conditionally) while the next ones arrive: one part in flight at a time, so receiving and
+/// storing overlap and a node holds at most two parts of a PATCH. Remembers the parts it
+/// stored, so a rewind deletes only those. After a part fails, the writer stores nothing more
+/// (the client asks for the offset and resumes after what was stored).
 final class S3UploadWriter: UploadWriter {
     let storage: S3UploadStorage
     let id: String
@@ -217,6 +221,7 @@ final class S3UploadWriter: UploadWriter {
     /// Where the held bytes start.
     private var partStart: Int64
     private var held = ByteBuffer()
+    private var inFlight: Task<S3UploadStorage.Part, any Error>?
     private var stored: [S3UploadStorage.Part] = []
 
     init(storage: S3UploadStorage, id: String, offset: Int64) {
@@ -235,20 +240,33 @@ final class S3UploadWriter: UploadWriter {
 
     func flush() async throws {
         if held.readableBytes > 0 { try await storeHeld() }
+        try await settle()
     }
 
+    /// Waits for the part in flight, if any, and records it.
+    private func settle() async throws {
+        guard let task = inFlight else { return }
+        inFlight = nil
+        stored.append(try await task.value)
+    }
+
+    /// Starts storing the held bytes, once the part before them is stored.
     private func storeHeld() async throws {
-        let size = Int64(held.readableBytes)
-        let key = try storage.partKey(id, start: partStart)
-        do {
-            try await storage.client.putObject(bucket: storage.bucket, key: key, body: Data(buffer: held), onlyIfAbsent: true)
-        } catch let error as S3Error where error.code == "PreconditionFailed" {
-            throw PipelineError.uploadConflict(
-                "another request stored bytes of this upload at offset \(partStart) first; ask for the offset (HEAD) and send from there"
-            )
+        try await settle()
+        let part = S3UploadStorage.Part(start: partStart, size: Int64(held.readableBytes))
+        let key = try storage.partKey(id, start: part.start)
+        let (client, bucket, body) = (storage.client, storage.bucket, Data(buffer: held))
+        inFlight = Task {
+            do {
+                try await client.putObject(bucket: bucket, key: key, body: body, onlyIfAbsent: true)
+            } catch let error as S3Error where error.code == "PreconditionFailed" {
+                throw PipelineError.uploadConflict(
+                    "another request stored bytes of this upload at offset \(part.start) first; ask for the offset (HEAD) and send from there"
+                )
+            }
+            return part
         }
-        stored.append(S3UploadStorage.Part(start: partStart, size: size))
-        partStart += size
+        partStart = part.end
         held.clear()
     }
 
@@ -260,11 +278,12 @@ final class S3UploadWriter: UploadWriter {
             // Still held, not stored: just forget the tail.
             held.moveWriterIndex(to: held.readerIndex + Int(target - partStart))
         } else {
+            // A part in flight is stored or not; either way it is then one of ours or nothing.
+            _ = try? await settle()
             guard target == openedAt || stored.contains(where: { $0.end == target }) else {
                 throw PipelineError.inconsistent("an upload can only be rewound to the start of a stored part")
             }
-            let dropped = stored.filter { $0.start >= target }
-            let keys = try dropped.map { try storage.partKey(id, start: $0.start) }
+            let keys = try stored.filter { $0.start >= target }.map { try storage.partKey(id, start: $0.start) }
             let failed = try await storage.client.deleteObjects(bucket: storage.bucket, keys: keys)
             if let first = failed.first { throw PipelineError.storage("could not delete the upload part \(first)") }
             stored.removeAll { $0.start >= target }
@@ -274,7 +293,9 @@ final class S3UploadWriter: UploadWriter {
         offset = target
     }
 
+    /// Held bytes are dropped; a part in flight is waited for (it is stored or not, whole).
     func close() async {
+        _ = try? await settle()
         held.clear()
     }
 }
