@@ -67,7 +67,7 @@ struct ServeCommand: AsyncParsableCommand {
         var services: [any Service] = []
         let uploads = try UploadSetup.dependencies(context: context, configuration: configuration)
         // Complete uploads whose import was never recorded (the server died on their last byte).
-        try await uploads.imports.recoverPending(now: Date())
+        try await UploadSetup.recoverPending(uploads, logger: context.logger)
         let generations = try GenerationSetup.dependencies(context: context, configuration: configuration)
         if configuration.runsJobs {
             let light = try await LightJobs.handlers(

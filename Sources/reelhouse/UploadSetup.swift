@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ReelPipeline
 import ReelS3
 import ReelServer
@@ -32,6 +33,18 @@ enum UploadSetup {
             expirySeconds: TimeInterval(configuration.uploadExpirySeconds)
         )
         return UploadDependencies(storage: storage, imports: UploadImports(jobs: context.store, storage: storage), policy: policy)
+    }
+
+    /// At start-up: records the import of complete uploads whose import was never recorded (the
+    /// server died on their last byte). A bucket that cannot be listed (down, or refusing the
+    /// keys) does not stop the node: it says so, every upload request then answers
+    /// `storage_error` itself, and a HEAD of such an upload records its import too.
+    static func recoverPending(_ uploads: UploadDependencies, logger: Logger) async throws {
+        do {
+            try await uploads.imports.recoverPending(now: Date())
+        } catch let error as any StorageFault {
+            logger.error("could not look for complete uploads awaiting their import", metadata: ["error": "\(error)"])
+        }
     }
 
     /// The `upload_import` job handler, for whichever process runs the light worker.
