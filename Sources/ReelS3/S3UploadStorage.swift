@@ -1,7 +1,5 @@
 import Foundation
 import Logging
-import NIOCore
-import NIOFoundationCompat
 import ReelStorage
 
 /// Resumable uploads in the bucket, so any API node can take over an upload another one
@@ -119,9 +117,11 @@ public struct S3UploadStorage: UploadStorage {
     }
 
     /// Fetches the parts in order into a file under `scratch`, hands it to `body`, deletes it.
+    /// Files a killed worker left there (a day old: an assembly takes seconds) go first.
     public func withCompletedFile<T>(id: String, _ body: (URL) async throws -> T) async throws -> T {
         let parts = try await contiguousParts(id: id)
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        Self.removeFiles(in: scratch, olderThan: Date().addingTimeInterval(-86_400))
         let file = scratch.appendingPathComponent("upload-\(id)-\(UUID().uuidString.lowercased()).bin")
         guard FileManager.default.createFile(atPath: file.path, contents: nil), let handle = FileHandle(forWritingAtPath: file.path) else {
             throw PipelineError.storage("cannot create a file in \(scratch.path) to assemble an upload")
@@ -137,6 +137,15 @@ public struct S3UploadStorage: UploadStorage {
             }
         }
         return try await body(file)
+    }
+
+    static func removeFiles(in folder: URL, olderThan cutoff: Date) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for name in names where name.hasPrefix("upload-") {
+            let url = folder.appendingPathComponent(name)
+            let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+            if let modified, modified < cutoff { try? FileManager.default.removeItem(at: url) }
+        }
     }
 
     public func remove(id: String) async {
@@ -206,96 +215,4 @@ public struct S3UploadStorage: UploadStorage {
         decoder.dateDecodingStrategy = .secondsSince1970
         return decoder
     }()
-}
-
-/// One PATCH's writer: gathers bytes and, whenever `partBytes` are held, stores them as a part
-/// (conditionally) while the next ones arrive: one part in flight at a time, so receiving and
-/// storing overlap and a node holds at most two parts of a PATCH. Remembers the parts it
-/// stored, so a rewind deletes only those. After a part fails, the writer stores nothing more
-/// (the client asks for the offset and resumes after what was stored).
-final class S3UploadWriter: UploadWriter {
-    let storage: S3UploadStorage
-    let id: String
-    private let openedAt: Int64
-    private(set) var offset: Int64
-    /// Where the held bytes start.
-    private var partStart: Int64
-    private var held = ByteBuffer()
-    private var inFlight: Task<S3UploadStorage.Part, any Error>?
-    private var stored: [S3UploadStorage.Part] = []
-
-    init(storage: S3UploadStorage, id: String, offset: Int64) {
-        self.storage = storage
-        self.id = id
-        openedAt = offset
-        self.offset = offset
-        partStart = offset
-    }
-
-    func write(_ bytes: ByteBuffer) async throws {
-        held.writeImmutableBuffer(bytes)
-        offset += Int64(bytes.readableBytes)
-        if held.readableBytes >= storage.partBytes { try await storeHeld() }
-    }
-
-    func flush() async throws {
-        if held.readableBytes > 0 { try await storeHeld() }
-        try await settle()
-    }
-
-    /// Waits for the part in flight, if any, and records it.
-    private func settle() async throws {
-        guard let task = inFlight else { return }
-        inFlight = nil
-        stored.append(try await task.value)
-    }
-
-    /// Starts storing the held bytes, once the part before them is stored.
-    private func storeHeld() async throws {
-        try await settle()
-        let part = S3UploadStorage.Part(start: partStart, size: Int64(held.readableBytes))
-        let key = try storage.partKey(id, start: part.start)
-        let (client, bucket, body) = (storage.client, storage.bucket, Data(buffer: held))
-        inFlight = Task {
-            do {
-                try await client.putObject(bucket: bucket, key: key, body: body, onlyIfAbsent: true)
-            } catch let error as S3Error where error.code == "PreconditionFailed" {
-                throw PipelineError.uploadConflict(
-                    "another request stored bytes of this upload at offset \(part.start) first; ask for the offset (HEAD) and send from there"
-                )
-            }
-            return part
-        }
-        partStart = part.end
-        held.clear()
-    }
-
-    func rewind(to target: Int64) async throws {
-        guard target >= openedAt, target <= offset else {
-            throw PipelineError.inconsistent("an upload writer can only rewind within what it wrote")
-        }
-        if target >= partStart {
-            // Still held, not stored: just forget the tail.
-            held.moveWriterIndex(to: held.readerIndex + Int(target - partStart))
-        } else {
-            // A part in flight is stored or not; either way it is then one of ours or nothing.
-            _ = try? await settle()
-            guard target == openedAt || stored.contains(where: { $0.end == target }) else {
-                throw PipelineError.inconsistent("an upload can only be rewound to the start of a stored part")
-            }
-            let keys = try stored.filter { $0.start >= target }.map { try storage.partKey(id, start: $0.start) }
-            let failed = try await storage.client.deleteObjects(bucket: storage.bucket, keys: keys)
-            if let first = failed.first { throw PipelineError.storage("could not delete the upload part \(first)") }
-            stored.removeAll { $0.start >= target }
-            held.clear()
-            partStart = target
-        }
-        offset = target
-    }
-
-    /// Held bytes are dropped; a part in flight is waited for (it is stored or not, whole).
-    func close() async {
-        _ = try? await settle()
-        held.clear()
-    }
 }

@@ -4,7 +4,6 @@ SeaweedFS bucket (and, until serving from PostgreSQL is wired, one SQLite file b
 a tus upload started through node A, A killed with SIGKILL mid-PATCH, resumed through node B,
 and imported and transcoded by a worker node C from the bucket. Two PATCHes at one offset
 through A and B at once: one succeeds, the other is refused."""
-import json
 import os
 import shutil
 import signal
@@ -15,28 +14,37 @@ import time
 import uuid
 from pathlib import Path
 
+import pytest
+
 from conftest import BIN, LiveServer, db, http, make_clip
 from pykit import TEST_ENVIRONMENT
+from pykit.seaweed import Seaweed
 from pykit.server import free_port
-from test_s3_storage import ACCESS_KEY, BUCKET, SECRET_KEY, seaweed  # noqa: F401  (the fixture)
 
 TUS = {"Tus-Resumable": "1.0.0"}
+BUCKET = "reel-nodes"
+
+
+@pytest.fixture(scope="module")
+def seaweed(tmp_path_factory):
+    running = Seaweed(tmp_path_factory.mktemp("seaweed"), BUCKET)
+    try:
+        yield running
+    finally:
+        running.stop()
 
 
 def node_folder(shared: Path, folder: Path) -> Path:
     """A data folder of its own that shares only the SQLite library (and the secret) of `shared`."""
     folder.mkdir(parents=True)
-    for name in ("reelhouse.sqlite", "secret.key"):
-        if name == "secret.key":
-            shutil.copy(shared / name, folder / name)
-        else:
-            (folder / name).symlink_to(shared / name)
+    (folder / "reelhouse.sqlite").symlink_to(shared / "reelhouse.sqlite")
+    shutil.copy(shared / "secret.key", folder / "secret.key")
     return folder
 
 
-def bucket_env(endpoint: str, prefix: str) -> dict:
-    return {"REELHOUSE_STORAGE": f"s3://{BUCKET}/{prefix}?endpoint={endpoint}&region=us-east-1",
-            "AWS_ACCESS_KEY_ID": ACCESS_KEY, "AWS_SECRET_ACCESS_KEY": SECRET_KEY, "REELHOUSE_PRESET": "ultrafast"}
+def bucket_env(seaweed: Seaweed, prefix: str) -> dict:
+    return {"REELHOUSE_STORAGE": f"s3://{BUCKET}/{prefix}?endpoint={seaweed.endpoint}&region=us-east-1",
+            **seaweed.credentials, "REELHOUSE_PRESET": "ultrafast"}
 
 
 def tus(key: str, extra: dict | None = None) -> dict:
@@ -54,20 +62,9 @@ def patch(node, location: str, offset: int, body: bytes, key: str):
                 tus(key, {"Content-Type": "application/offset+octet-stream", "Upload-Offset": str(offset)}), body)
 
 
-def keys(client, prefix: str) -> list[str]:
-    found, token = [], None
-    while True:
-        page = client.list_objects_v2(Bucket=BUCKET, Prefix=prefix, **({"ContinuationToken": token} if token else {}))
-        found += [item["Key"] for item in page.get("Contents", [])]
-        token = page.get("NextContinuationToken")
-        if not token:
-            return found
-
-
 def test_an_upload_started_on_a_killed_node_is_finished_through_another_and_transcoded_by_a_third(tmp_path, seaweed):
-    endpoint, client = seaweed
     prefix = f"nodes-{uuid.uuid4().hex[:8]}"
-    env = bucket_env(endpoint, prefix)
+    env = bucket_env(seaweed, prefix)
     args = ("--role", "api", "--bcrypt-cost", "4")
     node_a = LiveServer(tmp_path / "a", args=args, env=env)
     node_b = worker = None
@@ -121,10 +118,10 @@ def test_an_upload_started_on_a_killed_node_is_finished_through_another_and_tran
         assert post is not None and post["status"] == "ready", (tmp_path / "worker.log").read_text()[-3000:]
 
         # Everything lives in the bucket; no node kept the upload or the source on its disk.
-        assert f"{prefix}/media/{post['id']}/.published" in keys(client, f"{prefix}/media/{post['id']}/")
-        assert any(name.endswith(".mp4") for name in keys(client, f"{prefix}/sources/"))
-        assert keys(client, f"{prefix}/uploads/{upload_id}/parts/") == [], "the parts go once the upload is a post"
-        assert f"{prefix}/uploads/{upload_id}/record.json" in keys(client, f"{prefix}/uploads/{upload_id}/")
+        assert f"{prefix}/media/{post['id']}/.published" in seaweed.keys(f"{prefix}/media/{post['id']}/")
+        assert any(name.endswith(".mp4") for name in seaweed.keys(f"{prefix}/sources/"))
+        assert seaweed.keys(f"{prefix}/uploads/{upload_id}/parts/") == [], "the parts go once the upload is a post"
+        assert f"{prefix}/uploads/{upload_id}/record.json" in seaweed.keys(f"{prefix}/uploads/{upload_id}/")
         for node in "abc":
             for kept in ("uploads", "sources"):
                 assert not any((tmp_path / node / kept).glob("*")), f"node {node} kept something in {kept}/"
@@ -140,8 +137,7 @@ def test_an_upload_started_on_a_killed_node_is_finished_through_another_and_tran
 
 
 def test_two_patches_at_one_offset_through_two_nodes_cannot_both_succeed(tmp_path, seaweed):
-    endpoint, _ = seaweed
-    env = bucket_env(endpoint, f"race-{uuid.uuid4().hex[:8]}")
+    env = bucket_env(seaweed, f"race-{uuid.uuid4().hex[:8]}")
     args = ("--role", "api", "--bcrypt-cost", "4")
     node_a = LiveServer(tmp_path / "a", args=args, env=env)
     node_b = None
