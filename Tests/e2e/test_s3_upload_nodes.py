@@ -4,6 +4,8 @@ SeaweedFS bucket (and, until serving from PostgreSQL is wired, one SQLite file b
 a tus upload started through node A, A killed with SIGKILL mid-PATCH, resumed through node B,
 and imported and transcoded by a worker node C from the bucket. Two PATCHes at one offset
 through A and B at once: one succeeds, the other is refused."""
+import base64
+import hashlib
 import os
 import shutil
 import signal
@@ -168,3 +170,32 @@ def test_two_patches_at_one_offset_through_two_nodes_cannot_both_succeed(tmp_pat
         for node in (node_a, node_b):
             if node is not None:
                 node.stop()
+
+
+def test_a_chunk_failing_its_checksum_leaves_nothing_in_the_bucket(tmp_path, seaweed):
+    prefix = f"sum-{uuid.uuid4().hex[:8]}"
+    node = LiveServer(tmp_path / "a", args=("--role", "api", "--bcrypt-cost", "4"), env=bucket_env(seaweed, prefix))
+    try:
+        key = node.key()
+        status, headers, body = http(node.url + "/api/v1/uploads", "POST", tus(key, {"Upload-Length": "30000000"}))
+        assert status == 201, body
+        location = headers["Location"]
+        parts = f"{prefix}/uploads/{location.rsplit('/', 1)[1]}/parts/"
+        first = os.urandom(1000)
+        assert patch(node, location, 0, first, key)[0] == 204
+        # 20 MB: two 8 MiB parts are stored before the body ends and the digest can be checked.
+        chunk = os.urandom(20_000_000)
+        wrong = base64.b64encode(hashlib.sha1(b"something else").digest()).decode()
+        status, _, body = http(node.url + location, "PATCH", tus(key, {
+            "Content-Type": "application/offset+octet-stream", "Upload-Offset": "1000", "Upload-Checksum": f"sha1 {wrong}"}), chunk)
+        assert status == 460, body
+        assert head_offset(node, location, key) == 1000
+        assert seaweed.keys(parts) == [parts + "00000000000000000000"], "the bad chunk's stored parts were deleted"
+        right = base64.b64encode(hashlib.sha1(chunk).digest()).decode()
+        status, headers, body = http(node.url + location, "PATCH", tus(key, {
+            "Content-Type": "application/offset+octet-stream", "Upload-Offset": "1000", "Upload-Checksum": f"sha1 {right}"}), chunk)
+        assert status == 204, body
+        assert headers["Upload-Offset"] == "20001000"
+        assert len(seaweed.keys(parts)) == 4, "1000 bytes, then 8 MiB, 8 MiB and the rest of the chunk"
+    finally:
+        node.stop()
