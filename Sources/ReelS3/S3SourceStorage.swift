@@ -56,7 +56,9 @@ public struct S3SourceStorage: SourceStorage {
             var start = 0
             while start < info.size {
                 let end = min(start + rangeBytes, info.size) - 1
-                guard let object = try await client.getObject(bucket: bucket, key: key, range: start...end), object.bytes.count == end - start + 1 else {
+                guard let object = try await client.getObject(bucket: bucket, key: key, range: start...end),
+                      object.bytes.count == end - start + 1
+                else {
                     throw S3Error.invalidResponse("source \(key) changed or vanished while it was fetched")
                 }
                 try handle.write(contentsOf: object.bytes)

@@ -75,7 +75,9 @@ public struct S3UploadStorage: UploadStorage {
     }
 
     public func save(_ record: UploadRecord) async throws {
-        try await client.putObject(bucket: bucket, key: try recordKey(record.id), body: try Self.encoder.encode(record), contentType: "application/json")
+        try await client.putObject(
+            bucket: bucket, key: try recordKey(record.id), body: try Self.encoder.encode(record), contentType: "application/json"
+        )
     }
 
     // MARK: - Bytes

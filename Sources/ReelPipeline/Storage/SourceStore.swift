@@ -3,7 +3,8 @@ import ReelStorage
 
 /// Keeps the mezzanine of every post under the data folder's `sources/`, named by content hash,
 /// so a transcode job never depends on the user's import folder still being there (with media
-/// in a bucket, `S3SourceStorage` keeps them there instead, for workers on other nodes). A hard link costs no space when the import folder is on the same disk.
+/// in a bucket, `S3SourceStorage` keeps them there instead, for workers on other nodes). A hard
+/// link costs no space when the import folder is on the same disk.
 public struct SourceStore: SourceStorage {
     public let dataFolder: DataFolder
 

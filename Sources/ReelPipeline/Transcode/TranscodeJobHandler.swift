@@ -67,19 +67,19 @@ public struct TranscodeJobHandler: JobHandler {
             // the work folder from a bucket (the post may have been imported on another node).
             let fetched = work.appendingPathComponent("sources", isDirectory: true)
             var subtitles: [(tag: String, url: URL)] = []
-            var sources: [URL] = []
+            var sourceFiles: [URL] = []
             for path in paths {
                 let tag = SourceStore.subtitleTag(ofSourcePath: path)
-                guard let url = try await self.sources.localCopy(of: path, in: fetched) else {
+                guard let url = try await sources.localCopy(of: path, in: fetched) else {
                     if tag != nil {
                         logger.warning("a post's subtitles are missing; transcoding without them", metadata: ["post": "\(postID)"])
                         continue
                     }
                     throw JobFailure.invalidInput("the source file \(path.split(separator: "/").last ?? "") is missing from the storage")
                 }
-                if let tag { subtitles.append((tag, url)) } else { sources.append(url) }
+                if let tag { subtitles.append((tag, url)) } else { sourceFiles.append(url) }
             }
-            guard !sources.isEmpty else { throw JobFailure.invalidInput("the post has no source file") }
+            guard !sourceFiles.isEmpty else { throw JobFailure.invalidInput("the post has no source file") }
             let key = post.kind == .video && configuration.encryptSegments ? SegmentCipher.makeKey() : nil
             let media: PublishedMedia
             switch post.kind {
@@ -87,10 +87,10 @@ public struct TranscodeJobHandler: JobHandler {
                 var options = configuration.transcode
                 options.filterGraphPrefix = Self.prefix(options.filterGraphPrefix, post.filter.ffmpegChain)
                 var transcoder = VideoTranscoder(runner: runner, options: options)
-                var source = sources[0]
+                var source = sourceFiles[0]
                 if post.preparation == .compress {
                     let preparer = SourcePreparer(
-                        sources: self.sources, store: store, runner: runner,
+                        sources: sources, store: store, runner: runner,
                         keepOriginal: configuration.keepOriginalUploads, threads: options.threads
                     )
                     source = try await preparer.prepare(postID: postID, source: source, work: work, context: context)
@@ -101,7 +101,7 @@ public struct TranscodeJobHandler: JobHandler {
                     source: source, subtitles: post.trim == nil ? subtitles : [], trim: post.trim, into: staging, key: key, context: context
                 )
             case .image, .carousel:
-                media = try await ImageProcessor(runner: runner).process(sources: sources, into: staging, context: context)
+                media = try await ImageProcessor(runner: runner).process(sources: sourceFiles, into: staging, context: context)
             }
             try Task.checkCancellation()
             let postKey = String(postID)
