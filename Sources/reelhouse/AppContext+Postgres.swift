@@ -25,20 +25,14 @@ extension AppContext {
         } catch {
             throw CLIError("\(command): databaseUrl: \(error)")
         }
-        // Until PostgresStore answers every store protocol (SearchStore, EventStore and
-        // ForYouStore join it in issue 17), a node cannot run on it whole.
-        guard (PostgresStore.self as Any) is any MetadataStore.Type else {
-            throw CLIError("\(command): databaseUrl is set (\(url)), but the PostgreSQL store lacks SearchStore, EventStore and ForYouStore so far; `reelhouse migrate` prepares the database")
-        }
         // The data folder keeps the secret, the config file and the local work files.
         try prepare(dataFolder)
         var storeLogger = logger
         storeLogger[metadataKey: "database"] = "\(url)"
         do {
-            return try await PostgresStore.withStore(url: url, poolSize: settings.databasePool, logger: storeLogger) { postgres in
-                guard let store = postgres as Any as? any MetadataStore else { preconditionFailure("checked above") }
+            return try await PostgresStore.withStore(url: url, poolSize: settings.databasePool, logger: storeLogger) { store in
                 let context = try AppContext(
-                    dataFolder: dataFolder, store: store, sqlite: nil, jobWakeups: postgres, settings: settings, logger: logger
+                    dataFolder: dataFolder, store: store, sqlite: nil, jobWakeups: store, settings: settings, logger: logger
                 )
                 logger.info("library in PostgreSQL", metadata: ["database": "\(url)", "pool": "\(settings.databasePool)"])
                 return try await body(context)
