@@ -2,7 +2,7 @@ import Foundation
 import ReelJobs
 import ReelModels
 import ReelStore
-import ReelStorePostgres
+@testable import ReelStorePostgres
 import ReelTestSupport
 import Testing
 
@@ -53,6 +53,32 @@ struct JobWakeupTests {
                 _ = try await store.enqueue(kind: .transcode, postID: nil, maxAttempts: 3, now: Date())
                 try await waitUntil("the second transcode to run") { await journal.startedCount == 2 }
                 #expect(try await store.job(id: other.id)?.state == .queued, "not this worker's kind")
+            }
+        }
+    }
+
+    @Test("a lost subscription makes the worker poll at pollInterval instead of waiting for wake-ups", .timeLimit(.minutes(3)))
+    func lostSubscriptionFallsBackToPolling() async throws {
+        try await withPostgresStore { store in
+            var configuration = testConfiguration()  // polls every 20 ms without a subscription
+            configuration.wakeupPollInterval = 3600  // …and hourly with one, subscribing again an hour later
+            let journal = Journal()
+            let worker = JobWorker(
+                store: store, wakeups: store, handlers: [RecordingHandler(journal: journal)], configuration: configuration, logger: quietLogger
+            )
+            let listeners = """
+                SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%' AND pid <> pg_backend_pid()
+                """
+            try await whileRunning(worker) {
+                try await waitUntil("the worker to subscribe") { try await !store.rawStrings(listeners).isEmpty }
+                _ = try await store.rawStrings("SELECT pg_terminate_backend(pid) FROM (\(listeners)) AS l")
+                try await waitUntil("the subscription to be gone") { try await store.rawStrings(listeners).isEmpty }
+                // No one listens now, and no one will for an hour: only polling can start these.
+                for expected in 1...2 {
+                    _ = try await store.enqueue(kind: .transcode, postID: nil, maxAttempts: 3, now: Date())
+                    try await waitUntil("job \(expected) to run") { await journal.startedCount == expected }
+                }
+                #expect(try await store.rawStrings(listeners).isEmpty, "not subscribed again before wakeupPollInterval")
             }
         }
     }
