@@ -26,6 +26,8 @@ struct AppContext {
     let settings: ServerConfiguration
     /// The data folder's `media/`, or the bucket the settings name (`storage = s3://…`).
     private(set) var storage: any MediaStorage
+    /// Kept sources: the data folder's `sources/`, or `sources/` in the bucket with `storage`.
+    private(set) var sources: any SourceStorage
     let runner: FoundationProcessRunner
     let logger: Logger
 
@@ -40,6 +42,7 @@ struct AppContext {
         self.settings = settings
         self.logger = logger
         storage = LocalMediaStorage(root: dataFolder.mediaRoot)
+        sources = SourceStore(dataFolder: dataFolder)
         runner = FoundationProcessRunner()
         try useStorage(settings)
     }
@@ -92,8 +95,8 @@ struct AppContext {
         }
     }
 
-    /// Published media in the bucket the settings name (`storage = s3://…`), else the data
-    /// folder. Posters, images, kept sources and upload parts stay in the data folder for now.
+    /// Published media, kept sources and (see `UploadSetup`) resumable uploads in the bucket the
+    /// settings name (`storage = s3://…`), else the data folder. Work files stay local.
     private mutating func useStorage(_ settings: ServerConfiguration) throws {
         guard settings.usesObjectStorage, let setting = settings.storage else { return }
         let location: S3Location
@@ -106,15 +109,17 @@ struct AppContext {
         let credentials = S3Credentials(
             accessKeyID: settings.s3AccessKeyId ?? "", secretAccessKey: settings.s3SecretAccessKey ?? "", sessionToken: settings.s3SessionToken
         )
-        storage = S3MediaStorage(
+        let bucket = S3MediaStorage(
             client: S3Client(endpoint: location.endpoint, region: location.region, credentials: credentials), location: location, logger: logger
         )
+        storage = bucket
+        sources = S3SourceStorage(media: bucket)
         logger.info("published media in a bucket", metadata: ["storage": "\(location)"])
     }
 
     func transcodeHandler(configuration: PipelineConfiguration = PipelineConfiguration()) -> TranscodeJobHandler {
         TranscodeJobHandler(
-            dataFolder: dataFolder, store: store, storage: storage, runner: runner,
+            dataFolder: dataFolder, store: store, storage: storage, sources: sources, runner: runner,
             configuration: configuration, logger: logger
         )
     }

@@ -67,7 +67,7 @@ struct ImportCommand: AsyncParsableCommand {
         let progress = ProgressReporter(quiet: false)
         let settings = context.settings
         try await context.sweeper.sweep()
-        let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: settings.mediaLimits)
+        let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: settings.mediaLimits, sources: context.sources)
         guard let look = VideoFilter(rawValue: filter) else {
             throw CLIError("import: --filter must be one of \(VideoFilter.allCases.map(\.rawValue).joined(separator: ", "))")
         }

@@ -78,7 +78,7 @@ struct ServeCommand: AsyncParsableCommand {
         var services: [any Service] = []
         let uploads = try UploadSetup.dependencies(context: context, configuration: configuration)
         // Complete uploads whose import was never recorded (the server died on their last byte).
-        try await uploads.imports.recoverPending(now: Date())
+        try await UploadSetup.recoverPending(uploads, logger: context.logger)
         let generations = try GenerationSetup.dependencies(context: context, configuration: configuration)
         if configuration.runsJobs {
             let light = try await LightJobs.handlers(
@@ -106,7 +106,7 @@ struct ServeCommand: AsyncParsableCommand {
             library: store, jobs: store, accounts: store, social: store,
             feed: store, forYou: store, search: store, libraries: store, catalog: store, collections: store,
             stories: store, events: store,
-            storage: context.storage, sources: SourceStore(dataFolder: context.dataFolder), passwords: passwords, secret: secret,
+            storage: context.storage, sources: context.sources, passwords: passwords, secret: secret,
             orderByRandomBaseline: orderByRandomBaseline,
             generations: generations, uploads: uploads
         )
@@ -184,7 +184,7 @@ struct DemoSetup {
         let folder = context.dataFolder.root.appendingPathComponent("demo-source")
         print("The library is empty: generating a demo library in \(folder.path)…")
         try await DemoLibrary.generate(into: folder, runner: context.runner)
-        let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: settings.mediaLimits)
+        let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: settings.mediaLimits, sources: context.sources)
         let progress = ProgressReporter(quiet: false)
         let (report, jobIDs) = try await importer.run([folder], options: ImportOptions(tags: ["demo"])) { progress.handle($0) }
         progress.name(report.imported)

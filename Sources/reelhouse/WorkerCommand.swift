@@ -31,7 +31,7 @@ struct WorkerCommand: AsyncParsableCommand {
     private func work(_ context: AppContext) async throws {
         let configuration = context.settings
         let uploads = try UploadSetup.dependencies(context: context, configuration: configuration)
-        try await uploads.imports.recoverPending(now: Date())
+        try await UploadSetup.recoverPending(uploads, logger: context.logger)
         let generations = try GenerationSetup.dependencies(context: context, configuration: configuration)
         let light = try await LightJobs.handlers(
             context: context, configuration: configuration, uploads: uploads, generations: generations

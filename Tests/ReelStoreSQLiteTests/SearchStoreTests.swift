@@ -277,6 +277,11 @@ struct SearchStoreTests {
                 userID: library.viewer, query: SearchQuery.parse("Crème BRÛLÉE \"mr robot\" @zoë tag:cats crème"), offset: 0, limit: 5
             )
             #expect(results.terms == ["creme", "brulee", "mr", "robot", "zoe"])
+            // Vowel signs belong to their word, a danda ends one.
+            let indic = try await library.store.search(
+                userID: library.viewer, query: SearchQuery.parse("किताब। हिंदी ที่นี่"), offset: 0, limit: 5
+            )
+            #expect(indic.terms == ["किताब", "हिंदी", "ที่นี่"])
         }
     }
 
@@ -326,6 +331,22 @@ struct SearchStoreTests {
             let viewer = try await store.createUser(name: "viewer", role: .member, passwordHash: "h", now: t0)
             let found = try await store.search(userID: viewer.id, query: SearchQuery.parse("brul"), offset: 0, limit: 5)
             #expect(found.items.map(\.post.id) == [1])
+        }
+    }
+
+    @Test("upgrading a PostgreSQL database from p8 refolds its index: vowel signs stay in their word, Hebrew points fold away")
+    func postgresMigrationRefoldsIndex() async throws {
+        try await withPostgresStore(migrating: false) { (store) async throws in
+            let before = try #require(ReelStorePostgres.Schema.migrations.firstIndex { $0.version == "p9_search_folding" })
+            _ = try await store.migrate(Array(ReelStorePostgres.Schema.migrations.prefix(before)))
+            try await store.executeForTesting("""
+                INSERT INTO posts (id, folder_name, kind, status, description, date_added, content_hash)
+                    VALUES (1, 'a', 'video', 'ready', 'किताब। שָׁלוֹם ΣΟΦΟΣ', 1700000000, 'ha')
+                """)
+            let folded = " किताब שלום σοφοσ "
+            #expect(try await store.rawStrings("SELECT description FROM post_search_fields") != [folded])
+            #expect(try await store.migrate() == ["p9_search_folding"])
+            #expect(try await store.rawStrings("SELECT description FROM post_search_fields") == [folded])
         }
     }
 
