@@ -42,12 +42,13 @@ test:
 # The e2e suite again with every library in PostgreSQL: a private PostgreSQL 15 cluster the
 # tests start themselves, a fresh database per data folder (Tests/pykit/postgres.py). A subset,
 # chosen for what touches the store: serving on PostgreSQL and two nodes racing to migrate, tus
-# uploads and their import jobs (woken by NOTIFY), the CLI, stories, the recurring upkeep jobs.
+# uploads and their import jobs (woken by NOTIFY), an upload resumed across API nodes and
+# transcoded by a worker node (one database, one bucket), the CLI, stories, the upkeep jobs.
 # Left out: files that read the SQLite file, test media, the edge, S3 or the pipeline (no store
 # difference), and the two slowest store-light ones (the --demo library's setup and a job's
 # progress stream: minutes of transcoding). Uses the debug build, as `make test` does.
 E2E_POSTGRES := Tests/e2e/test_postgres_serve.py Tests/e2e/test_uploads.py Tests/e2e/test_cli.py \
-	Tests/e2e/test_stories_api.py \
+	Tests/e2e/test_stories_api.py Tests/e2e/test_s3_upload_nodes.py \
 	Tests/e2e/test_upload_jobs.py::test_only_the_uploader_or_the_owner_controls_a_job \
 	Tests/e2e/test_upload_jobs.py::test_upkeep_runs_as_one_recurring_job_of_each_kind_shown_to_the_owner_by_kind
 e2e-postgres:

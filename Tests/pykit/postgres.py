@@ -125,3 +125,10 @@ def library_environment(data: Path) -> dict:
     if key not in _libraries:
         _libraries[key] = cluster().fresh_database()
     return {"REELHOUSE_DATABASE_URL": _libraries[key]}
+
+
+def share_library(folder: Path, shared: Path) -> None:
+    """Makes `folder` another node's data folder over the library of `shared` (on SQLite the
+    caller links the file; here both name the same database)."""
+    if ON_POSTGRES:
+        _libraries[Path(folder).resolve()] = library_environment(shared)["REELHOUSE_DATABASE_URL"]
