@@ -44,7 +44,7 @@ test:
 # chosen for what touches the store: serving on PostgreSQL and two nodes racing to migrate, tus
 # uploads and their import jobs (woken by NOTIFY), an upload resumed across API nodes and
 # transcoded by a worker node (one database, one bucket), the CLI, stories, the upkeep jobs.
-# Left out: files that read the SQLite file, test media, the edge, S3 or the pipeline (no store
+# Left out: files that read the SQLite file, or test media, the edge or the pipeline (no store
 # difference), and the two slowest store-light ones (the --demo library's setup and a job's
 # progress stream: minutes of transcoding). Uses the debug build, as `make test` does.
 E2E_POSTGRES := Tests/e2e/test_postgres_serve.py Tests/e2e/test_uploads.py Tests/e2e/test_cli.py \
