@@ -255,7 +255,7 @@ let package = Package(
                     ],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelJobsTests", dependencies: [
-                        "ReelJobs", "ReelStoreSQLite", "ReelStore", "ReelModels", "ReelTestSupport",
+                        "ReelJobs", "ReelStoreSQLite", "ReelStorePostgres", "ReelStore", "ReelModels", "ReelTestSupport",
                         .product(name: "Logging", package: "swift-log"),
                         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                     ],

@@ -7,7 +7,10 @@ import ServiceLifecycle
 /// Runs queued jobs from a `JobStore` until shut down, as a `Service`.
 ///
 /// `concurrency` slots each loop: claim a job, run it to an outcome, claim the next; an idle
-/// slot waits `pollInterval`. Durability comes from the store: a claim is a lease that the
+/// slot waits `pollInterval`, or — when the store can say that work arrived (`wakeups`:
+/// PostgreSQL's `LISTEN`, from every node) — until it does, polling only every
+/// `wakeupPollInterval` for what sends no wake-up (a retry coming due, an expired lease).
+/// Durability comes from the store: a claim is a lease that the
 /// running attempt keeps extending, so a worker that dies (or hangs) loses the job to the next
 /// worker when its lease expires.
 ///
@@ -21,17 +24,21 @@ import ServiceLifecycle
 ///   are then reclaimed and the interrupted attempt counts.
 public struct JobWorker: Service {
     let store: any JobStore
+    let wakeups: (any JobWakeupSource)?
+    let signal = WakeSignal()
     let handlers: [JobKind: any JobHandler]
     let configuration: JobWorkerConfiguration
     let logger: Logger
     let now: @Sendable () -> Date
 
-    /// If two handlers claim the same kind, the first one is used.
+    /// If two handlers claim the same kind, the first one is used. Without `wakeups` the queue
+    /// is polled every `pollInterval`.
     public init(
-        store: any JobStore, handlers: [any JobHandler], configuration: JobWorkerConfiguration, logger: Logger,
-        now: @escaping @Sendable () -> Date = Date.init
+        store: any JobStore, wakeups: (any JobWakeupSource)? = nil, handlers: [any JobHandler], configuration: JobWorkerConfiguration,
+        logger: Logger, now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.store = store
+        self.wakeups = wakeups
         self.handlers = Dictionary(handlers.map { ($0.kind, $0) }, uniquingKeysWith: { first, _ in first })
         self.configuration = configuration
         var logger = logger
@@ -44,11 +51,18 @@ public struct JobWorker: Service {
 
     public func run() async throws {
         let slots = max(1, configuration.concurrency)
-        logger.info("job worker started", metadata: ["slots": "\(slots)", "kinds": "\(kinds.map(\.rawValue))"])
-        await withDiscardingTaskGroup { group in
-            for _ in 0..<slots {
-                group.addTask { await runSlot() }
+        logger.info("job worker started", metadata: [
+            "slots": "\(slots)", "kinds": "\(kinds.map(\.rawValue))", "wakeups": "\(wakeups == nil ? "no (polling)" : "yes")",
+        ])
+        await withTaskGroup(of: Void.self) { listener in
+            if let wakeups { listener.addTask { await listen(to: wakeups) } }
+            await withDiscardingTaskGroup { group in
+                for _ in 0..<slots {
+                    group.addTask { await runSlot() }
+                }
             }
+            // The slots have stopped: nothing waits for wake-ups any more.
+            listener.cancelAll()
         }
         logger.info("job worker stopped")
     }
@@ -58,8 +72,9 @@ public struct JobWorker: Service {
     /// One job at a time: claim, run, record, repeat until shutdown or cancellation.
     private func runSlot() async {
         while !isStopping {
+            let seen = signal.current
             do {
-                if try await !runOnce() { await pause() }
+                if try await !runOnce() { await idle(after: seen) }
             } catch {
                 if !isStopping {
                     logger.error("could not claim a job; trying again", metadata: ["error": "\(error)"])
@@ -88,6 +103,48 @@ public struct JobWorker: Service {
         }
         await JobExecution(worker: self, job: job, handler: handler).run()
         return true
+    }
+
+    /// An idle slot's wait: until a wake-up for this worker's kinds later than `seen`, or
+    /// `wakeupPollInterval` (the slow fallback poll) — `pollInterval` while the store is not
+    /// listening (no wake-ups, or the subscription lost) — or until a shutdown begins.
+    func idle(after seen: UInt64) async {
+        guard wakeups != nil else { return await pause() }
+        let signal = signal
+        let interval = signal.isListening ? configuration.wakeupPollInterval : configuration.pollInterval
+        await cancelWhenGracefulShutdown {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { try? await Task.sleep(for: .seconds(interval)) }
+                group.addTask { await signal.wait(after: seen) }
+                await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// Keeps the store's wake-ups coming for as long as the worker runs: a lost subscription
+    /// (a dropped connection, a restarted database) is logged and made again after a pause,
+    /// the slots polling at `pollInterval` meanwhile.
+    private func listen(to wakeups: any JobWakeupSource) async {
+        let signal = signal
+        let kinds = Set(kinds)
+        while !Task.isCancelled {
+            do {
+                try await wakeups.listenForJobs(listening: {
+                    signal.isListening = true
+                    signal.wake()  // what arrived before the subscription: look once
+                }, wake: { kind in
+                    if kinds.contains(kind) { signal.wake() }
+                })
+            } catch {
+                if !Task.isCancelled {
+                    logger.warning("lost the job wake-ups; polling until they are back", metadata: ["error": "\(error)"])
+                }
+            }
+            signal.isListening = false
+            guard !Task.isCancelled else { return }
+            try? await Task.sleep(for: .seconds(max(1, configuration.wakeupPollInterval)))
+        }
     }
 
     /// Waits `pollInterval`, or less if a shutdown begins meanwhile.

@@ -34,6 +34,10 @@ public struct JobWorkerConfiguration: Sendable {
     public var heartbeatInterval: TimeInterval
     /// How long an idle worker waits before asking the queue again (and after a store error).
     public var pollInterval: TimeInterval
+    /// How often an idle worker asks anyway when the store wakes it on new work (PostgreSQL):
+    /// for what sends no wake-up — a retry coming due after its backoff, a dead worker's
+    /// expired lease, a notification lost while reconnecting.
+    public var wakeupPollInterval: TimeInterval
     /// Progress changes reach the store at most this often (piggybacking on a heartbeat).
     public var progressInterval: TimeInterval
     public var retry: RetryPolicy
@@ -47,6 +51,7 @@ public struct JobWorkerConfiguration: Sendable {
         leaseDuration: TimeInterval = 30,
         heartbeatInterval: TimeInterval = 5,
         pollInterval: TimeInterval = 0.5,
+        wakeupPollInterval: TimeInterval = 2,
         progressInterval: TimeInterval = 1,
         retry: RetryPolicy = RetryPolicy(),
         attemptTimeout: TimeInterval? = 3600
@@ -57,6 +62,7 @@ public struct JobWorkerConfiguration: Sendable {
         self.leaseDuration = leaseDuration
         self.heartbeatInterval = heartbeatInterval
         self.pollInterval = pollInterval
+        self.wakeupPollInterval = wakeupPollInterval
         self.progressInterval = progressInterval
         self.retry = retry
     }

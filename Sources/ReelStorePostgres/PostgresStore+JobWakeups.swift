@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import ReelModels
+import ReelStore
 
 /// Job kinds as they become claimable on any node, from `LISTEN reelhouse_jobs`: a worker
 /// that found the queue empty waits on this instead of only polling, so new work starts at once
@@ -55,6 +56,15 @@ extension PostgresStore {
         } catch {
             try? await connection.close()
             throw Self.storeError(error)
+        }
+    }
+}
+
+extension PostgresStore: JobWakeupSource {
+    public func listenForJobs(listening: @Sendable () -> Void, wake: @Sendable (JobKind) -> Void) async throws {
+        try await withJobWakeups { wakeups in
+            listening()
+            for try await kind in wakeups { wake(kind) }
         }
     }
 }

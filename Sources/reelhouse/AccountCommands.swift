@@ -3,7 +3,6 @@ import Foundation
 import ReelModels
 import ReelServer
 import ReelStore
-import ReelStoreSQLite
 
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,18 +20,19 @@ struct UserCommand: AsyncParsableCommand {
             guard (1...64).contains(name.count), name.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }) else {
                 throw CLIError("user add: a name is 1–64 letters, digits, dots, dashes or underscores")
             }
-            let context = try AppContext(dataPath: dataOptions.resolvedPath, creating: true)
-            // Said before the password is judged: a script learns the real problem first.
-            if try await context.store.user(name: name) != nil {
-                throw CLIError("user add: a user named \(name) already exists")
-            }
-            let password = try PasswordInput.read(prompt: "Password for \(name): ")
-            let hash = try await BcryptPasswordHasher(cost: bcryptCost).hash(password)
-            do {
-                let user = try await context.store.createUser(name: name, role: role, passwordHash: hash, now: Date())
-                print("created \(user.role.rawValue) \(user.name) (id \(user.id))")
-            } catch StoreError.conflict {
-                throw CLIError("user add: a user named \(name) already exists")
+            try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "user add", creating: true) { context in
+                // Said before the password is judged: a script learns the real problem first.
+                if try await context.store.user(name: name) != nil {
+                    throw CLIError("user add: a user named \(name) already exists")
+                }
+                let password = try PasswordInput.read(prompt: "Password for \(name): ")
+                let hash = try await BcryptPasswordHasher(cost: bcryptCost).hash(password)
+                do {
+                    let user = try await context.store.createUser(name: name, role: role, passwordHash: hash, now: Date())
+                    print("created \(user.role.rawValue) \(user.name) (id \(user.id))")
+                } catch StoreError.conflict {
+                    throw CLIError("user add: a user named \(name) already exists")
+                }
             }
         }
     }
@@ -44,11 +44,12 @@ struct UserCommand: AsyncParsableCommand {
         @Option(name: .long, help: "Cost of the bcrypt hash.") var bcryptCost: UInt8 = 12
 
         func run() async throws {
-            let context = try AppContext(dataPath: dataOptions.resolvedPath)
-            guard let user = try await context.store.user(name: name) else { throw CLIError("user passwd: no user named \(name)") }
-            let password = try PasswordInput.read(prompt: "New password for \(name): ")
-            try await context.store.setPasswordHash(userID: user.id, passwordHash: try await BcryptPasswordHasher(cost: bcryptCost).hash(password))
-            print("password changed for \(user.name)")
+            try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "user passwd") { context in
+                guard let user = try await context.store.user(name: name) else { throw CLIError("user passwd: no user named \(name)") }
+                let password = try PasswordInput.read(prompt: "New password for \(name): ")
+                try await context.store.setPasswordHash(userID: user.id, passwordHash: try await BcryptPasswordHasher(cost: bcryptCost).hash(password))
+                print("password changed for \(user.name)")
+            }
         }
     }
 
@@ -57,9 +58,10 @@ struct UserCommand: AsyncParsableCommand {
         @OptionGroup var dataOptions: DataOptions
 
         func run() async throws {
-            let context = try AppContext(dataPath: dataOptions.resolvedPath)
-            for user in try await context.store.users() {
-                print("\(user.id)\t\(user.name)\t\(user.role.rawValue)")
+            try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "user list") { context in
+                for user in try await context.store.users() {
+                    print("\(user.id)\t\(user.name)\t\(user.role.rawValue)")
+                }
             }
         }
     }
@@ -77,10 +79,11 @@ struct KeyCommand: AsyncParsableCommand {
         @Option(help: "A label to tell keys apart.") var name: String = "cli"
 
         func run() async throws {
-            let context = try AppContext(dataPath: dataOptions.resolvedPath)
-            guard let account = try await context.store.user(name: user) else { throw CLIError("key create: no user named \(user)") }
-            let (_, key) = try await context.store.mintAPIKey(userID: account.id, name: name, now: Date())
-            print(key)
+            try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "key create") { context in
+                guard let account = try await context.store.user(name: user) else { throw CLIError("key create: no user named \(user)") }
+                let (_, key) = try await context.store.mintAPIKey(userID: account.id, name: name, now: Date())
+                print(key)
+            }
         }
     }
 
@@ -90,17 +93,18 @@ struct KeyCommand: AsyncParsableCommand {
         @Option(help: "Only this user's keys.") var user: String?
 
         func run() async throws {
-            let context = try AppContext(dataPath: dataOptions.resolvedPath)
-            var userID: Int64?
-            if let user {
-                guard let account = try await context.store.user(name: user) else { throw CLIError("key list: no user named \(user)") }
-                userID = account.id
-            }
-            let names = Dictionary(try await context.store.users().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-            for key in try await context.store.apiKeys(userID: userID) {
-                let state = key.revokedAt == nil ? "active" : "revoked"
-                let owner = names[key.userID] ?? "user \(key.userID)"
-                print("\(key.id)\t\(owner)\t\(key.prefix)…\t\(key.name)\t\(state)")
+            try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "key list") { context in
+                var userID: Int64?
+                if let user {
+                    guard let account = try await context.store.user(name: user) else { throw CLIError("key list: no user named \(user)") }
+                    userID = account.id
+                }
+                let names = Dictionary(try await context.store.users().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+                for key in try await context.store.apiKeys(userID: userID) {
+                    let state = key.revokedAt == nil ? "active" : "revoked"
+                    let owner = names[key.userID] ?? "user \(key.userID)"
+                    print("\(key.id)\t\(owner)\t\(key.prefix)…\t\(key.name)\t\(state)")
+                }
             }
         }
     }
@@ -111,13 +115,14 @@ struct KeyCommand: AsyncParsableCommand {
         @Argument var id: Int64
 
         func run() async throws {
-            let context = try AppContext(dataPath: dataOptions.resolvedPath)
-            do {
-                try await context.store.revokeAPIKey(id: id, now: Date())
-            } catch StoreError.notFound {
-                throw CLIError("key revoke: no key with id \(id)")
+            try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "key revoke") { context in
+                do {
+                    try await context.store.revokeAPIKey(id: id, now: Date())
+                } catch StoreError.notFound {
+                    throw CLIError("key revoke: no key with id \(id)")
+                }
+                print("revoked key \(id)")
             }
-            print("revoked key \(id)")
         }
     }
 }

@@ -9,23 +9,65 @@ import ReelStorage
 import ReelStore
 import ReelStoreSQLite
 
-/// Everything a subcommand needs, wired once from the data folder.
+/// Everything a subcommand needs, wired once from the settings: the metadata store they name
+/// (SQLite in the data folder, or PostgreSQL), the media storage, the data folder (which keeps
+/// the secret, the config file and the local work files either way).
 struct AppContext {
     let dataFolder: DataFolder
-    let store: SQLiteStore
-    /// The data folder's `media/` until `useStorage` picks a bucket from the settings.
+    /// The one metadata store: nothing past `withLibrary` knows which backend it is.
+    let store: any MetadataStore
+    /// The SQLite store itself, for what only it does (the integrity check, synthetic bench
+    /// data, the `ORDER BY random()` bench baseline); nil on PostgreSQL.
+    let sqlite: SQLiteStore?
+    /// Wakes idle workers when a job becomes claimable on any node (PostgreSQL's `LISTEN`);
+    /// nil: workers poll, as one process on SQLite does.
+    let jobWakeups: (any JobWakeupSource)?
+    /// Defaults < config file < `REELHOUSE_*` environment < the command's flags.
+    let settings: ServerConfiguration
+    /// The data folder's `media/`, or the bucket the settings name (`storage = s3://…`).
     private(set) var storage: any MediaStorage
     /// Kept sources: the data folder's `sources/`, or `sources/` in the bucket with `storage`.
     private(set) var sources: any SourceStorage
     let runner: FoundationProcessRunner
     let logger: Logger
 
+    init(
+        dataFolder: DataFolder, store: any MetadataStore, sqlite: SQLiteStore?, jobWakeups: (any JobWakeupSource)?,
+        settings: ServerConfiguration, logger: Logger
+    ) throws {
+        self.dataFolder = dataFolder
+        self.store = store
+        self.sqlite = sqlite
+        self.jobWakeups = jobWakeups
+        self.settings = settings
+        self.logger = logger
+        storage = LocalMediaStorage(root: dataFolder.mediaRoot)
+        sources = SourceStore(dataFolder: dataFolder)
+        runner = FoundationProcessRunner()
+        try useStorage(settings)
+    }
+
+    /// Opens the library the settings name and runs `body` with it: PostgreSQL when
+    /// `databaseUrl` is set (reached, migrated under its advisory lock, its pool running for
+    /// the length of `body`), else the SQLite file in the data folder. Chosen here and nowhere
+    /// else.
+    ///
     /// `creating` is for the commands that start a library (`serve`, `import`, `user add`,
-    /// and `bench-seed`'s synthetic ones);
-    /// every other command refuses a data folder that does not exist, so a mistyped `--data`
-    /// is named instead of reported as a healthy empty library.
-    init(dataPath: String, creating: Bool = false, logLevel: Logger.Level = .warning) throws {
-        dataFolder = DataFolder(root: URL(fileURLWithPath: dataPath))
+    /// `source pexels`, `bench-seed`); every other command refuses a data folder without a
+    /// SQLite library, so a mistyped `--data` is named instead of reported as a healthy empty
+    /// library. (On PostgreSQL the library is the database: the data folder is made as needed.)
+    static func withLibrary<Result: Sendable>(
+        dataPath: String, command: String, creating: Bool = false, logLevel: Logger.Level = .warning,
+        configFile: String? = nil, flags: [String: String] = [:],
+        _ body: (AppContext) async throws -> Result
+    ) async throws -> Result {
+        let dataFolder = DataFolder(root: URL(fileURLWithPath: dataPath))
+        let settings = try loadSettings(dataFolder: dataFolder, command: command, explicitFile: configFile, flags: flags)
+        var logger = Logger(label: "reelhouse")
+        logger.logLevel = logLevel
+        if let url = settings.databaseUrl {
+            return try await withPostgres(url, dataFolder: dataFolder, settings: settings, command: command, logger: logger, body)
+        }
         if !creating {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: dataFolder.root.path, isDirectory: &isDirectory), isDirectory.boolValue,
@@ -34,27 +76,28 @@ struct AppContext {
                 throw CLIError("no Reelhouse library at \(dataFolder.root.path): check --data or REELHOUSE_DATA (serve, import and user add create one)")
             }
         }
-        do {
-            try dataFolder.prepare()
-        } catch {
-            throw CLIError("\(error)")
-        }
+        try prepare(dataFolder)
+        let store: SQLiteStore
         do {
             store = try SQLiteStore(path: dataFolder.databasePath)
         } catch {
             throw CLIError("cannot open the database at \(dataFolder.databasePath): \(error)")
         }
-        storage = LocalMediaStorage(root: dataFolder.mediaRoot)
-        sources = SourceStore(dataFolder: dataFolder)
-        runner = FoundationProcessRunner()
-        var logger = Logger(label: "reelhouse")
-        logger.logLevel = logLevel
-        self.logger = logger
+        let context = try AppContext(dataFolder: dataFolder, store: store, sqlite: store, jobWakeups: nil, settings: settings, logger: logger)
+        return try await body(context)
+    }
+
+    static func prepare(_ dataFolder: DataFolder) throws {
+        do {
+            try dataFolder.prepare()
+        } catch {
+            throw CLIError("\(error)")
+        }
     }
 
     /// Published media, kept sources and (see `UploadSetup`) resumable uploads in the bucket the
     /// settings name (`storage = s3://…`), else the data folder. Work files stay local.
-    mutating func useStorage(_ settings: ServerConfiguration) throws {
+    private mutating func useStorage(_ settings: ServerConfiguration) throws {
         guard settings.usesObjectStorage, let setting = settings.storage else { return }
         let location: S3Location
         do {
@@ -91,19 +134,19 @@ struct AppContext {
     ) -> [JobWorker] {
         [
             worker(settings: settings, wrap: wrap),
-            JobWorker(store: store, handlers: light, configuration: settings.lightWorker, logger: logger),
+            JobWorker(store: store, wakeups: jobWakeups, handlers: light, configuration: settings.lightWorker, logger: logger),
         ]
     }
 
     /// Transcodes only (`import` waiting for its own jobs, the demo).
     func worker(settings: ServerConfiguration, wrap: (any JobHandler) -> any JobHandler = { $0 }) -> JobWorker {
         let handler = wrap(transcodeHandler(configuration: settings.pipeline))
-        return JobWorker(store: store, handlers: [handler], configuration: settings.transcodeWorker, logger: logger)
+        return JobWorker(store: store, wakeups: jobWakeups, handlers: [handler], configuration: settings.transcodeWorker, logger: logger)
     }
 
-    /// The settings of a command that runs jobs: defaults < config file (`explicitFile`, else
-    /// `<data>/config.json` when it exists) < `REELHOUSE_*` environment < `flags` (config keys).
-    func settings(command: String, explicitFile: String? = nil, flags: [String: String]) throws -> ServerConfiguration {
+    /// A command's settings: defaults < config file (`explicitFile`, else `<data>/config.json`
+    /// when it exists) < `REELHOUSE_*` environment < `flags` (config keys).
+    static func loadSettings(dataFolder: DataFolder, command: String, explicitFile: String?, flags: [String: String]) throws -> ServerConfiguration {
         let explicit = explicitFile.map { URL(fileURLWithPath: $0) }
         let file = explicit ?? dataFolder.root.appendingPathComponent("config.json")
         var data: Data?

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ReelModels
 import ReelServer
+import ReelStore
 import ReelStoreSQLite
 
 /// `make bench` helper: fills a data folder with a synthetic library and prints an owner key.
@@ -21,42 +22,45 @@ struct BenchSeedCommand: AsyncParsableCommand {
     @Option(name: .customLong("keys-file"), help: "Where the members' API keys go.") var keysFile: String?
 
     func run() async throws {
-        let context = try AppContext(dataPath: dataOptions.resolvedPath, creating: true)
-        let started = Date()
-        guard uploaders >= 1 else { throw CLIError("bench-seed: --uploaders must be at least 1") }
-        try context.store.insertSyntheticPosts(
-            count: count, tagsPerPost: tags, now: Date(), uploaders: uploaders, durations: try durations.map(Self.range)
-        )
-        var user = try await context.store.user(name: "bench")
-        if user == nil {
-            user = try await context.store.createUser(name: "bench", role: .owner, passwordHash: "-", now: Date())
-        }
-        guard let user else { throw CLIError("bench-seed: could not create the bench user") }
-        if users > 0 {
-            let eventsStarted = Date()
-            let members = try context.store.insertSyntheticEvents(users: users, events: events, now: Date())
-            FileHandle.standardError.write(Data(
-                "inserted \(users) users and about \(events) events with aggregates and neighbours in \(String(format: "%.1f", Date().timeIntervalSince(eventsStarted))) s\n".utf8
-            ))
-            if keys > 0 {
-                guard let keysFile else { throw CLIError("bench-seed: --keys needs --keys-file") }
-                var lines: [String] = []
-                for member in members.prefix(keys) {
-                    let key = Credentials.newAPIKey()
-                    _ = try await context.store.createAPIKey(
-                        userID: member, name: "bench", keyHash: Credentials.hash(key), prefix: Credentials.displayPrefix(key), now: Date()
-                    )
-                    lines.append(key)
-                }
-                try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: keysFile))
+        try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "bench-seed", creating: true) { context in
+            // Synthetic rows go straight into SQLite's tables, past the store protocols.
+            guard let sqlite = context.sqlite else { throw CLIError("bench-seed: fills a SQLite library only (unset databaseUrl)") }
+            let started = Date()
+            guard uploaders >= 1 else { throw CLIError("bench-seed: --uploaders must be at least 1") }
+            try sqlite.insertSyntheticPosts(
+                count: count, tagsPerPost: tags, now: Date(), uploaders: uploaders, durations: try durations.map(Self.range)
+            )
+            var user = try await context.store.user(name: "bench")
+            if user == nil {
+                user = try await context.store.createUser(name: "bench", role: .owner, passwordHash: "-", now: Date())
             }
+            guard let user else { throw CLIError("bench-seed: could not create the bench user") }
+            if users > 0 {
+                let eventsStarted = Date()
+                let members = try sqlite.insertSyntheticEvents(users: users, events: events, now: Date())
+                FileHandle.standardError.write(Data(
+                    "inserted \(users) users and about \(events) events with aggregates and neighbours in \(String(format: "%.1f", Date().timeIntervalSince(eventsStarted))) s\n".utf8
+                ))
+                if keys > 0 {
+                    guard let keysFile else { throw CLIError("bench-seed: --keys needs --keys-file") }
+                    var lines: [String] = []
+                    for member in members.prefix(keys) {
+                        let key = Credentials.newAPIKey()
+                        _ = try await context.store.createAPIKey(
+                            userID: member, name: "bench", keyHash: Credentials.hash(key), prefix: Credentials.displayPrefix(key), now: Date()
+                        )
+                        lines.append(key)
+                    }
+                    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: keysFile))
+                }
+            }
+            let key = Credentials.newAPIKey()
+            _ = try await context.store.createAPIKey(
+                userID: user.id, name: "bench", keyHash: Credentials.hash(key), prefix: Credentials.displayPrefix(key), now: Date()
+            )
+            FileHandle.standardError.write(Data("inserted \(count) posts in \(String(format: "%.1f", Date().timeIntervalSince(started))) s\n".utf8))
+            print(key)
         }
-        let key = Credentials.newAPIKey()
-        _ = try await context.store.createAPIKey(
-            userID: user.id, name: "bench", keyHash: Credentials.hash(key), prefix: Credentials.displayPrefix(key), now: Date()
-        )
-        FileHandle.standardError.write(Data("inserted \(count) posts in \(String(format: "%.1f", Date().timeIntervalSince(started))) s\n".utf8))
-        print(key)
     }
 
     /// `MIN-MAX` in seconds, 0 < MIN ≤ MAX ≤ 6 hours.

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import ReelStore
-import ReelStoreSQLite
 
 /// `reelhouse collection …`: the collections owners curate in the web client, from a shell.
 /// Collections are named by name (unique ignoring case), posts by id. Every mistake is one
@@ -17,11 +16,12 @@ struct CollectionCommand: AsyncParsableCommand {
         @OptionGroup var dataOptions: DataOptions
 
         func run() async throws {
-            let context = try AppContext(dataPath: dataOptions.resolvedPath)
-            let collections = try await context.store.collections()
-            if collections.isEmpty { print("no collections") }
-            for collection in collections {
-                print("\(collection.id)\t\(collection.count) post\(collection.count == 1 ? "" : "s")\t\(collection.name)")
+            try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "collection list") { context in
+                let collections = try await context.store.collections()
+                if collections.isEmpty { print("no collections") }
+                for collection in collections {
+                    print("\(collection.id)\t\(collection.count) post\(collection.count == 1 ? "" : "s")\t\(collection.name)")
+                }
             }
         }
     }
@@ -32,11 +32,12 @@ struct CollectionCommand: AsyncParsableCommand {
         @Argument var name: String
 
         func run() async throws {
-            let context = try AppContext(dataPath: dataOptions.resolvedPath)
-            let created = try await CLIError.refusals("collection create") {
-                try await context.store.createCollection(name: name, postIDs: [], createdBy: nil, now: Date())
+            try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "collection create") { context in
+                let created = try await CLIError.refusals("collection create") {
+                    try await context.store.createCollection(name: name, postIDs: [], createdBy: nil, now: Date())
+                }
+                print("created collection \(created.name) (id \(created.id))")
             }
-            print("created collection \(created.name) (id \(created.id))")
         }
     }
 
@@ -47,12 +48,13 @@ struct CollectionCommand: AsyncParsableCommand {
         @Argument var newName: String
 
         func run() async throws {
-            let context = try AppContext(dataPath: dataOptions.resolvedPath)
-            let collection = try await CollectionCommand.named(name, in: context, command: "rename")
-            let renamed = try await CLIError.refusals("collection rename") {
-                try await context.store.updateCollection(id: collection.id, name: newName, postIDs: nil, now: Date())
+            try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "collection rename") { context in
+                let collection = try await CollectionCommand.named(name, in: context, command: "rename")
+                let renamed = try await CLIError.refusals("collection rename") {
+                    try await context.store.updateCollection(id: collection.id, name: newName, postIDs: nil, now: Date())
+                }
+                print("renamed \(collection.name) to \(renamed.name)")
             }
-            print("renamed \(collection.name) to \(renamed.name)")
         }
     }
 
@@ -88,10 +90,11 @@ struct CollectionCommand: AsyncParsableCommand {
         @Argument var name: String
 
         func run() async throws {
-            let context = try AppContext(dataPath: dataOptions.resolvedPath)
-            let collection = try await CollectionCommand.named(name, in: context, command: "delete")
-            try await CLIError.refusals("collection delete") { try await context.store.deleteCollection(id: collection.id) }
-            print("deleted collection \(collection.name)")
+            try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "collection delete") { context in
+                let collection = try await CollectionCommand.named(name, in: context, command: "delete")
+                try await CLIError.refusals("collection delete") { try await context.store.deleteCollection(id: collection.id) }
+                print("deleted collection \(collection.name)")
+            }
         }
     }
 
@@ -114,12 +117,13 @@ struct CollectionCommand: AsyncParsableCommand {
     /// count printed.
     static func changeMembers(
         _ command: String, name: String, postIDs texts: [String], data: DataOptions,
-        _ change: (SQLiteStore, _ collection: Int64, _ postIDs: [Int64]) async throws -> PostCollection
+        _ change: (any CollectionStore, _ collection: Int64, _ postIDs: [Int64]) async throws -> PostCollection
     ) async throws {
         let ids = try postIDs(texts, command: command)
-        let context = try AppContext(dataPath: data.resolvedPath)
-        let collection = try await named(name, in: context, command: command)
-        let changed = try await CLIError.refusals("collection " + command) { try await change(context.store, collection.id, ids) }
-        print("\(changed.name) holds \(changed.count) ready post\(changed.count == 1 ? "" : "s")")
+        try await AppContext.withLibrary(dataPath: data.resolvedPath, command: "collection " + command) { context in
+            let collection = try await named(name, in: context, command: command)
+            let changed = try await CLIError.refusals("collection " + command) { try await change(context.store, collection.id, ids) }
+            print("\(changed.name) holds \(changed.count) ready post\(changed.count == 1 ? "" : "s")")
+        }
     }
 }

@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
+import Logging
 import ReelPipeline
+import ReelServer
+import ReelStorePostgres
 import ReelStoreSQLite
 
 struct DoctorCommand: AsyncParsableCommand {
@@ -51,9 +54,8 @@ struct DoctorCommand: AsyncParsableCommand {
             report(false, "data folder", (error as? CLIError)?.description ?? "\(dataPath) is not writable: \(error.localizedDescription)")
         }
         do {
-            let context = try AppContext(dataPath: dataPath)
-            let check = try context.store.check()
-            report(check == "ok", "database", check == "ok" ? "\(context.dataFolder.databasePath) passes integrity check" : check)
+            let (ok, detail) = try await Self.checkDatabase(dataPath: dataPath)
+            report(ok, "database", detail)
         } catch {
             report(false, "database", "\(error)")
         }
@@ -62,6 +64,27 @@ struct DoctorCommand: AsyncParsableCommand {
         print("info pexels: \(pexels ? "REELHOUSE_PEXELS_KEY is set; `reelhouse source pexels` can fill a library" : "no REELHOUSE_PEXELS_KEY (optional: set one to use `reelhouse source pexels`)")")
         if problems > 0 {
             throw CLIError("doctor: \(problems) problem\(problems == 1 ? "" : "s") found")
+        }
+    }
+
+    /// SQLite: the file's integrity check. PostgreSQL (`databaseUrl`): the server answers and
+    /// its schema version — without migrating it (doctor looks, it does not change).
+    static func checkDatabase(dataPath: String) async throws -> (ok: Bool, detail: String) {
+        let folder = DataFolder(root: URL(fileURLWithPath: dataPath))
+        let settings = try AppContext.loadSettings(dataFolder: folder, command: "doctor", explicitFile: nil, flags: [:])
+        if let text = settings.databaseUrl {
+            let url = try PostgresDatabaseURL(text)
+            var logger = Logger(label: "reelhouse.doctor")
+            logger.logLevel = .error
+            let version = try await PostgresStore.withStore(url: url, poolSize: 1, migrating: false, logger: logger) { store in
+                try await store.schemaVersion()
+            }
+            return (version != nil, "\(url) answers; schema version \(version ?? "none (run `reelhouse migrate`)")")
+        }
+        return try await AppContext.withLibrary(dataPath: dataPath, command: "doctor") { context in
+            guard let sqlite = context.sqlite else { return (false, "no SQLite store") }
+            let check = try sqlite.check()
+            return (check == "ok", check == "ok" ? "\(context.dataFolder.databasePath) passes integrity check" : check)
         }
     }
 }

@@ -6,7 +6,6 @@ import ReelModels
 import ReelPipeline
 import ReelServer
 import ReelStore
-import ReelStoreSQLite
 
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -56,11 +55,17 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     private func importAndWait() async throws {
-        var context = try AppContext(dataPath: dataOptions.resolvedPath, creating: true)
-        let progress = ProgressReporter(quiet: false)
-        let settings = try context.settings(command: "import", flags: media.flags(workerConcurrency: concurrency))
         // Transcodes publish where `serve` serves from (the data folder, or the bucket).
-        try context.useStorage(settings)
+        try await AppContext.withLibrary(
+            dataPath: dataOptions.resolvedPath, command: "import", creating: true, flags: media.flags(workerConcurrency: concurrency)
+        ) { context in
+            try await importAndWait(context)
+        }
+    }
+
+    private func importAndWait(_ context: AppContext) async throws {
+        let progress = ProgressReporter(quiet: false)
+        let settings = context.settings
         try await context.sweeper.sweep()
         let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: settings.mediaLimits, sources: context.sources)
         guard let look = VideoFilter(rawValue: filter) else {

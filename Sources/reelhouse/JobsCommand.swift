@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import ReelModels
 import ReelStore
-import ReelStoreSQLite
 
 struct JobsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,29 +20,30 @@ struct JobsCommand: AsyncParsableCommand {
     var all = false
 
     func run() async throws {
-        let context = try AppContext(dataPath: dataOptions.resolvedPath)
-        let jobs = try await context.store.jobs(states: nil, kinds: all ? nil : JobKind.work, limit: limit)
-        if json {
-            let encoder = JSONEncoder()
-            encoder.keyEncodingStrategy = .convertToSnakeCase
-            encoder.dateEncodingStrategy = .iso8601
-            encoder.outputFormatting = [.sortedKeys]
-            print(String(decoding: try encoder.encode(jobs), as: UTF8.self))
-            return
-        }
-        if jobs.isEmpty {
-            print("no jobs")
-            return
-        }
-        print("ID      KIND           STATE      TRIES  PROGRESS  POST    LAST ERROR")
-        for job in jobs {
-            let id = String(job.id).padding(toLength: 8, withPad: " ", startingAt: 0)
-            let kind = job.kind.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)
-            let state = job.state.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)
-            let tries = "\(job.attempts)/\(job.maxAttempts)".padding(toLength: 7, withPad: " ", startingAt: 0)
-            let progress = "\(Int(job.progress * 100))%".padding(toLength: 10, withPad: " ", startingAt: 0)
-            let post = (job.postID.map(String.init) ?? "-").padding(toLength: 8, withPad: " ", startingAt: 0)
-            print("\(id)\(kind)\(state)\(tries)\(progress)\(post)\(job.lastError ?? "")")
+        try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "jobs") { context in
+            let jobs = try await context.store.jobs(states: nil, kinds: all ? nil : JobKind.work, limit: limit)
+            if json {
+                let encoder = JSONEncoder()
+                encoder.keyEncodingStrategy = .convertToSnakeCase
+                encoder.dateEncodingStrategy = .iso8601
+                encoder.outputFormatting = [.sortedKeys]
+                print(String(decoding: try encoder.encode(jobs), as: UTF8.self))
+                return
+            }
+            if jobs.isEmpty {
+                print("no jobs")
+                return
+            }
+            print("ID      KIND           STATE      TRIES  PROGRESS  POST    LAST ERROR")
+            for job in jobs {
+                let id = String(job.id).padding(toLength: 8, withPad: " ", startingAt: 0)
+                let kind = job.kind.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)
+                let state = job.state.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)
+                let tries = "\(job.attempts)/\(job.maxAttempts)".padding(toLength: 7, withPad: " ", startingAt: 0)
+                let progress = "\(Int(job.progress * 100))%".padding(toLength: 10, withPad: " ", startingAt: 0)
+                let post = (job.postID.map(String.init) ?? "-").padding(toLength: 8, withPad: " ", startingAt: 0)
+                print("\(id)\(kind)\(state)\(tries)\(progress)\(post)\(job.lastError ?? "")")
+            }
         }
     }
 }

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import ReelModels
 import ReelStore
-import ReelStoreSQLite
 
 /// `reelhouse library list|create|rename|grant|revoke|set`: libraries, who may see them, and
 /// their settings.
@@ -17,11 +16,12 @@ struct LibraryCommand: AsyncParsableCommand {
         @OptionGroup var dataOptions: DataOptions
 
         func run() async throws {
-            let context = try AppContext(dataPath: dataOptions.resolvedPath)
-            let names = Dictionary(try await context.store.users().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-            for library in try await context.store.libraries() {
-                let members = library.members.map { names[$0] ?? "user \($0)" }.joined(separator: ",")
-                print("\(library.id)\t\(library.name)\t\(library.postCount)\t\(members)")
+            try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "library list") { context in
+                let names = Dictionary(try await context.store.users().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+                for library in try await context.store.libraries() {
+                    let members = library.members.map { names[$0] ?? "user \($0)" }.joined(separator: ",")
+                    print("\(library.id)\t\(library.name)\t\(library.postCount)\t\(members)")
+                }
             }
         }
     }
@@ -32,9 +32,10 @@ struct LibraryCommand: AsyncParsableCommand {
         @Argument var name: String
 
         func run() async throws {
-            let context = try AppContext(dataPath: dataOptions.resolvedPath, creating: true)
-            let library = try await CLIError.refusals("library create") { try await context.store.createLibrary(name: name, now: Date()) }
-            print("created library \(library.name) (id \(library.id))")
+            try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "library create", creating: true) { context in
+                let library = try await CLIError.refusals("library create") { try await context.store.createLibrary(name: name, now: Date()) }
+                print("created library \(library.name) (id \(library.id))")
+            }
         }
     }
 
@@ -45,10 +46,11 @@ struct LibraryCommand: AsyncParsableCommand {
         @Argument var newName: String
 
         func run() async throws {
-            let context = try AppContext(dataPath: dataOptions.resolvedPath)
-            let library = try await LibraryCommand.find(name, in: context.store, command: "library rename")
-            let renamed = try await CLIError.refusals("library rename") { try await context.store.renameLibrary(id: library.id, name: newName) }
-            print("renamed library \(library.name) to \(renamed.name)")
+            try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "library rename") { context in
+                let library = try await LibraryCommand.find(name, in: context.store, command: "library rename")
+                let renamed = try await CLIError.refusals("library rename") { try await context.store.renameLibrary(id: library.id, name: newName) }
+                print("renamed library \(library.name) to \(renamed.name)")
+            }
         }
     }
 
@@ -59,10 +61,11 @@ struct LibraryCommand: AsyncParsableCommand {
         @Argument var user: String
 
         func run() async throws {
-            let context = try AppContext(dataPath: dataOptions.resolvedPath)
-            let (library, account) = try await LibraryCommand.find(name, user, in: context.store, command: "library grant")
-            try await context.store.grant(libraryID: library.id, userID: account.id)
-            print("granted \(library.name) to \(account.name)")
+            try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "library grant") { context in
+                let (library, account) = try await LibraryCommand.find(name, user, in: context.store, command: "library grant")
+                try await context.store.grant(libraryID: library.id, userID: account.id)
+                print("granted \(library.name) to \(account.name)")
+            }
         }
     }
 
@@ -73,10 +76,11 @@ struct LibraryCommand: AsyncParsableCommand {
         @Argument var user: String
 
         func run() async throws {
-            let context = try AppContext(dataPath: dataOptions.resolvedPath)
-            let (library, account) = try await LibraryCommand.find(name, user, in: context.store, command: "library revoke")
-            try await context.store.revoke(libraryID: library.id, userID: account.id)
-            print("revoked \(library.name) from \(account.name)")
+            try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "library revoke") { context in
+                let (library, account) = try await LibraryCommand.find(name, user, in: context.store, command: "library revoke")
+                try await context.store.revoke(libraryID: library.id, userID: account.id)
+                print("revoked \(library.name) from \(account.name)")
+            }
         }
     }
 
@@ -92,28 +96,29 @@ struct LibraryCommand: AsyncParsableCommand {
             guard let keep = keepArchivedStories else {
                 throw CLIError("library set: nothing to set (--keep-archived-stories true|false)")
             }
-            let context = try AppContext(dataPath: dataOptions.resolvedPath)
-            let library = try await LibraryCommand.find(name, in: context.store, command: "library set")
-            let changed = try await CLIError.refusals("library set") {
-                try await context.store.setKeepArchivedStories(libraryID: library.id, keep: keep)
+            try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "library set") { context in
+                let library = try await LibraryCommand.find(name, in: context.store, command: "library set")
+                let changed = try await CLIError.refusals("library set") {
+                    try await context.store.setKeepArchivedStories(libraryID: library.id, keep: keep)
+                }
+                print("\(changed.name): keep archived stories \(changed.keepArchivedStories ? "on" : "off")")
             }
-            print("\(changed.name): keep archived stories \(changed.keepArchivedStories ? "on" : "off")")
         }
     }
 
-    static func find(_ name: String, in store: SQLiteStore, command: String) async throws -> LibraryRecord {
+    static func find(_ name: String, in store: any LibraryGrantStore, command: String) async throws -> LibraryRecord {
         guard let library = try await store.library(name: name) else { throw CLIError("\(command): no library named \(name)") }
         return library
     }
 
-    static func find(_ name: String, _ user: String, in store: SQLiteStore, command: String) async throws -> (LibraryRecord, User) {
+    static func find(_ name: String, _ user: String, in store: any LibraryGrantStore & AccountStore, command: String) async throws -> (LibraryRecord, User) {
         let library = try await find(name, in: store, command: command)
         guard let account = try await store.user(name: user) else { throw CLIError("\(command): no user named \(user)") }
         return (library, account)
     }
 
     /// `import --library NAME`: the library of that name, made first when there is none.
-    static func findOrCreate(_ name: String, in store: SQLiteStore) async throws -> LibraryRecord {
+    static func findOrCreate(_ name: String, in store: any LibraryGrantStore) async throws -> LibraryRecord {
         if let library = try await store.library(name: name) { return library }
         return try await CLIError.refusals("import --library") { try await store.createLibrary(name: name, now: Date()) }
     }

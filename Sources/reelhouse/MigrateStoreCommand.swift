@@ -4,7 +4,7 @@ import ReelModels
 import ReelPipeline
 import ReelS3
 import ReelServer
-import ReelStoreSQLite
+import ReelStore
 
 /// `reelhouse migrate-store --media-to s3://…` (docs/scale-out.md, "Commands"): copies the data
 /// folder's published posts (their playlists, segments, downloads, posters and images) and kept
@@ -27,8 +27,15 @@ struct MigrateStoreCommand: AsyncParsableCommand {
     var config: String?
 
     func run() async throws {
-        let context = try AppContext(dataPath: dataOptions.resolvedPath)
-        let settings = try context.settings(command: "migrate-store", explicitFile: config, flags: [:])
+        try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "migrate-store", configFile: config) { context in
+            try await copyMedia(context)
+        }
+    }
+
+    /// `--media-to`: the published posts of the library (in whichever store the settings name)
+    /// and the kept sources, from the data folder into the bucket.
+    private func copyMedia(_ context: AppContext) async throws {
+        let settings = context.settings
         let location: S3Location
         do {
             location = try S3Location(parsing: mediaTo)

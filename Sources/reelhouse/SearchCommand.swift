@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import ReelStore
-import ReelStoreSQLite
 
 struct SearchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,9 +14,10 @@ struct SearchCommand: AsyncParsableCommand {
         @OptionGroup var dataOptions: DataOptions
 
         func run() async throws {
-            let context = try AppContext(dataPath: dataOptions.resolvedPath)
-            let count = try await context.store.rebuildSearchIndex()
-            print("indexed \(count) ready post\(count == 1 ? "" : "s")")
+            try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "search rebuild") { context in
+                let count = try await context.store.rebuildSearchIndex()
+                print("indexed \(count) ready post\(count == 1 ? "" : "s")")
+            }
         }
     }
 }

@@ -9,7 +9,6 @@ import ReelPipeline
 import ReelServer
 import ReelStorage
 import ReelStore
-import ReelStorePostgres
 import ReelStoreSQLite
 import ServiceLifecycle
 import UnixSignals
@@ -42,25 +41,37 @@ struct ServeCommand: AsyncParsableCommand {
     var bcryptCost: UInt8 = 12
 
     func run() async throws {
-        var context = try AppContext(dataPath: dataOptions.resolvedPath, creating: true, logLevel: .info)
-        let configuration = try loadConfiguration(context)
-        if let url = configuration.databaseUrl {
-            // The PostgreSQL store does not implement every store protocol yet (issue 17);
-            // serving SQLite while a URL is configured would split the library silently.
-            throw CLIError("serve: databaseUrl is set (\(PostgresDatabaseURL.redact(url))), but serving from PostgreSQL is not available yet; `reelhouse migrate` prepares the database")
+        let flags: [String: String]
+        do {
+            flags = try ConfigurationFlags.parse(settingFlags)
+        } catch {
+            throw CLIError("serve: \(error)")
         }
-        try context.useStorage(configuration)
+        try await AppContext.withLibrary(
+            dataPath: dataOptions.resolvedPath, command: "serve", creating: true, logLevel: .info, configFile: config, flags: flags
+        ) { context in
+            try await serve(context)
+        }
+    }
+
+    private func serve(_ context: AppContext) async throws {
+        var configuration = context.settings
+        if configuration.webRoot == nil { configuration.webRoot = Self.defaultWebRoot() }
         let secret = try ServerSecret.load(dataFolder: context.dataFolder)
         let passwords = BcryptPasswordHasher(cost: bcryptCost)
 
         if demo, try await context.store.countPosts(status: nil) == 0 {
-            try await DemoSetup(context: context, settings: configuration).run()
+            try await DemoSetup(context: context).run()
         }
         if try await context.store.countUsers() == 0 {
             let password = Credentials.newSessionToken().prefix(16)
-            _ = try await context.store.createUser(name: "owner", role: .owner, passwordHash: try await passwords.hash(String(password)), now: Date())
-            print("Created the owner account — shown once:\n  username: owner\n  password: \(password)")
-            fflush(nil)  // flush every stream: stdout is a file or pipe under a supervisor
+            do {
+                _ = try await context.store.createUser(name: "owner", role: .owner, passwordHash: try await passwords.hash(String(password)), now: Date())
+                print("Created the owner account — shown once:\n  username: owner\n  password: \(password)")
+                fflush(nil)  // flush every stream: stdout is a file or pipe under a supervisor
+            } catch StoreError.conflict {
+                // Another node sharing the database created it at the same moment: its output shows the password.
+            }
         }
 
         let metrics = MetricsRegistry()
@@ -85,14 +96,18 @@ struct ServeCommand: AsyncParsableCommand {
             try await group.run()
             return
         }
+        let store = context.store
+        // The bench baseline is SQLite's own query; nil on PostgreSQL leaves its route out.
+        var orderByRandomBaseline: (@Sendable (_ userID: Int64, _ limit: Int) async throws -> [FeedItem])?
+        if let sqlite = context.sqlite {
+            orderByRandomBaseline = { userID, limit in try await sqlite.orderByRandomBaseline(userID: userID, limit: limit) }
+        }
         let dependencies = ServerDependencies(
-            library: context.store, jobs: context.store, accounts: context.store, social: context.store,
-            feed: context.store, forYou: context.store, search: context.store, libraries: context.store, catalog: context.store, collections: context.store,
-            stories: context.store, events: context.store,
+            library: store, jobs: store, accounts: store, social: store,
+            feed: store, forYou: store, search: store, libraries: store, catalog: store, collections: store,
+            stories: store, events: store,
             storage: context.storage, sources: context.sources, passwords: passwords, secret: secret,
-            orderByRandomBaseline: { [store = context.store] userID, limit in
-                try await store.orderByRandomBaseline(userID: userID, limit: limit)
-            },
+            orderByRandomBaseline: orderByRandomBaseline,
             generations: generations, uploads: uploads
         )
         let host = configuration.host
@@ -111,18 +126,6 @@ struct ServeCommand: AsyncParsableCommand {
         } catch let error as IOError where error.errnoCode == EACCES {
             throw CLIError("serve: port \(configuration.port) needs more privileges: choose one above 1023 with --port or REELHOUSE_PORT")
         }
-    }
-
-    private func loadConfiguration(_ context: AppContext) throws -> ServerConfiguration {
-        let flags: [String: String]
-        do {
-            flags = try ConfigurationFlags.parse(settingFlags)
-        } catch {
-            throw CLIError("serve: \(error)")
-        }
-        var configuration = try context.settings(command: "serve", explicitFile: config, flags: flags)
-        if configuration.webRoot == nil { configuration.webRoot = Self.defaultWebRoot() }
-        return configuration
     }
 
     /// The web client ships in the repository's `Web/` folder: found from the working directory
@@ -175,7 +178,7 @@ enum ServerSecret {
 /// `make run` on an empty library: render the demo clips and import them, waiting.
 struct DemoSetup {
     let context: AppContext
-    let settings: ServerConfiguration
+    var settings: ServerConfiguration { context.settings }
 
     func run() async throws {
         let folder = context.dataFolder.root.appendingPathComponent("demo-source")

@@ -70,9 +70,15 @@ struct PexelsSourceCommand: AsyncParsableCommand {
     func run() async throws {
         // Settings (and so a bad story lifetime or Pexels URL) are checked before anything is
         // downloaded.
-        var context = try AppContext(dataPath: dataOptions.resolvedPath, creating: true)
-        let settings = try context.settings(command: "source pexels", flags: media.flags(workerConcurrency: concurrency))
-        try context.useStorage(settings)
+        try await AppContext.withLibrary(
+            dataPath: dataOptions.resolvedPath, command: "source pexels", creating: true, flags: media.flags(workerConcurrency: concurrency)
+        ) { context in
+            try await fill(context)
+        }
+    }
+
+    private func fill(_ context: AppContext) async throws {
+        let settings = context.settings
         let source: PexelsSource
         do {
             source = try PexelsSource(

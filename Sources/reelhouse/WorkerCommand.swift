@@ -5,7 +5,6 @@ import ReelJobs
 import ReelPipeline
 import ReelServer
 import ReelStorage
-import ReelStoreSQLite
 import ServiceLifecycle
 import UnixSignals
 
@@ -21,10 +20,16 @@ struct WorkerCommand: AsyncParsableCommand {
     var concurrency: Int?
 
     func run() async throws {
-        var context = try AppContext(dataPath: dataOptions.resolvedPath, logLevel: .info)
         // The same settings `serve` reads (config file and environment) for what jobs need.
-        let configuration = try context.settings(command: "worker", flags: media.flags(workerConcurrency: concurrency))
-        try context.useStorage(configuration)
+        try await AppContext.withLibrary(
+            dataPath: dataOptions.resolvedPath, command: "worker", logLevel: .info, flags: media.flags(workerConcurrency: concurrency)
+        ) { context in
+            try await work(context)
+        }
+    }
+
+    private func work(_ context: AppContext) async throws {
+        let configuration = context.settings
         let uploads = try UploadSetup.dependencies(context: context, configuration: configuration)
         try await UploadSetup.recoverPending(uploads, logger: context.logger)
         let generations = try GenerationSetup.dependencies(context: context, configuration: configuration)

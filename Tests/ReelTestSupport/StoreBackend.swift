@@ -5,9 +5,9 @@ import ReelStore
 import ReelStorePostgres
 import ReelStoreSQLite
 
-/// The store protocols both backends implement so far: a parameterised store suite receives
-/// its store as this. It grows as `PostgresStore` gains protocols, until it is all of them.
-public typealias PortableStore = AccountStore & JobStore & LibraryStore & StoryFilingStore & SocialStore & FeedStore & LibraryGrantStore & RecentSearchStore & CollectionStore & GenerationStore & StoryStore & CatalogStore & SearchStore & EventStore & ForYouStore & PostJobEnqueuing
+/// What a parameterised store suite receives its store as: every store protocol (both
+/// backends answer all of them) and the job suites' shortcut.
+public typealias PortableStore = MetadataStore & PostJobEnqueuing
 
 /// A job for a post without `insertPost` (the job suites' shortcut), which both stores offer
 /// outside the protocols.

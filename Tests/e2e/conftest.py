@@ -1,6 +1,12 @@
 """Helpers for the end-to-end tests: real ffmpeg clips, the real `reelhouse` binary, the real
 SQLite file it writes. What the web tests need too (the binary, the server launcher, clip makers,
-HTTP) lives in Tests/pykit and is re-exported here under the names the tests import."""
+HTTP) lives in Tests/pykit and is re-exported here under the names the tests import.
+
+`REELHOUSE_E2E_DATABASE=postgres` (what `make e2e-postgres` sets) runs the tests on PostgreSQL:
+each data folder gets a fresh database of a private cluster the suite starts itself
+(pykit/postgres.py), named to every `reelhouse` run over that folder through
+`REELHOUSE_DATABASE_URL` (`library_environment`). Tests that read the SQLite file are
+SQLite's by nature: marked `sqlite_only`, they are skipped there with that reason."""
 import json
 import sqlite3
 import sys
@@ -12,7 +18,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # Tests/, for the 
 from pykit.api import http  # noqa: E402,F401  (re-exported to the tests)
 from pykit.cli import BIN, run as reelhouse  # noqa: E402,F401
 from pykit.media import ffmpeg, make_clip, make_image  # noqa: E402,F401
+from pykit.postgres import ON_POSTGRES, library_environment  # noqa: E402,F401
 from pykit.server import LiveServer  # noqa: E402
+
+SQLITE_ONLY_REASON = "reads the SQLite file (REELHOUSE_E2E_DATABASE=postgres runs on a PostgreSQL database)"
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "sqlite_only(reason): SQLite's by nature (it reads the SQLite file itself, say); skipped on PostgreSQL")
+
+
+def pytest_collection_modifyitems(config, items):
+    if ON_POSTGRES:
+        for item in items:
+            marker = item.get_closest_marker("sqlite_only")
+            if marker:
+                item.add_marker(pytest.mark.skip(reason=marker.args[0] if marker.args else SQLITE_ONLY_REASON))
 
 
 def import_json(data: Path, *paths: Path, extra: tuple = (), env: dict | None = None, check: bool = True) -> dict:
@@ -21,6 +42,8 @@ def import_json(data: Path, *paths: Path, extra: tuple = (), env: dict | None = 
 
 
 def db(data: Path) -> sqlite3.Connection:
+    if ON_POSTGRES:
+        pytest.skip(SQLITE_ONLY_REASON)
     connection = sqlite3.connect(data / "reelhouse.sqlite")
     connection.row_factory = sqlite3.Row
     return connection

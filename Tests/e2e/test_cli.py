@@ -5,7 +5,9 @@ import re
 import subprocess
 import time
 
-from conftest import BIN, RunningServer, http, import_json, make_clip, reelhouse
+import pytest
+
+from conftest import BIN, RunningServer, http, import_json, library_environment, make_clip, reelhouse
 
 
 def test_doctor_checks_tools_encoders_folder_and_database(data):
@@ -60,9 +62,10 @@ def test_importing_a_folder_that_holds_the_data_folder_skips_our_own_files(tmp_p
 def create_library(data):
     """`user add` starts a library (as serve and import do); other commands need one."""
     subprocess.run([BIN, "user", "add", "someone", "--data", str(data)], input="a-long-password-123\n",
-                   capture_output=True, text=True, check=True)
+                   capture_output=True, text=True, check=True, env={**os.environ, **library_environment(data)})
 
 
+@pytest.mark.sqlite_only("on PostgreSQL the library is the database: a missing data folder (secret, work files) is made")
 def test_commands_refuse_a_data_folder_that_does_not_exist(tmp_path):
     missing = tmp_path / "mistyped"
     for args in (["jobs"], ["doctor"], ["user", "list"], ["key", "list"], ["worker"], ["search", "rebuild"]):
@@ -72,6 +75,7 @@ def test_commands_refuse_a_data_folder_that_does_not_exist(tmp_path):
     assert not missing.exists(), "a command created the mistyped folder"
 
 
+@pytest.mark.sqlite_only("bench-seed writes synthetic posts into a SQLite library only")
 def test_search_rebuild_prints_how_many_posts_it_indexed(data):
     reelhouse(data, "bench-seed", "--count", "3")
     assert reelhouse(data, "search", "rebuild").stdout.strip() == "indexed 3 ready posts"
@@ -90,7 +94,7 @@ def test_import_json_prints_its_object_even_when_a_path_is_missing(tmp_path, dat
 def test_user_add_names_an_existing_user_before_judging_the_password(data):
     create_library(data)
     result = subprocess.run([BIN, "user", "add", "someone", "--data", str(data)], input="short\n",
-                            capture_output=True, text=True)
+                            capture_output=True, text=True, env={**os.environ, **library_environment(data)})
     assert result.returncode != 0
     assert "already exists" in result.stderr and "8 characters" not in result.stderr
 
@@ -105,7 +109,7 @@ def test_key_list_names_the_user(data):
 def start_serve(data, *args, env=None):
     log = open(data.parent / "serve.log", "w+")
     process = subprocess.Popen([BIN, "serve", "--data", str(data), "--bcrypt-cost", "4", "--no-worker", *args],
-                               stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
+                               stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **library_environment(data), **(env or {})})
     return process, log
 
 
@@ -130,7 +134,7 @@ def test_serve_port_0_prints_the_bound_port_and_a_taken_port_is_one_clear_line(d
         assert port != 0 and http(f"http://127.0.0.1:{port}/health")[0] == 200
 
         taken = subprocess.run([BIN, "serve", "--data", str(data), "--port", str(port), "--no-worker"],
-                               capture_output=True, text=True, timeout=60)
+                               capture_output=True, text=True, timeout=60, env={**os.environ, **library_environment(data)})
         assert taken.returncode != 0
         assert "listening" not in taken.stdout
         assert f"port {port} is in use: choose another with --port or REELHOUSE_PORT" in taken.stderr
@@ -148,7 +152,7 @@ def test_serve_refuses_to_start_when_the_secret_cannot_be_kept(data):
     data.mkdir(parents=True)
     (data / "secret.key").mkdir()  # root ignores permissions; a folder in its place cannot be read or written
     result = subprocess.run([BIN, "serve", "--data", str(data), "--port", "0", "--no-worker"],
-                            capture_output=True, text=True, timeout=60)
+                            capture_output=True, text=True, timeout=60, env={**os.environ, **library_environment(data)})
     assert result.returncode != 0
     assert "secret.key" in result.stderr and "listening" not in result.stdout
     said = [line for line in result.stderr.splitlines() if not re.match(r"\d{4}-\d\d-\d\dT", line)]

@@ -1,4 +1,6 @@
 """`reelhouse collection`: curate collections from a shell, one clear line per mistake."""
+import pytest
+
 from conftest import db, reelhouse
 
 
@@ -21,6 +23,7 @@ def members(data, name):
             "WHERE c.name = ? ORDER BY i.position", (name,))]
 
 
+@pytest.mark.sqlite_only("bench-seed writes synthetic posts into a SQLite library only")
 def test_collection_commands_curate_and_refuse_bad_input(data):
     reelhouse(data, "bench-seed", "--count", "4")
     assert reelhouse(data, "collection", "list").stdout.strip() == "no collections"

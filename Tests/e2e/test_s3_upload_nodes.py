@@ -18,8 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BIN, LiveServer, db, http, make_clip
+from conftest import BIN, ON_POSTGRES, LiveServer, db, http, library_environment, make_clip
 from pykit import TEST_ENVIRONMENT
+from pykit import postgres
+from pykit.postgres import share_library
 from pykit.seaweed import Seaweed
 from pykit.server import free_port
 
@@ -37,11 +39,26 @@ def seaweed(tmp_path_factory):
 
 
 def node_folder(shared: Path, folder: Path) -> Path:
-    """A data folder of its own that shares only the SQLite library (and the secret) of `shared`."""
+    """A data folder of its own that shares only the library (the SQLite file, or the PostgreSQL
+    database with REELHOUSE_E2E_DATABASE=postgres) and the secret of `shared`."""
     folder.mkdir(parents=True)
-    (folder / "reelhouse.sqlite").symlink_to(shared / "reelhouse.sqlite")
+    if ON_POSTGRES:
+        share_library(folder, shared)
+    else:
+        (folder / "reelhouse.sqlite").symlink_to(shared / "reelhouse.sqlite")
     shutil.copy(shared / "secret.key", folder / "secret.key")
     return folder
+
+
+def newest_post(data: Path) -> dict | None:
+    """The newest post's id and status, from the library's SQLite file or PostgreSQL database."""
+    sql = "SELECT id, status FROM posts ORDER BY id DESC LIMIT 1"
+    if ON_POSTGRES:
+        rows = postgres.cluster().query(library_environment(data)["REELHOUSE_DATABASE_URL"], sql)
+        return {"id": int(rows[0][0]), "status": rows[0][1]} if rows else None
+    with db(data) as connection:
+        row = connection.execute(sql).fetchone()
+    return dict(row) if row else None
 
 
 def bucket_env(seaweed: Seaweed, prefix: str) -> dict:
@@ -103,7 +120,8 @@ def test_an_upload_started_on_a_killed_node_is_finished_through_another_and_tran
         worker_log = open(tmp_path / "worker.log", "w+")
         worker = subprocess.Popen(
             [BIN, "serve", "--data", str(node_folder(tmp_path / "a", tmp_path / "c")), "--role", "worker", "--port", str(worker_port)],
-            stdout=worker_log, stderr=subprocess.STDOUT, env={**os.environ, **TEST_ENVIRONMENT, **env})
+            stdout=worker_log, stderr=subprocess.STDOUT,
+            env={**os.environ, **TEST_ENVIRONMENT, **library_environment(tmp_path / "c"), **env})
         status, headers, body = patch(node_b, location, offset, data[offset:], key)
         assert status == 204, body
         assert headers["Upload-Offset"] == str(len(data))
@@ -111,8 +129,7 @@ def test_an_upload_started_on_a_killed_node_is_finished_through_another_and_tran
         deadline = time.monotonic() + 240
         post = None
         while time.monotonic() < deadline:
-            with db(tmp_path / "a") as connection:
-                post = connection.execute("SELECT id, status FROM posts ORDER BY id DESC LIMIT 1").fetchone()
+            post = newest_post(tmp_path / "a")
             if post is not None and post["status"] in ("ready", "failed"):
                 break
             assert worker.poll() is None, (tmp_path / "worker.log").read_text()

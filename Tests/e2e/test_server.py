@@ -1,12 +1,13 @@
 """`make run`-equivalent startup on a temp folder, then real HTTP: login, feed, and ffmpeg
 (as a plain HTTP client) playing the signed master playlist."""
 import json
+import os
 import subprocess
 
 import m3u8
 import pytest
 
-from conftest import BIN, RunningServer, http, reelhouse
+from conftest import BIN, ON_POSTGRES, RunningServer, http, library_environment, reelhouse
 from pykit.api import sign_in
 
 
@@ -33,7 +34,8 @@ def test_startup_prints_url_and_one_time_credentials(server):
     base, data, password, output = server
     assert f"listening on {base}/" in output
     assert "username: owner" in output and len(password) >= 12
-    assert (data / "reelhouse.sqlite").exists()
+    # The library is where the settings say: the data folder's SQLite file, or PostgreSQL.
+    assert (data / "reelhouse.sqlite").exists() != ON_POSTGRES
 
 
 def test_demo_library_is_varied_and_ready(server):
@@ -104,7 +106,7 @@ def test_ffmpeg_plays_the_signed_master_playlist_over_http(server, tmp_path):
 def test_cli_accounts_and_keys_against_the_running_server(server):
     base, data, _, _ = server
     add = subprocess.run([BIN, "user", "add", "viewer", "--data", str(data), "--bcrypt-cost", "4"],
-                         input="viewer-password\n", capture_output=True, text=True)
+                         input="viewer-password\n", capture_output=True, text=True, env={**os.environ, **library_environment(data)})
     assert add.returncode == 0, add.stderr
     key = reelhouse(data, "key", "create", "--user", "viewer").stdout
     assert key.count("\n") == 1 and key.startswith("rh_")
@@ -116,7 +118,7 @@ def test_cli_accounts_and_keys_against_the_running_server(server):
     videos = json.loads(body)
     assert status == 200 and isinstance(videos, list) and {"id", "folder_name", "is_favorited", "rating"} <= set(videos[0])
     duplicate = subprocess.run([BIN, "user", "add", "viewer", "--data", str(data)], input="another-password\n",
-                               capture_output=True, text=True)
+                               capture_output=True, text=True, env={**os.environ, **library_environment(data)})
     assert duplicate.returncode != 0 and "already exists" in duplicate.stderr
 
 

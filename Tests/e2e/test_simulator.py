@@ -4,6 +4,8 @@ views than shuffle without collapsing a session into one tag (issue 16's goal)."
 import importlib.util
 from pathlib import Path
 
+import pytest
+
 from conftest import LiveServer, record_measurement
 from pykit.cli import BIN
 
@@ -19,6 +21,7 @@ LONG_VIEW_GOAL, LONG_VIEW_MARGIN = 1.5, 0.9
 TAG_SHARE_GOAL = 0.40
 
 
+@pytest.mark.sqlite_only("bench-seed writes the synthetic library into SQLite only")
 def test_for_you_earns_more_long_views_than_shuffle_without_collapsing_into_one_tag(tmp_path):
     config = simulate_feed.SMALL
     data = tmp_path / "data"

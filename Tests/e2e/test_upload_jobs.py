@@ -46,6 +46,7 @@ def probe(path: Path) -> dict:
     return json.loads(out)
 
 
+@pytest.mark.sqlite_only
 def test_a_large_upload_is_compressed_to_1080p30_h264_and_only_that_is_kept(server, tmp_path):
     big = tmp_path / "phone-4k.mov"
     # 1440×2560 at 60 fps with a high bitrate: over the threshold, over 1080p and over 30 fps.
@@ -82,6 +83,7 @@ def test_a_large_upload_is_compressed_to_1080p30_h264_and_only_that_is_kept(serv
     assert max(media["width"], media["height"]) <= 1920
 
 
+@pytest.mark.sqlite_only
 def test_a_small_upload_is_kept_as_it_is(server, tmp_path):
     small = make_clip(tmp_path / "small.mp4", seconds=2)
     job_id, post_id = upload(server, small)
@@ -136,6 +138,7 @@ def iso(text: str) -> datetime:
     return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
+@pytest.mark.sqlite_only
 def test_cancel_then_retry(server, tmp_path):
     clip = make_clip(tmp_path / "cancel me.mp4", seconds=20, size="720x1280", source="mandelbrot")
     job_id, post_id = upload(server, clip)
@@ -182,6 +185,7 @@ def test_only_the_uploader_or_the_owner_controls_a_job(server, tmp_path):
     assert http(f"{server.base}/api/v1/jobs/999999/cancel", "POST", {"api-key": member})[0] == 404
 
 
+@pytest.mark.sqlite_only
 def test_a_stuck_job_times_out_into_failed(tmp_path):
     running = RunningServer(tmp_path / "data", env={"REELHOUSE_JOB_TIMEOUT_SECONDS": "2"})
     try:

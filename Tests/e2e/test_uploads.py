@@ -262,6 +262,7 @@ def test_concurrent_patches_to_one_upload_are_serialised(server):
     assert path.read_bytes() == first_body
 
 
+@pytest.mark.sqlite_only
 def test_interrupted_patch_resumes_from_the_bytes_that_arrived_and_publishes(server, clip):
     data = clip.read_bytes()
     location = new_upload(server, len(data), filename=clip.name, filetype="video/mp4", description="Resumed on a bad network",
@@ -309,6 +310,7 @@ def test_creation_with_upload_in_one_request(server, clip):
 
 # --- bad input: the reason comes back and nothing is stored ------------------------------
 
+@pytest.mark.sqlite_only
 def test_each_bad_input_returns_its_reason_and_stores_nothing(server, tmp_path):
     """The pipeline's bad-input corpus (see test_bad_inputs.py), uploaded one by one."""
     expect = build_bad_folder(tmp_path / "bad", tmp_path / "scratch")

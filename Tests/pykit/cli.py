@@ -4,6 +4,7 @@ import subprocess
 from pathlib import Path
 
 from . import ROOT, TEST_ENVIRONMENT
+from .postgres import library_environment
 
 BIN = os.environ.get("REELHOUSE_BIN") or str(ROOT / ".build/debug/reelhouse")
 
@@ -13,7 +14,7 @@ def run(data: Path, *args: str, stdin: str | None = None, check: bool = True, en
     """`reelhouse ARGS --data DATA`; a non-zero exit fails the test (with both streams) unless
     check is off."""
     result = subprocess.run([BIN, *args, "--data", str(data)], input=stdin, capture_output=True, text=True,
-                            env={**os.environ, **TEST_ENVIRONMENT, **(env or {})}, timeout=timeout)
+                            env={**os.environ, **TEST_ENVIRONMENT, **library_environment(data), **(env or {})}, timeout=timeout)
     if check and result.returncode != 0:
         raise AssertionError(f"reelhouse {' '.join(args)} failed ({result.returncode}):\n{result.stderr}\n{result.stdout}")
     return result

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from . import TEST_ENVIRONMENT, api, cli
 from .cli import BIN
+from .postgres import library_environment
 
 
 def free_port() -> int:
@@ -37,7 +38,7 @@ class LiveServer:
         self.log = open(self.log_path, "w+")
         self.process = subprocess.Popen(
             [BIN, "serve", "--data", str(data), "--port", str(self.port), *args],
-            stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, **TEST_ENVIRONMENT, **(env or {})})
+            stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, **TEST_ENVIRONMENT, **library_environment(data), **(env or {})})
         self._wait_until_ready(startup_timeout, ready_text)
 
     def _wait_until_ready(self, timeout: float, ready_text: str | None) -> None:
