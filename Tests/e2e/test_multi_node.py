@@ -17,7 +17,9 @@ import http.client
 import json
 import os
 import re
+import shutil
 import subprocess
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -60,7 +62,11 @@ class Cluster:
         assert len(clips) == LIBRARY_CLIPS
         self.api = [self.start_api("a"), self.start_api("b")]
         self.workers = [self.start_worker("w1"), self.start_worker("w2")]
-        self.edge = Edge(root / "edge", self.api[0].port, None, upstreams=[node.port for node in self.api])
+        # Outside pytest's 0700 folders: nginx's workers (nobody, when the tests run as root)
+        # write its cache.
+        self.edge_root = Path(tempfile.mkdtemp(prefix="reelhouse-nodes-edge-"))
+        self.edge_root.chmod(0o755)
+        self.edge = Edge(self.edge_root, self.api[0].port, None, upstreams=[node.port for node in self.api])
 
     def start_api(self, name: str, port: int | None = None) -> LiveServer:
         node = LiveServer(self.root / name / "data", args=("--role", "api", "--bcrypt-cost", "4"), env=self.env,
@@ -87,6 +93,8 @@ class Cluster:
             node.stop()
         if getattr(self, "edge", None) is not None:
             self.edge.stop()
+        if getattr(self, "edge_root", None) is not None:
+            shutil.rmtree(self.edge_root, ignore_errors=True)
         self.seaweed.stop()
         postgres.cluster().drop(self.database)
 
