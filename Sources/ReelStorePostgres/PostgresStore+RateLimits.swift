@@ -48,7 +48,7 @@ extension PostgresStore: RateLimitStore {
 
     public func reset(key: String) async throws {
         try await read { connection in
-            try await connection.query("DELETE FROM rate_limits WHERE key = \(key)", logger: logger)
+            _ = try await connection.query("DELETE FROM rate_limits WHERE key = \(key)", logger: logger)
         }
     }
 
