@@ -2,7 +2,7 @@ extension Schema {
     /// Rate limits shared by every API node (`RateLimitStore`): one row per key and its current
     /// fixed window. UNLOGGED: counters of the last minutes are not worth a WAL write per
     /// request; a server crash empties them, which only forgives the attempts of one window.
-    static let rateLimits = PostgresMigration(version: "p7_rate_limits", statements: [
+    static let rateLimits = PostgresMigration(version: "p10_rate_limits", statements: [
         """
         CREATE UNLOGGED TABLE rate_limits (
             key text PRIMARY KEY,

@@ -10,29 +10,10 @@ import ReelStore
 /// touched row rather than per event: a batch of 25 views of 25 posts with 3 tags each is 25
 /// inserts, 25 signal upserts, ~100 affinity rows and 25 popularity rows.
 enum EventIngest {
-    /// What the checks and the effects need to know about a post.
-    struct PostFacts {
-        var status: String
-        var libraryID: Int64
-        /// `UploaderKey.name`: nil when the post has neither uploader nor username.
-        var uploaderName: String?
-        var tags: [String] = []
-
-        /// Events may name what the person can play: a feed post or a live story.
-        var acceptsEvents: Bool { status == PostStatus.ready.rawValue || status == PostStatus.story.rawValue }
-    }
-
     static func record(_ db: Database, userID: Int64, events: [WatchEvent]) throws -> EventBatchOutcome {
         let posts = try postFacts(db, ids: Array(Set(events.map(\.postID))))
         let scope = try SQLiteStore.scope(db, userID: userID, requested: nil)
-        for (index, event) in events.enumerated() {
-            guard let post = posts[event.postID], post.acceptsEvents, scope.contains(post.libraryID) else {
-                return .refused(index: index, reason: "post \(event.postID) does not exist")
-            }
-            if event.type == .hideUploader, post.uploaderName == nil {
-                return .refused(index: index, reason: "post \(event.postID) has no uploader or username to hide")
-            }
-        }
+        if let refusal = EventPostFacts.refusal(of: events, posts: posts, scope: scope) { return refusal }
         let insert = try db.cachedStatement(sql: """
             INSERT OR IGNORE INTO watch_events (user_id, event_id, post_id, type, at, watched_ms, duration_ms, loops, value)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -60,8 +41,8 @@ enum EventIngest {
 
     /// Status, library, uploader and tags of `ids` (absent ids are missing from the answer),
     /// in chunks under SQLite's bound-parameter limit.
-    static func postFacts(_ db: Database, ids: [Int64]) throws -> [Int64: PostFacts] {
-        var facts: [Int64: PostFacts] = [:]
+    static func postFacts(_ db: Database, ids: [Int64]) throws -> [Int64: EventPostFacts] {
+        var facts: [Int64: EventPostFacts] = [:]
         for start in stride(from: 0, to: ids.count, by: 500) {
             let chunk = Array(ids[start..<min(start + 500, ids.count)])
             let marks = SQLiteStore.placeholders(chunk.count)
@@ -70,7 +51,7 @@ enum EventIngest {
                 arguments: StatementArguments(chunk)
             )
             while let row = try rows.next() {
-                facts[row[0]] = PostFacts(status: row[1], libraryID: row[2], uploaderName: UploaderKey.name(uploader: row[3], username: row[4]))
+                facts[row[0]] = EventPostFacts(status: row[1], libraryID: row[2], uploaderName: UploaderKey.name(uploader: row[3], username: row[4]))
             }
             let tags = try Row.fetchCursor(
                 db.cachedStatement(sql: """
@@ -88,85 +69,9 @@ enum EventIngest {
     }
 }
 
-/// The effects of a batch's new events, gathered per row and written once each.
-struct EventEffects {
-    /// `user_affinities.kind`.
-    enum AffinityKind: Int {
-        case tag = 0
-        case uploader = 1
-    }
-
-    struct AffinityKey: Hashable {
-        var kind: AffinityKind
-        var key: String
-    }
-
-    /// One `user_post_signals` row's change.
-    struct SignalDelta {
-        var seenAt: Double
-        var watchedAt: Double?
-        var impressions = 0
-        var views = 0
-        var longViews = 0
-        var skips = 0
-        var watchedMs = 0
-        var label = 0.0
-    }
-
-    private(set) var signals: [Int64: SignalDelta] = [:]
-    /// Weights in event order, so a decayed sum folds them as they happened.
-    private(set) var affinities: [AffinityKey: [(weight: Double, at: Date)]] = [:]
-    private(set) var popularity: [Int64: [(weight: Double, at: Date)]] = [:]
-    private(set) var hiddenPosts: [Int64: Double] = [:]
-    private(set) var hiddenUploaders: [String: (name: String, at: Double)] = [:]
-
-    mutating func add(_ event: Interaction, post: EventIngest.PostFacts) {
-        let at = event.at.timeIntervalSince1970
-        let weight = SignalWeights.weight(of: event)
-        var signal = signals[event.postID] ?? SignalDelta(seenAt: at)
-        signal.seenAt = max(signal.seenAt, at)
-        if event.type != .impression { signal.watchedAt = max(signal.watchedAt ?? at, at) }
-        switch event.type {
-        case .impression:
-            signal.impressions += 1
-        case .view:
-            signal.views += 1
-            signal.watchedMs += event.watchedMs ?? 0
-            if let watched = event.watchedMs, let duration = event.durationMs,
-               WatchLabel.isLongView(watchedMs: watched, durationMs: duration) {
-                signal.longViews += 1
-            }
-        case .skip:
-            signal.skips += 1
-            signal.watchedMs += event.watchedMs ?? 0
-        default:
-            break
-        }
-        signal.label += weight
-        signals[event.postID] = signal
-
-        if weight != 0 {
-            for tag in post.tags {
-                affinities[AffinityKey(kind: .tag, key: tag), default: []].append((weight, event.at))
-            }
-            if let name = post.uploaderName {
-                affinities[AffinityKey(kind: .uploader, key: UploaderKey.key(name)), default: []].append((weight, event.at))
-            }
-        }
-        if weight > 0 { popularity[event.postID, default: []].append((weight, event.at)) }
-        switch event.type {
-        case .notInterested:
-            hiddenPosts[event.postID] = max(hiddenPosts[event.postID] ?? at, at)
-        case .hideUploader:
-            if let name = post.uploaderName {
-                let key = UploaderKey.key(name)
-                hiddenUploaders[key] = (name, max(hiddenUploaders[key]?.at ?? at, at))
-            }
-        default:
-            break
-        }
-    }
-
+/// Writing a batch's effects (`EventEffects`, shared with PostgreSQL) in SQLite: one
+/// statement per touched row.
+extension EventEffects {
     func write(_ db: Database, userID: Int64) throws {
         try writeSignals(db, userID: userID)
         try writeAffinities(db, userID: userID)
@@ -201,7 +106,7 @@ struct EventEffects {
             """)
         for (postID, delta) in signals {
             try upsert.execute(arguments: [
-                userID, postID, delta.seenAt, delta.watchedAt, delta.impressions, delta.views, delta.longViews,
+                userID, postID, delta.seenAt.timeIntervalSince1970, delta.watchedAt?.timeIntervalSince1970, delta.impressions, delta.views, delta.longViews,
                 delta.skips, delta.watchedMs, delta.label,
             ])
         }
@@ -214,14 +119,9 @@ struct EventEffects {
             ON CONFLICT (user_id, kind, key) DO UPDATE SET score = excluded.score, updated_at = excluded.updated_at
             """)
         for (key, additions) in affinities {
-            var state: (score: Double, at: Date)?
-            if let row = try Row.fetchOne(current, arguments: [userID, key.kind.rawValue, key.key]) {
-                state = (row[0], Date(timeIntervalSince1970: row[1]))
-            }
-            for addition in additions {
-                state = Affinity.updated(score: state?.score, at: state?.at, adding: addition.weight, now: addition.at)
-            }
-            guard let state else { continue }
+            let stored = try Row.fetchOne(current, arguments: [userID, key.kind.rawValue, key.key])
+                .map { (score: $0[0] as Double, at: Date(timeIntervalSince1970: $0[1])) }
+            guard let state = Self.affinity(stored: stored, adding: additions) else { continue }
             try upsert.execute(arguments: [userID, key.kind.rawValue, key.key, state.score, state.at.timeIntervalSince1970])
         }
     }
@@ -233,11 +133,8 @@ struct EventEffects {
             ON CONFLICT (post_id) DO UPDATE SET log_score = excluded.log_score, events = events + excluded.events
             """)
         for (postID, additions) in popularity {
-            var key = try Double.fetchOne(current, arguments: [postID])
-            for addition in additions {
-                key = Popularity.adding(weight: addition.weight, at: addition.at, to: key)
-            }
-            guard let key else { continue }
+            let stored = try Double.fetchOne(current, arguments: [postID])
+            guard let key = Self.popularityKey(stored: stored, adding: additions) else { continue }
             try upsert.execute(arguments: [postID, key, additions.count])
         }
     }

@@ -12,51 +12,43 @@ struct ForYouCandidates {
     let db: Database
     let userID: Int64
     let filter: ResolvedFeedFilter
-    /// How many of each source to gather (a page of `limit` needs a few times as many).
-    let want: Int
+    /// How many of each source to gather.
+    let sizes: ForYouSourceSizes
     /// Random starts for this page, from the cursor's seed and page number.
-    var generator: SplitMix64
+    var generator: SeededGenerator
 
-    /// Rows an index walk may read before it gives up on a source (the other sources and the
-    /// exploration walk, which is not bounded, fill the page).
-    static let scanLimit = 400
-    /// Neighbours read per anchor (the table keeps the best 50).
-    static let neighborsPerAnchor = 30
-    static let tagsUsed = 5
-    static let uploadersUsed = 3
+    private static let scanLimit = ForYouSourceSizes.scanLimit
 
     /// ` AND …` after `FeedQuery.conditions`: the person has no signal row for the post.
     private var unseen: String { " AND NOT EXISTS (SELECT 1 FROM user_post_signals seen WHERE seen.user_id = ? AND seen.post_id = p.id)" }
 
     /// Runs `sql` (which selects one id) with the serving conditions spliced in where it says
-    /// `{conditions}` and `want` as its last argument.
+    /// `{conditions}` and `limit` as its last argument.
     private func ids(_ sql: String, _ before: StatementArguments, limit: Int) throws -> [Int64] {
         let (conditions, arguments) = FeedQuery.conditions(userID: userID, filter: filter)
         let full = sql.replacingOccurrences(of: "{conditions}", with: conditions + unseen)
         return try Int64.fetchAll(db.cachedStatement(sql: full), arguments: before + arguments + [userID, limit])
     }
 
-    /// Neighbours of the anchors that may be served, scored by `NeighborCandidates` (as
-    /// `reelhouse eval` scores them): the best `want · 3` are checked, the rest dropped.
-    func neighbors(of profile: UserProfile) throws -> [Int64: NeighborScore] {
+    /// The anchors' neighbours scored (`ForYouAssembly.neighborScores`), and which of the best
+    /// of them may be served.
+    func neighbors(of profile: UserProfile, in assembly: ForYouAssembly) throws -> (scores: [Int64: NeighborScore], servable: [Int64]) {
         var lists: [Int64: [Neighbor]] = [:]
         let statement = try db.cachedStatement(sql: "SELECT neighbor_id, score FROM post_neighbors WHERE post_id = ? ORDER BY score DESC LIMIT ?")
         for anchor in profile.anchors {
             var list: [Neighbor] = []
             // A cursor reads each row in place (this is the page's largest read: anchors × 30).
-            let rows = try Row.fetchCursor(statement, arguments: [anchor.postID, Self.neighborsPerAnchor])
+            let rows = try Row.fetchCursor(statement, arguments: [anchor.postID, ForYouSourceSizes.neighborsPerAnchor])
             while let row = try rows.next() { list.append(Neighbor(postID: row[0], score: row[1])) }
             lists[anchor.postID] = list
         }
-        let scores = NeighborCandidates().scores(profile: profile) { lists[$0] ?? [] }
-        let best = scores.sorted { $0.value.score != $1.value.score ? $0.value.score > $1.value.score : $0.key < $1.key }
-            .prefix(want * 3).map(\.key)
-        guard !best.isEmpty else { return [:] }
+        let (scores, best) = assembly.neighborScores(profile: profile, lists: lists)
+        guard !best.isEmpty else { return (scores, []) }
         let kept = try ids(
             "SELECT p.id FROM posts p{conditions} AND p.id IN (\(SQLiteStore.placeholders(best.count))) LIMIT ?",
             [], limit: best.count, inserting: best
         )
-        return scores.filter { kept.contains($0.key) }
+        return (scores, kept)
     }
 
     /// `ids` with `extra` arguments between the conditions and the limit (an IN list).
@@ -71,19 +63,19 @@ struct ForYouCandidates {
     mutating func tagged(_ tags: [String], maxPostID: Int64) throws -> (posts: [Int64: String], spelling: [String: String]) {
         var posts: [Int64: String] = [:]
         var spelling: [String: String] = [:]
-        for tag in tags.prefix(Self.tagsUsed) {
+        for tag in tags.prefix(ForYouSourceSizes.tagsUsed) {
             guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, name FROM tags WHERE name = ?"), arguments: [tag]) else { continue }
             let tagID: Int64 = row[0]
             spelling[tag] = row[1]
-            let start = Int64.random(in: 1...max(1, maxPostID + 1), using: &generator)
+            let start = ForYouAssembly.walkStart(maxPostID: maxPostID, using: &generator)
             for bound in [" AND post_id < ?", ""] {
                 let found = try ids("""
                     SELECT p.id FROM (SELECT post_id FROM post_tag_ids INDEXED BY post_tag_ids_by_tag_id
                                       WHERE tag_id = ?\(bound) ORDER BY post_id DESC LIMIT \(Self.scanLimit)) m
                     CROSS JOIN posts p ON p.id = m.post_id{conditions} LIMIT ?
-                    """, bound.isEmpty ? [tagID] : [tagID, start], limit: max(2, want / 4))
+                    """, bound.isEmpty ? [tagID] : [tagID, start], limit: sizes.perTag)
                 for id in found where posts[id] == nil { posts[id] = tag }
-                if found.count >= max(2, want / 4) { break }
+                if found.count >= sizes.perTag { break }
             }
         }
         return (posts, spelling)
@@ -92,17 +84,17 @@ struct ForYouCandidates {
     /// Posts of the person's strongest uploaders, from a random point of each one's posts.
     mutating func uploaded(_ uploaders: [String], maxPostID: Int64) throws -> [Int64: String] {
         var posts: [Int64: String] = [:]
-        for key in uploaders.prefix(Self.uploadersUsed) {
-            let start = Int64.random(in: 1...max(1, maxPostID + 1), using: &generator)
+        for key in uploaders.prefix(ForYouSourceSizes.uploadersUsed) {
+            let start = ForYouAssembly.walkStart(maxPostID: maxPostID, using: &generator)
             for bound in [" AND id < ?", ""] {
                 let found = try ids("""
                     SELECT p.id FROM (SELECT id FROM posts INDEXED BY posts_ready_by_uploader_key
                                       WHERE \(UploaderKeyFunction.name)(uploader, username) = ? AND status = 'ready'\(bound)
                                       ORDER BY id DESC LIMIT \(Self.scanLimit)) m
                     CROSS JOIN posts p ON p.id = m.id{conditions} LIMIT ?
-                    """, bound.isEmpty ? [key] : [key, start], limit: max(2, want / 5))
+                    """, bound.isEmpty ? [key] : [key, start], limit: sizes.perUploader)
                 for id in found where posts[id] == nil { posts[id] = key }
-                if found.count >= max(2, want / 5) { break }
+                if found.count >= sizes.perUploader { break }
             }
         }
         return posts
@@ -114,7 +106,7 @@ struct ForYouCandidates {
             SELECT p.id FROM (SELECT id FROM posts INDEXED BY posts_ready_by_added WHERE status = 'ready'
                               ORDER BY date_added DESC, id DESC LIMIT \(Self.scanLimit)) m
             CROSS JOIN posts p ON p.id = m.id{conditions} LIMIT ?
-            """, [], limit: max(2, want / 3))
+            """, [], limit: sizes.fresh)
     }
 
     /// The most popular posts now (time-decayed) that may be served.
@@ -123,7 +115,7 @@ struct ForYouCandidates {
             SELECT p.id FROM (SELECT post_id FROM post_popularity INDEXED BY post_popularity_by_score
                               ORDER BY log_score DESC LIMIT \(Self.scanLimit)) m
             CROSS JOIN posts p ON p.id = m.post_id{conditions} LIMIT ?
-            """, [], limit: want)
+            """, [], limit: sizes.want)
     }
 
     /// Unseen posts in a random order: a walk of a shuffle index from a random point (the
@@ -177,23 +169,7 @@ struct ForYouCandidates {
             )
             keys[id] = row[5]
         }
-        // Keys are logarithms of decayed scores at one instant: a ratio of scores is exp(Δkey).
-        if let top = keys.values.max() {
-            for (id, key) in keys { candidates[id]?.popularity = exp(key - top) }
-        }
+        ForYouAssembly.scalePopularity(&candidates, logScores: keys)
         return candidates
-    }
-}
-
-/// SplitMix64: a seeded generator, so one cursor's page draws the same random starts.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

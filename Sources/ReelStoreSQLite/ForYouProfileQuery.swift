@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ReelModels
 import ReelRank
+import ReelStore
 
 /// Reads a person's For You profile from the stored aggregates, with bounded work whatever the
 /// length of their history: the most recent positive signals (an index walk of the history
@@ -30,36 +31,25 @@ enum ForYouProfileQuery {
     }
 
     static func profile(_ db: Database, userID: Int64, now: Date) throws -> UserProfile {
-        var tags: [String: Double] = [:]
-        var uploaders: [String: Double] = [:]
-        let rows = try Row.fetchCursor(
+        let affinities = try Row.fetchAll(
             db.cachedStatement(sql: "SELECT kind, key, score, updated_at FROM user_affinities WHERE user_id = ?"), arguments: [userID]
+        ).map { (kind: $0[0] as Int, key: $0[1] as String, score: $0[2] as Double, updatedAt: RowDecoding.date($0[3])) }
+        return ForYouAssembly.profile(
+            affinities: affinities, signals: try signals(db, userID: userID),
+            signalCount: try signalCount(db, userID: userID, atMost: UserProfile.signalsForForYou),
+            recentTags: try recentTags(db, userID: userID, now: now), now: now
         )
-        while let row = try rows.next() {
-            let score = Affinity.score(row[2], at: RowDecoding.date(row[3]), now: now)
-            switch EventEffects.AffinityKind(rawValue: row[0]) {
-            case .tag: tags[row[1]] = score
-            case .uploader: uploaders[row[1]] = score
-            case nil: continue
-            }
-        }
-        var profile = ProfileBuilder().build(
-            signals: try signals(db, userID: userID), tagScores: tags, uploaderScores: uploaders,
-            signalCount: try signalCount(db, userID: userID, atMost: UserProfile.signalsForForYou)
-        )
-        profile.recentTagExposure = try recentTagExposure(db, userID: userID, now: now)
-        return profile
     }
 
-    /// Tags of the posts served to the person lately (`UserProfile.recentTagExposure`): the
-    /// newest `recentWindow` rows of `user_post_signals_by_seen`, never the whole history.
-    static func recentTagExposure(_ db: Database, userID: Int64, now: Date) throws -> [String: Int] {
-        let names = try String.fetchAll(db.cachedStatement(sql: """
+    /// Tags of the posts served to the person lately (`UserProfile.recentTagExposure`), once per
+    /// post carrying them: the newest `recentWindow` rows of `user_post_signals_by_seen`, never
+    /// the whole history.
+    static func recentTags(_ db: Database, userID: Int64, now: Date) throws -> [String] {
+        try String.fetchAll(db.cachedStatement(sql: """
             SELECT t.name FROM (SELECT post_id FROM user_post_signals INDEXED BY user_post_signals_by_seen
                                 WHERE user_id = ? AND seen_at >= ? ORDER BY seen_at DESC LIMIT ?) recent
             JOIN post_tag_ids x ON x.post_id = recent.post_id JOIN tags t ON t.id = x.tag_id
             """), arguments: [userID, RowDecoding.seconds(now.addingTimeInterval(-UserProfile.recentSeconds)), UserProfile.recentWindow])
-        return names.reduce(into: [:]) { $0[$1, default: 0] += 1 }
     }
 
     /// Events other than impressions, counted up to `atMost` (an index walk of the person's

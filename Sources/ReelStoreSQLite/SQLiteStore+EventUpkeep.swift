@@ -7,23 +7,16 @@ import ReelStore
 /// The recurring jobs' side of the event log: expiry (`events.expire`) and the neighbour
 /// table's rebuild (`recs.neighbors`).
 extension SQLiteStore {
-    /// Rows deleted per transaction by `expireEvents`: a large backlog (the first run after the
-    /// retention was shortened) never holds the write lock long enough to stall ingest.
-    static let expiryChunk = 5_000
-
     public func expireEvents(before cutoff: Date) async throws -> Int {
         let seconds = cutoff.timeIntervalSince1970
-        var total = 0
-        while true {
-            let deleted = try await write { db in
+        return try await EventUpkeepRules.expireInChunks {
+            try await write { db in
                 try db.execute(sql: """
                     DELETE FROM watch_events WHERE (user_id, event_id) IN
                         (SELECT user_id, event_id FROM watch_events WHERE at < ? LIMIT ?)
-                    """, arguments: [seconds, Self.expiryChunk])
+                    """, arguments: [seconds, EventUpkeepRules.expiryChunk])
                 return db.changesCount
             }
-            total += deleted
-            if deleted < Self.expiryChunk { return total }
         }
     }
 
@@ -32,36 +25,17 @@ extension SQLiteStore {
     /// a million events cost a few megabytes, never a million row objects.
     public func positiveHistories(maxPerUser: Int) async throws -> [[Int64]] {
         guard maxPerUser > 0 else { throw StoreError.invalid("a history keeps at least one post, not \(maxPerUser)") }
-        let positiveTypes = Self.positiveTypeCodes
         return try await read { db in
-            var histories: [[Int64]] = []
-            var currentUser: Int64?
-            var posts: [Int64] = []
-            func finish() {
-                let recent = Self.mostRecentDistinct(posts, limit: maxPerUser)
-                if recent.count > 1 { histories.append(recent) }
-                posts.removeAll(keepingCapacity: true)
-            }
+            var collector = PositiveHistoryCollector(maxPerUser: maxPerUser)
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT user_id, post_id, type, watched_ms, duration_ms, value FROM watch_events INDEXED BY watch_events_by_user_time
-                WHERE type IN (\(positiveTypes.map(String.init).joined(separator: ", ")))
+                WHERE type IN (\(EventUpkeepRules.positiveTypeCodes.map(String.init).joined(separator: ", ")))
                 ORDER BY user_id, at
                 """)
             while let row = try rows.next() {
-                let userID: Int64 = row[0]
-                if userID != currentUser {
-                    finish()
-                    currentUser = userID
-                }
-                guard let type = EventType(code: row[2]) else { continue }
-                let postID: Int64 = row[1]
-                let interaction = Interaction(
-                    userID: userID, postID: postID, type: type, at: .distantPast, watchedMs: row[3], durationMs: row[4], value: row[5]
-                )
-                if SignalWeights.weight(of: interaction) > 0 { posts.append(postID) }
+                collector.add(userID: row[0], postID: row[1], typeCode: row[2], watchedMs: row[3], durationMs: row[4], value: row[5])
             }
-            finish()
-            return histories
+            return collector.finish()
         }
     }
 
@@ -93,38 +67,11 @@ extension SQLiteStore {
             try statement.execute(arguments: StatementArguments(values))
             values.removeAll(keepingCapacity: true)
         }
-        for postID in neighbors.keys.sorted() where existing.contains(postID) {
-            var scores: [Int64: Double] = [:]
-            for neighbor in neighbors[postID] ?? [] where neighbor.postID != postID && existing.contains(neighbor.postID) {
-                scores[neighbor.postID] = max(scores[neighbor.postID] ?? neighbor.score, neighbor.score)
-            }
-            for (neighborID, score) in scores.sorted(by: { $0.key < $1.key }) {
-                values += [postID.databaseValue, neighborID.databaseValue, score.databaseValue]
-                if values.count == neighborRowsPerStatement * 3 { try flush(neighborRowsPerStatement) }
-            }
+        for row in EventUpkeepRules.neighborRows(neighbors, existing: existing) {
+            values += [row.postID.databaseValue, row.neighborID.databaseValue, row.score.databaseValue]
+            if values.count == neighborRowsPerStatement * 3 { try flush(neighborRowsPerStatement) }
         }
         try flush(values.count / 3)
         for index in indexes { try db.execute(sql: index.sql) }
-    }
-
-    /// Codes of the event types whose weight is above zero for some values (a long view, a
-    /// rating of 5), probed through `SignalWeights` itself so the filter follows its weights.
-    static let positiveTypeCodes: [Int] = EventType.allCases.filter { type in
-        [(18_000, 18_000, 5), (2_000, 60_000, 4), (0, 1, 0)].contains { watched, duration, value in
-            let probe = Interaction(userID: 0, postID: 0, type: type, at: .distantPast, watchedMs: watched, durationMs: duration, value: value)
-            return SignalWeights.weight(of: probe) > 0
-        }
-    }.map(\.code)
-
-    /// The last `limit` distinct posts of an oldest-first list, still oldest first (a post's
-    /// place is its latest occurrence).
-    static func mostRecentDistinct(_ posts: [Int64], limit: Int) -> [Int64] {
-        var seen = Set<Int64>()
-        var recent: [Int64] = []
-        for post in posts.reversed() where seen.insert(post).inserted {
-            recent.append(post)
-            if recent.count == limit { break }
-        }
-        return recent.reversed()
     }
 }

@@ -31,7 +31,7 @@ extension SQLiteStore: ForYouStore {
                 """)
             for item in items { try mark.execute(arguments: [userID, item.item.post.id, RowDecoding.seconds(now)]) }
         }
-        return (items, ForYouPosition(seed: position.seed, page: position.page &+ 1, lastPostID: last.item.post.id))
+        return (items, ForYouAssembly.next(after: position, lastPostID: last.item.post.id))
     }
 
     private static func chooseForYouPage(
@@ -39,56 +39,35 @@ extension SQLiteStore: ForYouStore {
     ) throws -> [ForYouItem] {
         let resolved = try ResolvedFeedFilter.resolve(db, filter, userID: userID)
         if resolved.matchesNothing { return [] }
-        var profile = try ForYouProfileQuery.profile(db, userID: userID, now: now)
+        let profile = try ForYouProfileQuery.profile(db, userID: userID, now: now)
         let maxPostID = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(id) FROM posts")) ?? 0
-        let order = FeedShuffle.order(seed: position.seed, epoch: position.page)
+        var assembly = ForYouAssembly(limit: limit)
         var sources = ForYouCandidates(
-            db: db, userID: userID, filter: resolved, want: max(limit * 2, 12),
-            generator: SplitMix64(state: position.seed ^ UInt64(truncatingIfNeeded: position.page) &* 0x9E37_79B9_7F4A_7C15)
+            db: db, userID: userID, filter: resolved, sizes: assembly.sizes, generator: ForYouAssembly.walkGenerator(position)
         )
-
-        // Candidate ids by source (a post may come from several).
-        var origins: [Int64: Set<CandidateSource>] = [:]
-        let neighbors = try sources.neighbors(of: profile)
-        for id in neighbors.keys { origins[id, default: []].insert(.neighbor) }
+        let neighbors = try sources.neighbors(of: profile, in: assembly)
+        assembly.addNeighbors(neighbors.scores, servable: neighbors.servable)
         let tagged = try sources.tagged(profile.topTags, maxPostID: maxPostID)
-        // The profile's tags as the vocabulary spells them, so they match the posts' tags.
-        profile.tagAffinity = Dictionary(profile.tagAffinity.map { (tagged.spelling[$0.key] ?? $0.key, $0.value) }) { max($0, $1) }
-        for id in tagged.posts.keys { origins[id, default: []].insert(.tag) }
-        for id in try sources.uploaded(profile.topUploaders, maxPostID: maxPostID).keys { origins[id, default: []].insert(.uploader) }
-        for id in try sources.fresh() { origins[id, default: []].insert(.fresh) }
-        for id in try sources.popular() { origins[id, default: []].insert(.popular) }
-        // A page's worth, of which about a third is served: exploration's weighted shuffle
-        // chooses among them. (Twice a page cost 7 ms at the median in bench_foryou's 100k
-        // library, for no gain the simulator could tell apart.)
-        let exploreIDs = try sources.explore(order: order, count: limit).filter { origins[$0] == nil }
-        // Fewer unseen posts than a page: everything has been seen; the least recently seen
-        // come back (after whatever unseen posts are left).
-        let unseenCount = origins.count + exploreIDs.count
-        let recycled = unseenCount < limit
-            ? try sources.leastRecentlySeen(count: limit - unseenCount, excluding: Set(origins.keys).union(exploreIDs)) : []
-
-        let described = try sources.describe(Array(origins.keys) + exploreIDs + recycled)
-        let scorer = ForYouScorer(lengthPrior: try lengthPrior(db))
-        func candidate(_ id: Int64, _ origin: Set<CandidateSource>) -> Candidate? {
-            guard var candidate = described[id] else { return nil }
-            candidate.sources = origin
-            if let neighbor = neighbors[id] {
-                candidate.neighborScore = neighbor.score
-                candidate.strongestAnchor = neighbor.strongestAnchor
-            }
-            return candidate
-        }
-        var ranked = scorer.rank(origins.compactMap { candidate($0.key, $0.value) }, profile: profile, now: now)
-        ranked += recycled.compactMap { candidate($0, []).map { scorer.score($0, profile: profile, now: now) } }
-        var exploreOrder = SplitMix64(state: position.seed &+ UInt64(truncatingIfNeeded: position.page) &* 0xBF58_476D_1CE4_E5B9)
-        let explore = scorer.rankExplore(exploreIDs.compactMap { candidate($0, [.explore]) }, profile: profile, using: &exploreOrder)
+        let respelled = ForYouAssembly.respelled(profile, tagged.spelling)
+        assembly.add(tagged.posts.keys, from: .tag)
+        assembly.add(try sources.uploaded(profile.topUploaders, maxPostID: maxPostID).keys, from: .uploader)
+        assembly.add(try sources.fresh(), from: .fresh)
+        assembly.add(try sources.popular(), from: .popular)
+        let order = FeedShuffle.order(seed: position.seed, epoch: position.page)
+        let exploring = assembly.exploring(try sources.explore(order: order, count: limit))
+        let recycleCount = assembly.recycleCount(exploring: exploring)
+        let recycled = recycleCount > 0
+            ? try sources.leastRecentlySeen(count: recycleCount, excluding: Set(assembly.origins.keys).union(exploring)) : []
 
         let previousUploader = try position.lastPostID.flatMap { id in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT uploader, username FROM posts WHERE id = ?"), arguments: [id])
                 .flatMap { UploaderKey.key(uploader: $0[0], username: $0[1]) }
         }
-        let page = FeedBlender().blend(ranked: ranked, explore: explore, limit: limit, previousUploader: previousUploader)
+        let page = assembly.page(
+            described: try sources.describe(assembly.described(exploring: exploring, recycled: recycled)),
+            exploring: exploring, recycled: recycled, profile: respelled, lengthPrior: try lengthPrior(db),
+            position: position, now: now, previousUploader: previousUploader
+        )
         return try present(db, posts: posts, userID: userID, page: page)
     }
 
@@ -107,29 +86,13 @@ extension SQLiteStore: ForYouStore {
         let ordered = ids.compactMap { byID[$0] }
         let items = try posts.items(db, rows: ordered)
         var titles: [Int64: String] = [:]
-        for anchor in Set(page.compactMap { scored -> Int64? in
-            switch scored.reason {
-            case .liked(let id), .watched(let id): id
-            default: nil
-            }
-        }) {
+        for anchor in ForYouAssembly.anchorIDs(of: page) {
             if let row = try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT description, shortcode, folder_name FROM posts WHERE id = ?"), arguments: [anchor]
             ) {
                 titles[anchor] = ReasonText.title(description: row[0], shortcode: row[1], folderName: row[2])
             }
         }
-        let reasons = Dictionary(page.map { ($0.candidate.postID, $0.reason) }) { first, _ in first }
-        return items.map { item in
-            let reason = reasons[item.post.id] ?? .explore
-            let anchorTitle: String? = switch reason {
-            case .liked(let id), .watched(let id): titles[id]
-            default: nil
-            }
-            let name = UploaderKey.name(uploader: item.post.metadata.uploader, username: item.post.metadata.username)
-            return ForYouItem(
-                item: item, reasonKind: reason.kind, reason: ReasonText.sentence(reason, anchorTitle: anchorTitle, uploaderName: name)
-            )
-        }
+        return ForYouAssembly.items(items, page: page, titles: titles)
     }
 }

@@ -11,7 +11,7 @@ extension SQLiteStore {
         // replaced in a short write.
         let counts: [(bucket: Int, judged: Int, longViews: Int)] = try await read { db in
             try Row.fetchAll(db, sql: """
-                SELECT \(Self.lengthBucketSQL("p.duration")) AS bucket,
+                SELECT \(LengthPrior.bucketSQL("p.duration")) AS bucket,
                        SUM(s.views + s.skips), SUM(s.long_views)
                 FROM user_post_signals s JOIN posts p ON p.id = s.post_id
                 WHERE p.duration > 0 AND s.views + s.skips > 0
@@ -30,19 +30,7 @@ extension SQLiteStore {
 
     /// The prior as the last rebuild left it (neutral before the first).
     static func lengthPrior(_ db: Database) throws -> LengthPrior {
-        var buckets = Array(repeating: LengthPrior.Bucket(judged: 0, longViews: 0), count: LengthPrior.bucketCount)
-        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT bucket, judged, long_views FROM length_prior")) {
-            let index: Int = row[0]
-            guard buckets.indices.contains(index) else { continue }
-            buckets[index] = LengthPrior.Bucket(judged: row[1], longViews: row[2])
-        }
-        return LengthPrior(buckets: buckets)
-    }
-
-    /// `LengthPrior.bucket(seconds:)` as SQL over a column: the index of the first edge the
-    /// length does not exceed.
-    static func lengthBucketSQL(_ column: String) -> String {
-        let cases = LengthPrior.edges.enumerated().map { "WHEN \(column) <= \($0.element) THEN \($0.offset)" }
-        return "CASE " + cases.joined(separator: " ") + " ELSE \(LengthPrior.edges.count) END"
+        LengthPrior(rows: try Row.fetchAll(db.cachedStatement(sql: "SELECT bucket, judged, long_views FROM length_prior"))
+            .map { (bucket: $0[0], judged: $0[1], longViews: $0[2]) })
     }
 }
