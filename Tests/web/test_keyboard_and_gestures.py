@@ -137,6 +137,11 @@ def test_next_on_the_last_loaded_item_moves_once_the_next_page_lands(context):
     for _ in range(loaded - 1):
         swipe_next(page)
     page.wait_for_function("n => document.querySelectorAll('[data-item-id]')[n - 1].getAttribute('aria-current') === 'true'", arg=loaded)
+    # The request reaches the route handler as an event (pumped while Playwright waits).
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(100)
     assert held, "the next page was asked for before the last loaded item"
     last = current_id(page)
     page.keyboard.press("ArrowDown")

@@ -164,6 +164,8 @@ def test_keys_move_pause_and_close(browser, stories):
         page.keyboard.press("Space")
         page.wait_for_selector(f"{PLAYER}.paused")
         page.wait_for_function("() => document.querySelector('dialog.stories-player[open] .stories-media video').paused")
+        # The fill follows the playhead on the next animation frame: let the paused position show.
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
         at = shown(page)["progress"][0]
         page.wait_for_timeout(800)
         assert shown(page)["progress"][0] == at, "paused: the segment does not fill"
