@@ -10,7 +10,7 @@ extension Schema {
     /// - `watch_events_by_user_time` ends in the event id: `positiveHistories` reads everyone's
     ///   events in (person, time, id) order straight off it, and `signalCount` stops early on it;
     /// - `post_popularity_by_score` ends in the post id, the tie-break the popular walk uses.
-    static let recommendations = PostgresMigration(version: "p7_recommendations", statements: [
+    static let recommendations = PostgresMigration(version: "p8_recommendations", statements: [
         """
         CREATE TABLE watch_events (
             user_id bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,

@@ -7,25 +7,25 @@ extension SQLiteStore {
     /// How deep search results go: pages are read by offset (simple, and a ranked result has
     /// no stable key to seek from), and a search ranks at most this many matches (the newest),
     /// so its cost is bounded however many posts match (`SearchStatement`).
-    public static let maxSearchResults = 1000
+    public static let maxSearchResults = SearchPlan.maxResults
     public var maxSearchResults: Int { Self.maxSearchResults }
 
     public func search(userID: Int64, library: Int64?, query: SearchQuery, offset: Int, limit: Int) async throws -> SearchResults {
-        guard (1...Self.maxFeedPage).contains(limit), offset >= 0, offset + limit <= Self.maxSearchResults else {
-            throw StoreError.invalid("search pages hold 1 to \(Self.maxFeedPage) posts within the first \(Self.maxSearchResults) results")
-        }
+        try SearchPlan.checkPage(offset: offset, limit: limit, maxPage: Self.maxFeedPage)
         let posts = feedPosts
         return try await read { db in
             // Scoped first: a library not granted is "not found" even for an empty query.
             let libraryIDs = try Self.scope(db, userID: userID, requested: library).libraryIDs
             guard !query.isEmpty, libraryIDs?.isEmpty != true else { return SearchResults(items: [], hasMore: false, terms: []) }
+            let plan = SearchPlan(query) { [SearchFolding.fold($0)] }
+            guard !plan.matchesNothing else { return SearchResults(items: [], hasMore: false, terms: plan.terms) }
             let statement = SearchStatement(
-                userID: userID, query: query, libraryIDs: libraryIDs, offset: offset, limit: limit + 1, candidates: Self.maxSearchResults
+                userID: userID, plan: plan, libraryIDs: libraryIDs, offset: offset, limit: limit + 1, candidates: Self.maxSearchResults
             )
             // Not a cached statement: queries have too many shapes to keep one of each per connection.
             let rows = try Row.fetchAll(db, sql: statement.sql, arguments: statement.arguments).map(FeedRow.init)
             let items = try posts.items(db, rows: Array(rows.prefix(limit)))
-            return SearchResults(items: items, hasMore: rows.count > limit && offset + limit < Self.maxSearchResults, terms: statement.terms)
+            return SearchResults(items: items, hasMore: SearchPlan.hasMore(fetched: rows.count, offset: offset, limit: limit), terms: statement.terms)
         }
     }
 

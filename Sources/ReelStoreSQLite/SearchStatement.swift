@@ -2,14 +2,14 @@ import Foundation
 import GRDB
 import ReelStore
 
-/// Turns a parsed `SearchQuery` into one SQL statement over `post_search_fields` (folded words
-/// by field with a space on either side, trigram-indexed: see `Schema.addSearchFields`). Every
+/// Turns a `SearchPlan` into one SQL statement over `post_search_fields` (folded words by
+/// field with a space on either side, trigram-indexed: see `Schema.addSearchFields`). Every
 /// piece reaches FTS5 only as a quoted string (`FTS5Term`), so no input can be FTS5 syntax.
 ///
-/// Which posts match, all as one FTS5 AND: a word of three letters or more anywhere inside a
-/// word or a joined word ("brul" → "brûlée", "spiderman" → "Spider-Man"); a two-letter word at
-/// a word's start (" mr"); a one-letter word as a whole word (" a "); a phrase as consecutive
-/// words, the last one a prefix (" mr rob"); an `@` word at a word's start in `people`. With
+/// Which posts match (the plan's rules), all as one FTS5 AND: a word of three letters or more
+/// anywhere inside a word or a joined word (`"brul"`); a word's start (`" mr"`); a whole word
+/// (`" a "`); a phrase as consecutive words, the last one a prefix (`" mr rob"`); `@` words
+/// the same in the `people` column (`people : " zoe"`). With
 /// text to match, a tag filter narrows the FTS5 walk to posts whose tags hold the tag's words,
 /// then the tag links confirm the exact name; tags alone walk the first tag's links in id
 /// order instead. Excluded tags are checked on the tag links. Ready posts only (the
@@ -21,35 +21,26 @@ import ReelStore
 /// full; a broad one ranks its newest `candidates`, which is as deep as results go
 /// (`SQLiteStore.maxSearchResults`). The rank: for each searched word, the fields it occurs in —
 /// tags weigh most, then people, shortcode, and description or joined words — then newest
-/// first. The order depends only on the posts, so offsets into it (the cursors) stay put.
+/// first (`SearchField`). The order depends only on the posts, so offsets into it (the cursors) stay put.
 struct SearchStatement {
-    /// Weights by column of `post_search_fields`.
-    static let weights: [(column: String, weight: Int)] = [("tags", 4), ("people", 3), ("shortcode", 2), ("description", 1), ("joined", 1)]
-
     let sql: String
     let arguments: StatementArguments
     /// The folded words the ranking looked for, for clients to highlight.
     let terms: [String]
 
     /// `libraryIDs`: only posts in these libraries; nil: every library.
-    init(userID: Int64, query: SearchQuery, libraryIDs: [Int64]? = nil, offset: Int, limit: Int, candidates: Int) {
-        let fold = { (word: String) in SearchFolding.fold(word) }
+    init(userID: Int64, plan: SearchPlan, libraryIDs: [Int64]? = nil, offset: Int, limit: Int, candidates: Int) {
         var match: [String] = []
-        for word in query.words.map(fold) where !word.isEmpty {
-            switch word.count {
-            case 1: match.append(FTS5Term.quoted(" \(word) "))
-            case 2: match.append(FTS5Term.quoted(" \(word)"))
-            default: match.append(FTS5Term.quoted(word))
+        for condition in plan.conditions {
+            switch condition {
+            case .inside(let word): match.append(FTS5Term.quoted(word))
+            case .wordStart(let word, let peopleOnly): match.append(Self.field(peopleOnly) + FTS5Term.quoted(" \(word)"))
+            case .wholeWord(let word, let peopleOnly): match.append(Self.field(peopleOnly) + FTS5Term.quoted(" \(word) "))
+            case .phrase(let words): match.append(FTS5Term.quoted(" " + words.joined(separator: " ")))
             }
         }
-        for phrase in query.phrases {
-            match.append(FTS5Term.quoted(" " + phrase.map(fold).joined(separator: " ")))
-        }
-        for word in query.people.map(fold) where !word.isEmpty {
-            match.append("people : " + FTS5Term.quoted(" \(word)"))
-        }
         if !match.isEmpty {
-            for tag in query.tags {
+            for tag in plan.tags {
                 // The tag's words, whole: a superset of the posts with that tag, confirmed below.
                 let words = SearchFolding.words(tag)
                 if !words.isEmpty { match.append("tags : " + FTS5Term.quoted(words)) }
@@ -59,12 +50,12 @@ struct SearchStatement {
         var arguments: StatementArguments = []
         let driver: String
         let id: String
-        var confirmedTags = query.tags
+        var confirmedTags = plan.tags
         if !match.isEmpty {
             id = "post_search_fields.rowid"
             driver = "SELECT rowid AS id FROM post_search_fields WHERE post_search_fields MATCH ?"
             arguments += [match.joined(separator: " AND ")]
-        } else if let first = query.tags.first {
+        } else if let first = plan.tags.first {
             // Tags alone: the first tag's links in id order (an index walk), ready posts only.
             id = "l0.post_id"
             driver = """
@@ -89,21 +80,21 @@ struct SearchStatement {
             filters.append("EXISTS (SELECT 1 FROM posts lp WHERE lp.id = \(id) AND lp.library_id IN (\(SQLiteStore.placeholders(libraryIDs.count))))")
             arguments += StatementArguments(libraryIDs)
         }
-        for tag in query.excludedTags {
+        for tag in plan.excludedTags {
             filters.append("NOT EXISTS (SELECT 1 FROM post_tag_ids l JOIN tags t ON t.id = l.tag_id WHERE l.post_id = \(id) AND t.name = ?)")
             arguments += [tag]
         }
         var sql = "WITH candidates(id) AS MATERIALIZED (\(driver)\(filters.map { " AND " + $0 }.joined()) ORDER BY \(id) DESC LIMIT ?)"
         arguments += [candidates]
 
-        let terms = Self.unique(query.words.map(fold) + query.phrases.flatMap { $0.map(fold) } + query.people.map(fold))
+        let terms = plan.terms
         if terms.isEmpty {
             sql += ", scored(id, score) AS (SELECT id, 0 FROM candidates)"
         } else {
             var parts: [String] = []
             for term in terms {
-                for (column, weight) in Self.weights {
-                    parts.append("(instr(f.\(column), ?) > 0) * \(weight)")
+                for field in SearchField.allCases {
+                    parts.append("(instr(f.\(field.rawValue), ?) > 0) * \(field.weight)")
                     arguments += [term]
                 }
             }
@@ -138,9 +129,9 @@ struct SearchStatement {
         self.terms = terms
     }
 
-    private static func unique(_ words: [String]) -> [String] {
-        var seen = Set<String>()
-        return words.filter { !$0.isEmpty && seen.insert($0).inserted }
+    /// An FTS5 column filter: `people` for `@` words, none otherwise.
+    private static func field(_ peopleOnly: Bool) -> String {
+        peopleOnly ? "people : " : ""
     }
 }
 

@@ -71,39 +71,40 @@ struct LibraryGrantTests {
         }
     }
 
-    @Test("a member's feed, search and favorites hold only posts of libraries granted to them")
-    func listingsAreScoped() async throws {
-        let store = try SQLiteStore.inMemory()
-        let member = try await store.createUser(name: "member", role: .member, passwordHash: "h", now: t0)
-        let family = try await store.createLibrary(name: "Family", now: t0)
-        var ids: [Int64: Int64] = [:]
-        for (index, library) in [Int64(1), family.id, 1, family.id].enumerated() {
-            var new = newPost(contentHash: "post\(index)", tags: ["holiday"])
-            new.libraryID = library
-            let (post, _) = try await store.insertPost(new, maxAttempts: 1, now: t0)
-            try await store.publish(postID: post.id, media: sampleMedia, key: nil)
-            try await store.setFavorite(userID: member.id, postID: post.id, favorited: true, now: t0.addingTimeInterval(Double(index)))
-            ids[post.id] = library
-        }
-        let home = Set(ids.filter { $0.value == 1 }.keys)
-        let feed = try await store.feedPage(userID: member.id, filter: .all, position: .start(seed: 3), limit: 10)
-        #expect(Set(feed.items.map(\.post.id)) == home)
-        let search = try await store.search(userID: member.id, query: SearchQuery.parse("holiday"), offset: 0, limit: 10)
-        #expect(Set(search.items.map(\.post.id)) == home)
-        let favorites = try await store.favorites(userID: member.id, after: nil, limit: 10)
-        #expect(Set(favorites.posts.map(\.id)) == home)
-        await #expect(throws: StoreError.self) {
-            _ = try await store.feedPage(userID: member.id, filter: FeedFilter(library: family.id), position: .start(seed: 3), limit: 10)
-        }
-        await #expect(throws: StoreError.self) { _ = try await store.search(userID: member.id, library: family.id, query: SearchQuery.parse("holiday"), offset: 0, limit: 10) }
-        await #expect(throws: StoreError.self) { _ = try await store.favorites(userID: member.id, library: family.id, after: nil, limit: 10) }
+    @Test("a member's feed, search and favorites hold only posts of libraries granted to them", arguments: StoreBackend.allCases)
+    func listingsAreScoped(backend: StoreBackend) async throws {
+        try await withStore(backend) { (store) async throws in
+            let member = try await store.createUser(name: "member", role: .member, passwordHash: "h", now: t0)
+            let family = try await store.createLibrary(name: "Family", now: t0)
+            var ids: [Int64: Int64] = [:]
+            for (index, library) in [Int64(1), family.id, 1, family.id].enumerated() {
+                var new = newPost(contentHash: "post\(index)", tags: ["holiday"])
+                new.libraryID = library
+                let (post, _) = try await store.insertPost(new, maxAttempts: 1, now: t0)
+                try await store.publish(postID: post.id, media: sampleMedia, key: nil)
+                try await store.setFavorite(userID: member.id, postID: post.id, favorited: true, now: t0.addingTimeInterval(Double(index)))
+                ids[post.id] = library
+            }
+            let home = Set(ids.filter { $0.value == 1 }.keys)
+            let feed = try await store.feedPage(userID: member.id, filter: .all, position: .start(seed: 3), limit: 10)
+            #expect(Set(feed.items.map(\.post.id)) == home)
+            let search = try await store.search(userID: member.id, query: SearchQuery.parse("holiday"), offset: 0, limit: 10)
+            #expect(Set(search.items.map(\.post.id)) == home)
+            let favorites = try await store.favorites(userID: member.id, after: nil, limit: 10)
+            #expect(Set(favorites.posts.map(\.id)) == home)
+            await #expect(throws: StoreError.self) {
+                _ = try await store.feedPage(userID: member.id, filter: FeedFilter(library: family.id), position: .start(seed: 3), limit: 10)
+            }
+            await #expect(throws: StoreError.self) { _ = try await store.search(userID: member.id, library: family.id, query: SearchQuery.parse("holiday"), offset: 0, limit: 10) }
+            await #expect(throws: StoreError.self) { _ = try await store.favorites(userID: member.id, library: family.id, after: nil, limit: 10) }
 
-        try await store.grant(libraryID: family.id, userID: member.id)
-        let onlyFamily = try await store.feedPage(userID: member.id, filter: FeedFilter(library: family.id), position: .start(seed: 3), limit: 10)
-        #expect(Set(onlyFamily.items.map(\.post.id)) == Set(ids.filter { $0.value == family.id }.keys))
-        let searchFamily = try await store.search(userID: member.id, library: family.id, query: SearchQuery.parse("holiday"), offset: 0, limit: 10)
-        #expect(Set(searchFamily.items.map(\.post.id)) == Set(ids.filter { $0.value == family.id }.keys))
-        #expect(try await store.countFeed(userID: member.id, filter: .all) == 4)
+            try await store.grant(libraryID: family.id, userID: member.id)
+            let onlyFamily = try await store.feedPage(userID: member.id, filter: FeedFilter(library: family.id), position: .start(seed: 3), limit: 10)
+            #expect(Set(onlyFamily.items.map(\.post.id)) == Set(ids.filter { $0.value == family.id }.keys))
+            let searchFamily = try await store.search(userID: member.id, library: family.id, query: SearchQuery.parse("holiday"), offset: 0, limit: 10)
+            #expect(Set(searchFamily.items.map(\.post.id)) == Set(ids.filter { $0.value == family.id }.keys))
+            #expect(try await store.countFeed(userID: member.id, filter: .all) == 4)
+        }
     }
 
     @Test("a member scoped to a small library starts from its posts; a large one walks the shuffle index")

@@ -2,17 +2,19 @@ import Foundation
 import GRDB
 import ReelModels
 import ReelStore
+@testable import ReelStorePostgres
 @testable import ReelStoreSQLite
 import ReelTestSupport
 import Testing
 
-/// Search against a real SQLite file: what a person types finds what they mean, filters
-/// filter, the index follows every edit, and no input is an error.
-@Suite("Search store")
+/// Search against a real SQLite file and a real PostgreSQL database: what a person types
+/// finds what they mean, filters filter, the index follows every edit, no input is an error,
+/// and both stores give the same posts in the same order.
+@Suite("Search store on SQLite and PostgreSQL")
 struct SearchStoreTests {
-    /// A library of posts with distinct texts, on a file-backed store.
+    /// A library of posts with distinct texts, on a fresh store of one backend.
     struct Library {
-        let store: SQLiteStore
+        let store: any PortableStore
         let viewer: Int64
         var ids: [String: Int64] = [:]
 
@@ -38,24 +40,23 @@ struct SearchStoreTests {
         }
     }
 
-    func withLibrary(_ body: (inout Library) async throws -> Void) async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let store = try SQLiteStore(path: folder.databasePath)
-        let viewer = try await store.createUser(name: "viewer", role: .member, passwordHash: "h", now: t0)
-        var library = Library(store: store, viewer: viewer.id)
-        try await library.add("leon", description: "Léon: the professional", uploader: "Cinema Club")
-        try await library.add("spider", description: "Spider-Man swings", tags: ["marvel"])
-        try await library.add("robot", description: "Mr. Robot season one", username: "elliot.alderson")
-        try await library.add("creme", description: "Crème brûlée at home", tags: ["dessert"], uploader: "Chef Zoë")
-        try await library.add("cats", description: "a nap in the sun", tags: ["cats", "Cute"])
-        try await library.add("queued", description: "Léon again, still transcoding", ready: false)
-        try await body(&library)
+    func withLibrary(_ backend: StoreBackend, _ body: (inout Library) async throws -> Void) async throws {
+        try await withStore(backend) { (store) async throws in
+            let viewer = try await store.createUser(name: "viewer", role: .member, passwordHash: "h", now: t0)
+            var library = Library(store: store, viewer: viewer.id)
+            try await library.add("leon", description: "Léon: the professional", uploader: "Cinema Club")
+            try await library.add("spider", description: "Spider-Man swings", tags: ["marvel"])
+            try await library.add("robot", description: "Mr. Robot season one", username: "elliot.alderson")
+            try await library.add("creme", description: "Crème brûlée at home", tags: ["dessert"], uploader: "Chef Zoë")
+            try await library.add("cats", description: "a nap in the sun", tags: ["cats", "Cute"])
+            try await library.add("queued", description: "Léon again, still transcoding", ready: false)
+            try await body(&library)
+        }
     }
 
-    @Test("what a person types finds what they mean")
-    func findsWhatIsMeant() async throws {
-        try await withLibrary { (library: inout Library) async throws in
+    @Test("what a person types finds what they mean", arguments: StoreBackend.allCases)
+    func findsWhatIsMeant(backend: StoreBackend) async throws {
+        try await withLibrary(backend) { (library: inout Library) async throws in
             #expect(try await library.find("leon") == ["leon"], "diacritics fold; queued posts are not results")
             #expect(try await library.find("LÉON") == ["leon"])
             #expect(try await library.find("spider man") == ["spider"])
@@ -79,9 +80,9 @@ struct SearchStoreTests {
         }
     }
 
-    @Test("tag:, -tag: and @ filter; filters alone list what they keep")
-    func filters() async throws {
-        try await withLibrary { (library: inout Library) async throws in
+    @Test("tag:, -tag: and @ filter; filters alone list what they keep", arguments: StoreBackend.allCases)
+    func filters(backend: StoreBackend) async throws {
+        try await withLibrary(backend) { (library: inout Library) async throws in
             try await library.add("draft", description: "cats not yet ready", tags: ["cats"], ready: false)
             #expect(try await library.find("tag:cats") == ["cats"], "tags alone find ready posts only")
             #expect(try await library.find("tag:cats tag:cute") == ["cats"])
@@ -98,20 +99,73 @@ struct SearchStoreTests {
             #expect(try await library.find("@elliot.alderson") == ["robot"])
             #expect(try await library.find("@robot").isEmpty, "@ looks at people only")
             #expect(try await library.find("tag:nosuchtag").isEmpty)
+            try await library.add("hartley", uploader: "J. R. Hartley")
+            #expect(try await library.find("@j") == ["hartley"], "a one-letter @ word is a whole word of the people")
+            #expect(try await library.find("@h").isEmpty)
+            #expect(try await library.find("@ha") == ["hartley"])
         }
     }
 
-    @Test("a post whose tag matches ranks above one where only the description does")
-    func tagsOutrankDescriptions() async throws {
-        try await withLibrary { (library: inout Library) async throws in
+    @Test("a post whose tag matches ranks above one where only the description does", arguments: StoreBackend.allCases)
+    func tagsOutrankDescriptions(backend: StoreBackend) async throws {
+        try await withLibrary(backend) { (library: inout Library) async throws in
             try await library.add("mentions", description: "my neighbour's cats and their long afternoon naps in the garden")
             #expect(try await library.find("cats") == ["cats", "mentions"])
         }
     }
 
-    @Test("punctuation, FTS5 syntax and huge inputs are queries like any other, never errors")
-    func nastyInputs() async throws {
-        try await withLibrary { (library: inout Library) async throws in
+    @Test("the rank adds the weights of the fields each word is in — tags, people, shortcode, description — then newest first; pages cut that order", arguments: StoreBackend.allCases)
+    func rankByFields(backend: StoreBackend) async throws {
+        try await withLibrary(backend) { (library: inout Library) async throws in
+            try await library.add("desc-old", description: "late night jazz")
+            try await library.add("tag", description: "sax solo", tags: ["Jazz"])
+            try await library.add("person", uploader: "Jazz Club")
+            try await library.add("code", shortcode: "jazz42")
+            try await library.add("desc-new", description: "more jazz please")
+            try await library.add("tag-person", tags: ["jazz"], uploader: "Jazz Hands")
+            try await library.add("joined", description: "jazz-funk night")
+            let expected = ["tag-person", "tag", "person", "joined", "code", "desc-new", "desc-old"]
+            #expect(try await library.find("jazz") == expected)
+            #expect(try await library.find("JAZ") == expected, "a word's start scores as the word does")
+            var paged: [String] = []
+            var offset = 0
+            while true {
+                let page = try await library.store.search(userID: library.viewer, query: SearchQuery.parse("jazz"), offset: offset, limit: 3)
+                paged += page.items.map { item in library.ids.first { $0.value == item.post.id }?.key ?? "?" }
+                offset += 3
+                if !page.hasMore { break }
+            }
+            #expect(paged == expected)
+            #expect(try await library.find("jazz night") == ["joined", "desc-old"], "both words count")
+            #expect(try await library.find("\"late night\"") == ["desc-old"])
+        }
+    }
+
+    @Test("accents and case fold in every script, whichever way the word is typed", arguments: StoreBackend.allCases)
+    func foldsEveryScript(backend: StoreBackend) async throws {
+        try await withLibrary(backend) { (library: inout Library) async throws in
+            for (name, description, tag, uploader) in [
+                ("greek", "Ελληνικά τραγούδια", nil, nil), ("russian", "Ёлка в лесу", "Зима", nil),
+                ("vietnamese", "Phở bò Hà Nội", nil, nil), ("spanish", "El ñandú corre", nil, "Peña"),
+            ] {
+                try await library.add(name, description: description, tags: tag.map { [$0] } ?? [], uploader: uploader)
+            }
+            let cases: [(query: String, found: [String])] = [
+                ("ελληνικα", ["greek"]), ("ΤΡΑΓΟΥΔΙΑ", ["greek"]),
+                ("елка", ["russian"]), ("ЁЛКА", ["russian"]), ("зима", ["russian"]), ("в", ["russian"]),
+                // Tag filters ignore ASCII case only, as tag names do.
+                ("tag:Зима", ["russian"]), ("tag:зима", []), ("tag:Зима лес", ["russian"]),
+                ("pho ha noi", ["vietnamese"]), ("\"ha noi\"", ["vietnamese"]), ("nandu", ["spanish"]), ("@pena", ["spanish"]),
+            ]
+            for (query, found) in cases {
+                #expect(try await library.find(query) == found, "\(query)")
+            }
+        }
+    }
+
+    @Test("punctuation, FTS5 syntax and huge inputs are queries like any other, never errors", arguments: StoreBackend.allCases)
+    func nastyInputs(backend: StoreBackend) async throws {
+        try await withLibrary(backend) { (library: inout Library) async throws in
             let nasty = [
                 "", "   ", "!!!", "\"", "\"\"", "*", "* OR *", "NEAR(a b)", "NEAR(", "a OR b", "leon AND", "AND", "OR", "NOT leon",
                 "-", "--", ":", "description:leon", "tags : cats", "^leon", "leon*", "(", ")", "{people}: x", "tag:", "-tag:", "@", "@@",
@@ -126,13 +180,13 @@ struct SearchStoreTests {
             #expect(try await library.find("\"leon").isEmpty == false, "an unclosed quote runs to the end")
             #expect(try await library.find("").isEmpty)
             #expect(try await library.find("!!!").isEmpty)
-            #expect(try library.store.check() == "ok")
+            if let sqlite = library.store as? SQLiteStore { #expect(try sqlite.check() == "ok") }
         }
     }
 
-    @Test("the index follows edits, tags, tag renames, status and deletes")
-    func indexFollowsChanges() async throws {
-        try await withLibrary { (library: inout Library) async throws in
+    @Test("the index follows edits, tags, tag renames, status and deletes", arguments: StoreBackend.allCases)
+    func indexFollowsChanges(backend: StoreBackend) async throws {
+        try await withLibrary(backend) { (library: inout Library) async throws in
             let id = try #require(library.ids["cats"])
             var metadata = try #require(try await library.store.post(id: id)).metadata
             metadata.description = "a fierce tiger"
@@ -145,7 +199,8 @@ struct SearchStoreTests {
             try await library.store.removeTag(postID: id, tag: "felines")
             #expect(try await library.find("felines").isEmpty)
 
-            try await library.store.write { db in try db.execute(sql: "UPDATE tags SET name = 'Kittens' WHERE name = 'cats'") }
+            try await Self.execute(library.store, sqlite: "UPDATE tags SET name = 'Kittens' WHERE name = 'cats'",
+                                   postgres: "UPDATE tags SET name = 'Kittens', name_key = 'kittens' WHERE name_key = 'cats'")
             #expect(try await library.find("kittens") == ["cats"])
             #expect(try await library.find("tag:kittens") == ["cats"])
 
@@ -157,16 +212,17 @@ struct SearchStoreTests {
 
             try await library.store.deletePost(id: id)
             #expect(try await library.find("tiger").isEmpty)
-            #expect(try library.store.rawStrings("SELECT COUNT(*) FROM post_search_fields WHERE rowid = \(id)") == ["0"])
+            let key = library.store is SQLiteStore ? "rowid" : "post_id"
+            #expect(try await rawStrings(library.store, "SELECT count(*) FROM post_search_fields WHERE \(key) = \(id)") == ["0"])
 
             #expect(try await library.store.rebuildSearchIndex() == 4)
             #expect(try await library.find("brul") == ["creme"])
         }
     }
 
-    @Test("pages follow each other by offset, without repeats, up to the depth bound")
-    func pagination() async throws {
-        try await withLibrary { (library: inout Library) async throws in
+    @Test("pages follow each other by offset, without repeats, up to the depth bound", arguments: StoreBackend.allCases)
+    func pagination(backend: StoreBackend) async throws {
+        try await withLibrary(backend) { (library: inout Library) async throws in
             for index in 0..<7 { try await library.add("clip\(index)", description: "holiday clip number \(index)") }
             var seen: [Int64] = []
             var offset = 0
@@ -178,46 +234,54 @@ struct SearchStoreTests {
             }
             #expect(seen.count == 7 && Set(seen).count == 7)
             await #expect(throws: StoreError.self) {
-                try await library.store.search(userID: library.viewer, query: SearchQuery.parse("x"), offset: SQLiteStore.maxSearchResults, limit: 1)
+                try await library.store.search(userID: library.viewer, query: SearchQuery.parse("x"), offset: library.store.maxSearchResults, limit: 1)
             }
         }
     }
 
-    @Test("a search matching more posts than it ranks ranks the newest, in pages that neither repeat nor skip")
-    func broadSearchesRankTheNewest() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let store = try SQLiteStore(path: folder.databasePath)
-        let viewer = try await store.createUser(name: "viewer", role: .member, passwordHash: "h", now: t0)
-        let extra = 7
-        try store.insertSyntheticPosts(count: SQLiteStore.maxSearchResults + extra, tagsPerPost: 1, now: t0)
-        let newest = try store.rawStrings("SELECT id FROM posts ORDER BY id DESC LIMIT \(SQLiteStore.maxSearchResults)").compactMap { Int64($0) }
-        var seen: [Int64] = []
-        var offset = 0
-        while true {
-            let page = try await store.search(userID: viewer.id, query: SearchQuery.parse("synthetic clip"), offset: offset, limit: 60)
-            seen += page.items.map(\.post.id)
-            offset += 60
-            if !page.hasMore || offset + 60 > SQLiteStore.maxSearchResults { break }
+    @Test("a search matching more posts than it ranks ranks the newest, in pages that neither repeat nor skip", arguments: StoreBackend.allCases)
+    func broadSearchesRankTheNewest(backend: StoreBackend) async throws {
+        try await withStore(backend) { (store) async throws in
+            let viewer = try await store.createUser(name: "viewer", role: .member, passwordHash: "h", now: t0)
+            let depth = store.maxSearchResults
+            try await Self.insertSyntheticPosts(store, count: depth + 7)
+            let newest = try await rawStrings(store, "SELECT id FROM posts ORDER BY id DESC LIMIT \(depth)").compactMap { Int64($0) }
+            var seen: [Int64] = []
+            var offset = 0
+            while true {
+                let page = try await store.search(userID: viewer.id, query: SearchQuery.parse("synthetic clip"), offset: offset, limit: 60)
+                seen += page.items.map(\.post.id)
+                offset += 60
+                if !page.hasMore || offset + 60 > depth { break }
+            }
+            #expect(Set(seen).count == seen.count, "no post twice")
+            #expect(Set(seen).isSubset(of: Set(newest)), "only the newest matches are ranked")
+            #expect(seen.count == 960)
+            // The description holds "#topicN", the tags "topicN": a tag match outranks a description-only one.
+            let ranked = try await store.search(userID: viewer.id, query: SearchQuery.parse("topic1"), offset: 0, limit: 60).items
+            var tagged: [Bool] = []
+            for item in ranked {
+                tagged.append(try await rawStrings(store, """
+                    SELECT count(*) FROM post_tag_ids l JOIN tags t ON t.id = l.tag_id WHERE l.post_id = \(item.post.id) AND t.name LIKE 'topic1%'
+                    """) == ["1"])
+            }
+            #expect(tagged.contains(true))
+            #expect(tagged.firstIndex(of: false).map { index in !tagged[index...].contains(true) } ?? true, "tag matches come first")
         }
-        #expect(Set(seen).count == seen.count, "no post twice")
-        #expect(Set(seen).isSubset(of: Set(newest)), "only the newest matches are ranked")
-        #expect(seen.count == 960)
-        // The description holds "#topicN", the tags "topicN": a tag match outranks a description-only one.
-        let ranked = try await store.search(userID: viewer.id, query: SearchQuery.parse("topic1"), offset: 0, limit: 60).items
-        let tagged = try ranked.map { item in
-            try store.rawStrings("SELECT count(*) FROM post_tag_ids l JOIN tags t ON t.id = l.tag_id WHERE l.post_id = \(item.post.id) AND t.name LIKE 'topic1%'") == ["1"]
-        }
-        #expect(tagged.firstIndex(of: false).map { index in !tagged[index...].contains(true) } ?? true, "tag matches come first")
     }
 
-    @Test("the words searched for come back folded, for highlighting")
-    func terms() async throws {
-        try await withLibrary { (library: inout Library) async throws in
+    @Test("the words searched for come back folded, for highlighting", arguments: StoreBackend.allCases)
+    func terms(backend: StoreBackend) async throws {
+        try await withLibrary(backend) { (library: inout Library) async throws in
             let results = try await library.store.search(
                 userID: library.viewer, query: SearchQuery.parse("Crème BRÛLÉE \"mr robot\" @zoë tag:cats crème"), offset: 0, limit: 5
             )
             #expect(results.terms == ["creme", "brulee", "mr", "robot", "zoe"])
+            // Vowel signs belong to their word, a danda ends one.
+            let indic = try await library.store.search(
+                userID: library.viewer, query: SearchQuery.parse("किताब। हिंदी ที่นี่"), offset: 0, limit: 5
+            )
+            #expect(indic.terms == ["किताब", "हिंदी", "ที่นี่"])
         }
     }
 
@@ -242,6 +306,50 @@ struct SearchStoreTests {
         #expect(try store.rawStrings("SELECT name FROM sqlite_master WHERE name IN ('post_search', 'post_search_substrings')").isEmpty)
     }
 
+    @Test("upgrading a PostgreSQL database from p6 indexes its ready posts")
+    func postgresMigrationFillsIndex() async throws {
+        try await withPostgresStore(migrating: false) { (store) async throws in
+            let before = try #require(ReelStorePostgres.Schema.migrations.firstIndex { $0.version == "p7_search" })
+            _ = try await store.migrate(Array(ReelStorePostgres.Schema.migrations.prefix(before)))
+            for statement in [
+                """
+                INSERT INTO posts (id, folder_name, kind, status, description, uploader, date_added, content_hash)
+                    VALUES (1, 'a', 'video', 'ready', 'Crème brûlée', 'Chef Zoë', 1700000000, 'ha'),
+                           (2, 'b', 'video', 'queued', 'Crème again', NULL, 1700000001, 'hb')
+                """,
+                "INSERT INTO tags (name, name_key) VALUES ('Dessert', 'dessert')",
+                "INSERT INTO post_tag_ids (post_id, tag_id) SELECT 1, id FROM tags",
+            ] {
+                try await store.executeForTesting(statement)
+            }
+            #expect(try await store.migrate().contains("p7_search"))
+            #expect(try await store.schemaVersion() == PostgresStore.currentSchemaVersion)
+            #expect(try await store.rawStrings("SELECT post_id FROM post_search_fields") == ["1"])
+            #expect(try await store.rawStrings("SELECT description || '|' || tags || '|' || people FROM post_search_fields") == [
+                " creme brulee | dessert | chef zoe ",
+            ])
+            let viewer = try await store.createUser(name: "viewer", role: .member, passwordHash: "h", now: t0)
+            let found = try await store.search(userID: viewer.id, query: SearchQuery.parse("brul"), offset: 0, limit: 5)
+            #expect(found.items.map(\.post.id) == [1])
+        }
+    }
+
+    @Test("upgrading a PostgreSQL database from p8 refolds its index: vowel signs stay in their word, Hebrew points fold away")
+    func postgresMigrationRefoldsIndex() async throws {
+        try await withPostgresStore(migrating: false) { (store) async throws in
+            let before = try #require(ReelStorePostgres.Schema.migrations.firstIndex { $0.version == "p9_search_folding" })
+            _ = try await store.migrate(Array(ReelStorePostgres.Schema.migrations.prefix(before)))
+            try await store.executeForTesting("""
+                INSERT INTO posts (id, folder_name, kind, status, description, date_added, content_hash)
+                    VALUES (1, 'a', 'video', 'ready', 'किताब। שָׁלוֹם ΣΟΦΟΣ', 1700000000, 'ha')
+                """)
+            let folded = " किताब שלום σοφοσ "
+            #expect(try await store.rawStrings("SELECT description FROM post_search_fields") != [folded])
+            #expect(try await store.migrate() == ["p9_search_folding"])
+            #expect(try await store.rawStrings("SELECT description FROM post_search_fields") == [folded])
+        }
+    }
+
     @Test("the query language splits the way the index does")
     func parsing() {
         #expect(SearchQuery.parse("Spider-Man") == SearchQuery(words: ["spider", "man"]))
@@ -251,5 +359,31 @@ struct SearchStoreTests {
         #expect(SearchQuery.parse("tag:\"cute cats\"").tags == ["cute cats"])
         #expect(SearchQuery.parse(String(repeating: "word ", count: 100)).words.count == SearchQuery.maxTerms)
         #expect(SearchQuery.parse("*** ( ) : -").isEmpty)
+    }
+
+    /// Runs one raw statement on either backend, for changes no protocol makes (a tag rename).
+    static func execute(_ store: any PortableStore, sqlite: String, postgres: String) async throws {
+        if let store = store as? SQLiteStore { try await store.write { db in try db.execute(sql: sqlite) } }
+        if let store = store as? PostgresStore { try await store.executeForTesting(postgres) }
+    }
+
+    /// `count` ready posts "Synthetic clip N #topicK", each tagged with one of 500 topics
+    /// (long-tailed: low numbers are common), as `SQLiteStore.insertSyntheticPosts` makes them.
+    static func insertSyntheticPosts(_ store: any PortableStore, count: Int) async throws {
+        if let store = store as? SQLiteStore { try store.insertSyntheticPosts(count: count, tagsPerPost: 1, now: t0) }
+        if let store = store as? PostgresStore {
+            try await store.executeForTesting("INSERT INTO tags (name, name_key) SELECT 'topic' || k, 'topic' || k FROM generate_series(0, 499) AS k")
+            try await store.executeForTesting("""
+                INSERT INTO posts (folder_name, kind, status, description, uploader, username, shortcode, date_added, content_hash)
+                SELECT 'synthetic-' || n, 'video', 'ready', 'Synthetic clip ' || n || ' #topic' || (n % 500),
+                       'Uploader ' || (n % 997), 'user' || (n % 997), 's' || n, 1700000000 + n, 'h' || n
+                FROM generate_series(0, \(count - 1)) AS n
+                """)
+            try await store.executeForTesting("""
+                INSERT INTO post_tag_ids (post_id, tag_id)
+                SELECT p.id, t.id FROM posts p
+                JOIN tags t ON t.name = 'topic' || floor(power(((p.id * 7919) % 1000) / 1000.0, 2) * 500)::int
+                """)
+        }
     }
 }

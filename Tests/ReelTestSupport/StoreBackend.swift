@@ -7,7 +7,7 @@ import ReelStoreSQLite
 
 /// The store protocols both backends implement so far: a parameterised store suite receives
 /// its store as this. It grows as `PostgresStore` gains protocols, until it is all of them.
-public typealias PortableStore = AccountStore & JobStore & LibraryStore & StoryFilingStore & SocialStore & FeedStore & LibraryGrantStore & RecentSearchStore & CollectionStore & GenerationStore & StoryStore & CatalogStore & EventStore & ForYouStore & PostJobEnqueuing
+public typealias PortableStore = AccountStore & JobStore & LibraryStore & StoryFilingStore & SocialStore & FeedStore & LibraryGrantStore & RecentSearchStore & CollectionStore & GenerationStore & StoryStore & CatalogStore & SearchStore & EventStore & ForYouStore & PostJobEnqueuing
 
 /// A job for a post without `insertPost` (the job suites' shortcut), which both stores offer
 /// outside the protocols.

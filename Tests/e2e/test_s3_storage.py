@@ -3,81 +3,24 @@ REELHOUSE_STORAGE=s3://… publishes a post's files to a real SeaweedFS (which c
 signature), `reelhouse serve` plays them from there, and deleting the post empties the bucket.
 A wrong secret is a storage error, never a silent success."""
 import json
-import os
 import shutil
-import socket
-import subprocess
-import time
-from pathlib import Path
 
-import botocore.config
-import botocore.session
 import pytest
 
 from conftest import http, make_clip, reelhouse
+from pykit.seaweed import ACCESS_KEY, SECRET_KEY, Seaweed
 from pykit.server import LiveServer
 
-ROOT = Path(__file__).resolve().parents[2]
-ACCESS_KEY = "REELTESTACCESSKEY"
-SECRET_KEY = "reel-test-secret-key-0123456789"
 BUCKET = "reel-e2e"
-
-
-def free_ports(count: int) -> list[int]:
-    sockets = [socket.socket() for _ in range(count)]
-    for probe in sockets:
-        probe.bind(("127.0.0.1", 0))
-    ports = [probe.getsockname()[1] for probe in sockets]
-    for probe in sockets:
-        probe.close()
-    return ports
-
-
-def weed_binary() -> str:
-    found = os.environ.get("REELHOUSE_WEED") or (str(ROOT / ".venv/bin/weed") if (ROOT / ".venv/bin/weed").exists() else None) \
-        or shutil.which("weed")
-    assert found, "SeaweedFS's weed binary is missing: run scripts/ensure-deps.sh test"
-    return found
 
 
 @pytest.fixture(scope="module")
 def seaweed(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("seaweed")
-    (folder / "data").mkdir()
-    (folder / "identities.json").write_text(json.dumps({"identities": [{
-        "name": "reelhouse-e2e", "credentials": [{"accessKey": ACCESS_KEY, "secretKey": SECRET_KEY}],
-        "actions": ["Admin", "Read", "Write", "List", "Tagging"]}]}))
-    names = ["master.port", "master.port.grpc", "volume.port", "volume.port.grpc", "filer.port", "filer.port.grpc",
-             "s3.port", "s3.port.grpc", "s3.port.iceberg", "s3.port.lance"]
-    ports = dict(zip(names, free_ports(len(names))))
-    log = open(folder / "weed.log", "w")
-    # Dies with pytest even if pytest is killed (pytest's main thread starts it and outlives it).
-    launcher = ["setpriv", "--pdeathsig", "KILL", "--"] if shutil.which("setpriv") else []
-    process = subprocess.Popen(
-        [*launcher, weed_binary(), "server", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", f"-dir={folder / 'data'}", "-s3",
-         f"-s3.config={folder / 'identities.json'}", "-master.volumeSizeLimitMB=64", "-volume.max=0",
-         *[f"-{name}={port}" for name, port in ports.items()]],
-        stdout=log, stderr=subprocess.STDOUT)
-    endpoint = f"http://127.0.0.1:{ports['s3.port']}"
-    client = botocore.session.get_session().create_client(
-        "s3", endpoint_url=endpoint, region_name="us-east-1", aws_access_key_id=ACCESS_KEY, aws_secret_access_key=SECRET_KEY,
-        config=botocore.config.Config(s3={"addressing_style": "path"}, retries={"max_attempts": 1}))
+    running = Seaweed(tmp_path_factory.mktemp("seaweed"), BUCKET)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                client.create_bucket(Bucket=BUCKET)
-                client.put_object(Bucket=BUCKET, Key="probe", Body=b"p")
-                client.delete_object(Bucket=BUCKET, Key="probe")
-                break
-            except Exception:
-                assert process.poll() is None and time.monotonic() < deadline, (folder / "weed.log").read_text()[-2000:]
-                time.sleep(0.25)
-        yield endpoint, client
+        yield running.endpoint, running.client
     finally:
-        process.kill()
-        process.wait()
-        log.close()
+        running.stop()
 
 
 def keys(client, prefix: str) -> list[str]:

@@ -123,3 +123,27 @@ def test_picture_in_picture_button_takes_the_playing_video_out_and_back(page):
     button.click()
     page.wait_for_function("document.pictureInPictureElement === null", timeout=5000)
     assert page.locator(".toast:has-text('Picture-in-picture')").count() == 0
+
+
+def test_next_on_the_last_loaded_item_moves_once_the_next_page_lands(context):
+    """↓ pressed on the last item of the pages loaded so far, while the next page is still on
+    its way (held here), is not lost: the feed moves on as soon as that page arrives."""
+    held = []
+    context.route("**/api/v1/feed?*cursor=*", lambda route: held.append(route))
+    page = context.new_page()
+    page.goto("/")
+    page.wait_for_selector(CURRENT, timeout=15_000)
+    loaded = page.locator("[data-item-id]").count()
+    for _ in range(loaded - 1):
+        swipe_next(page)
+    page.wait_for_function("n => document.querySelectorAll('[data-item-id]')[n - 1].getAttribute('aria-current') === 'true'", arg=loaded)
+    assert held, "the next page was asked for before the last loaded item"
+    last = current_id(page)
+    page.keyboard.press("ArrowDown")
+    page.wait_for_timeout(300)
+    assert current_id(page) == last, "nothing after the last loaded item yet"
+    for route in held:
+        route.continue_()
+    context.unroute("**/api/v1/feed?*cursor=*")
+    assert wait_current_changes(page, last) != last
+    assert page.locator("[data-item-id]").count() > loaded

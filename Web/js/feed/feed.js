@@ -62,6 +62,9 @@ export function startFeed({ engine, lookAhead, tag, list = null, mode = null, on
   const entries = [];
   let pageFailed = false;
   let stopped = false;
+  // "Next" asked for on the last loaded item while the next page is on its way: honoured when
+  // the page lands, so a key press at the end of a slow page is not lost.
+  let nextQueued = false;
 
   const lookup = (key) => entries[key] ?? null;
   const entryOf = (element) => entries[Number(element?.dataset.entry)] ?? null;
@@ -117,6 +120,7 @@ export function startFeed({ engine, lookAhead, tag, list = null, mode = null, on
   }
 
   function onCurrentChange(index) {
+    nextQueued = false;
     const item = source.items[index];
     menus.close({ refocus: false });
     watch.leaving();
@@ -174,11 +178,13 @@ export function startFeed({ engine, lookAhead, tag, list = null, mode = null, on
       renderState(stateBox, null);
       appendItems(before);
       planPlayers();
+      if (nextQueued) goNext();
       if (wantsMore() && source.items.length > before) loadMore();
     } catch (error) {
       if (stopped) return;
       if (error?.isUnauthorized) { onUnauthorized(); return; }
       pageFailed = true;
+      nextQueued = false;
       if (error?.isOffline) connectivity.showOffline();
       if (before === 0) {
         renderState(stateBox, { kind: 'error', offline: error?.isOffline, message: error?.message }, { onRetry: loadMore });
@@ -186,6 +192,14 @@ export function startFeed({ engine, lookAhead, tag, list = null, mode = null, on
         showToast("Couldn't load more posts. Retrying when the connection is back.", { kind: 'error' });
       }
     }
+  }
+
+  /** Moves to the next shown item; on the last loaded one, as soon as the next page lands. */
+  function goNext() {
+    nextQueued = false;
+    if (pager.goTo(pager.step(1)) || source.exhausted) return;
+    nextQueued = true;
+    if (!source.loading) loadMore();
   }
 
   function restartSameFilter() { onFilterChange(tag ?? null); }
@@ -296,7 +310,7 @@ export function startFeed({ engine, lookAhead, tag, list = null, mode = null, on
   // `ended` does not bubble either; it only comes when autoplay next turned looping off.
   scroller.addEventListener('ended', (event) => {
     if (event.target instanceof HTMLVideoElement && event.target === playback.currentVideo() && !playback.userPaused) {
-      pager.goTo(pager.step(1));
+      goNext();
     }
   }, true);
   scroller.addEventListener('error', (event) => {
@@ -312,7 +326,7 @@ export function startFeed({ engine, lookAhead, tag, list = null, mode = null, on
     onHold: (element, on) => playback.hold(on),
   });
   const keyActions = {
-    next: () => pager.goTo(pager.step(1)),
+    next: goNext,
     previous: () => pager.goTo(pager.step(-1)),
     left: () => stepCarousel(currentEntry()?.element, -1),
     right: () => stepCarousel(currentEntry()?.element, 1),
@@ -331,7 +345,7 @@ export function startFeed({ engine, lookAhead, tag, list = null, mode = null, on
   wireMediaSession({
     play: () => { if (playback.userPaused) togglePause(); },
     pause: () => { if (!playback.userPaused) togglePause(); },
-    next: () => pager.goTo(pager.step(1)),
+    next: goNext,
     previous: () => pager.goTo(pager.step(-1)),
   });
   const onVisibility = () => playback.update();
