@@ -15,7 +15,8 @@ import ReelStore
 /// back: a signal row adds its counts, an affinity decays the stored score to the later
 /// instant and adds the batch's, a popularity key log-sum-exps the batch's key into the
 /// stored one. So batches of different people about one post (or two of one person) may run
-/// at once without losing an update, and a batch is a fixed number of statements. (The sums
+/// at once without losing an update (rows are written in key order, so two batches never
+/// deadlock), and a batch is a fixed number of statements. (The sums
 /// equal the SQLite store's event-by-event folds up to floating-point rounding.)
 enum PostgresEventIngest {
     /// Rows per multi-row INSERT: 9 parameters each, well under PostgreSQL's 65,535.
