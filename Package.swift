@@ -131,7 +131,9 @@ let package = Package(
         // the pipeline's error, so the server uses them without linking ffmpeg runners or the importer.
         .target(
             name: "ReelStorage",
-            dependencies: ["ReelModels", "ReelStore", .product(name: "NIOPosix", package: "swift-nio")],
+            dependencies: [
+                "ReelModels", "ReelStore", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
 
@@ -160,6 +162,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -261,6 +264,7 @@ let package = Package(
                     dependencies: [
                         "ReelPipeline", "ReelImport", "ReelStorage", "ReelJobs", "ReelStoreSQLite", "ReelStore", "ReelModels",
                         .product(name: "Logging", package: "swift-log"),
+                        .product(name: "NIOCore", package: "swift-nio"),
                     ],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelGenerationTests",

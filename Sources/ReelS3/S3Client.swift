@@ -38,11 +38,15 @@ public struct S3Client: Sendable {
 
     // MARK: - Objects
 
-    /// Stores `body` under `key`; returns the object's ETag.
+    /// Stores `body` under `key`; returns the object's ETag. With `onlyIfAbsent` the write is
+    /// conditional (`If-None-Match: *`): when the key exists already the server refuses it with
+    /// 412 `PreconditionFailed` and keeps what is there, so of several writers racing for one
+    /// key exactly one succeeds (AWS since 2024-08, SeaweedFS 4.x; see S3UploadStorageTests).
     @discardableResult
-    public func putObject(bucket: String, key: String, body: Data, contentType: String? = nil) async throws -> String {
+    public func putObject(bucket: String, key: String, body: Data, contentType: String? = nil, onlyIfAbsent: Bool = false) async throws -> String {
         var headers: [(name: String, value: String)] = []
         if let contentType { headers.append(("content-type", contentType)) }
+        if onlyIfAbsent { headers.append(("if-none-match", "*")) }
         let response = try await send("PUT", bucket: bucket, key: key, headers: headers, body: body)
         return response.headers.first(name: "etag") ?? ""
     }

@@ -54,10 +54,42 @@ public struct StoredObject: Sendable, Equatable {
     public var info: StoredObjectInfo { StoredObjectInfo(size: size, etag: etag) }
 }
 
-/// Where posts' source files (their mezzanines) are kept, by the path relative to the data
-/// folder that the store records (`sources/ab12….mp4`).
+/// Where posts' source files (their mezzanines) are kept, by the path the store records
+/// (`sources/ab12….mp4`): the data folder's `sources/` (`SourceStore`), or `sources/` in the
+/// bucket (`S3SourceStorage`), so a worker on any node can transcode a post imported on another.
 public protocol SourceStorage: Sendable {
+    /// Keeps `file` as a post's source named by its content hash (kept once: the same content
+    /// kept again returns the same path). Returns the path to record.
+    func keep(_ file: URL, contentHash: String) async throws -> String
+    /// Keeps validated WebVTT for language `tag` (already a safe file-name part); returns its path.
+    func keepSubtitles(_ vtt: Data, tag: String) async throws -> String
+    /// A local file with a kept source's bytes, for ffmpeg: the kept file itself when it is on
+    /// this disk, else a copy fetched into `folder` (the job's work folder, deleted with it).
+    /// Nil when the source is missing.
+    func localCopy(of relativePath: String, in folder: URL) async throws -> URL?
     /// Removes a kept source; one that is already gone, or a path outside the sources folder,
     /// is left alone without error.
     func removeSource(_ relativePath: String) async
+}
+
+/// Stored source paths (`sources/{name}`), shared by the disk and the bucket.
+public enum SourcePath {
+    /// The name part of a stored path, or nil for anything else: letters, digits, dots and
+    /// hyphens, not starting with a dot, as our code makes them. No stored string becomes a file
+    /// or object name without passing here.
+    public static func name(of relativePath: String) -> String? {
+        let parts = relativePath.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0] == "sources", !parts[1].isEmpty, parts[1].utf8.count <= 200,
+              parts[1].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }),
+              !parts[1].hasPrefix(".")
+        else { return nil }
+        return String(parts[1])
+    }
+
+    /// A kept source's name: its content hash and, when short and plain, the original extension.
+    public static func name(contentHash: String, extension ext: String) -> String {
+        let lowered = ext.lowercased()
+        let safe = lowered.count <= 5 && lowered.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) ? lowered : ""
+        return safe.isEmpty ? contentHash : "\(contentHash).\(safe)"
+    }
 }

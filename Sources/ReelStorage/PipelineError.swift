@@ -14,6 +14,9 @@ public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The input was refused (not media, too long, already a post being made…): the reason is
     /// for the person who sent it.
     case rejected(String)
+    /// Another request (on this node or another) stored bytes of the same upload at the same
+    /// offset first; this one's bytes were not kept.
+    case uploadConflict(String)
 
     public var description: String {
         switch self {
@@ -26,6 +29,8 @@ public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
         case .inconsistent(let reason):
             "inconsistent library state: \(reason)"
         case .rejected(let reason):
+            reason
+        case .uploadConflict(let reason):
             reason
         }
     }

@@ -33,7 +33,7 @@ public struct UploadImports: Sendable {
     /// record all go.
     public func mayExpire(_ upload: UploadRecord, now: Date) async throws -> Bool {
         guard upload.expiresAt <= now else { return false }
-        guard upload.outcome == nil, (try? storage.offset(id: upload.id)) == upload.length else { return true }
+        guard upload.outcome == nil, (try? await storage.offset(id: upload.id)) == upload.length else { return true }
         guard let job = try await job(uploadID: upload.id) else { return false }
         return job.state.isTerminal
     }
@@ -43,7 +43,7 @@ public struct UploadImports: Sendable {
     /// uploads were waiting.
     @discardableResult
     public func recoverPending(now: Date) async throws -> Int {
-        let waiting = try storage.awaitingImport()
+        let waiting = try await storage.awaitingImport()
         for upload in waiting { _ = try await record(upload, now: now) }
         return waiting.count
     }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import ReelModels
 
 /// What the server knows about one resumable upload besides its bytes.
@@ -46,37 +47,43 @@ public struct UploadRecord: Codable, Sendable, Equatable {
     }
 }
 
-/// Where upload bytes wait until they are complete. The embedded implementation is a folder on
-/// the local disk; a shared one (S3 multipart, a network volume) can take its place when API
-/// nodes multiply, as long as one upload's PATCHes reach one node at a time.
+/// Where upload bytes wait until they are complete: a folder on the local disk
+/// (`LocalUploadStorage`), or a bucket shared by every node (`S3UploadStorage`), where any node
+/// can take over an upload another one started. Async, so a storage on the network never holds
+/// a thread while it waits; the local one does its small file operations inline as before.
 public protocol UploadStorage: Sendable {
-    func create(_ record: UploadRecord) throws
-    func record(id: String) throws -> UploadRecord?
-    func save(_ record: UploadRecord) throws
-    /// Bytes received so far.
-    func offset(id: String) throws -> Int64
+    func create(_ record: UploadRecord) async throws
+    func record(id: String) async throws -> UploadRecord?
+    func save(_ record: UploadRecord) async throws
+    /// Bytes received so far (stored for good: a part still in flight does not count).
+    func offset(id: String) async throws -> Int64
     /// Opens the upload's bytes for appending at the current end.
-    func openWriter(id: String) throws -> any UploadWriter
-    /// The complete bytes as a local file, for the import.
-    func completedFile(id: String) throws -> URL
+    func openWriter(id: String) async throws -> any UploadWriter
+    /// Runs `body` with the complete bytes as a local file, for the import. A storage that
+    /// assembled the file for this call deletes it afterwards (hard links made meanwhile stay).
+    func withCompletedFile<T>(id: String, _ body: (URL) async throws -> T) async throws -> T
     /// Drops the bytes and the record.
-    func remove(id: String)
+    func remove(id: String) async
     /// Drops the bytes only, once they became a post; the record stays to answer HEAD.
-    func discardBytes(id: String)
+    func discardBytes(id: String) async
     /// Uploads whose bytes are all there but which have not become a post yet (their import
     /// job may not have been recorded if the server died right after the last byte).
-    func awaitingImport() throws -> [UploadRecord]
+    func awaitingImport() async throws -> [UploadRecord]
     /// Ids of uploads whose record says they expired before `now`, plus stray files.
-    func expired(now: Date) throws -> [String]
+    func expired(now: Date) async throws -> [String]
 }
 
 /// Appends one PATCH body. Not shared between tasks: one request owns it while it holds the
-/// upload's lock.
+/// upload's lock, and awaits each call before the next.
 public protocol UploadWriter: AnyObject {
-    /// Offset of the next byte.
+    /// Offset of the next byte (bytes taken, stored or still held by the writer).
     var offset: Int64 { get }
-    func write(_ bytes: UnsafeRawBufferPointer) throws
-    /// Drops everything after `offset` (a chunk whose checksum failed or that was cut short).
-    func rewind(to offset: Int64) throws
-    func close()
+    /// Takes the next bytes. A writer may hold some back (up to a part's worth) until `flush`.
+    func write(_ bytes: ByteBuffer) async throws
+    /// Stores whatever is held back: afterwards `offset` bytes are in the storage.
+    func flush() async throws
+    /// Drops everything this writer wrote after `offset` (a chunk whose checksum failed or
+    /// that overshot). Never touches bytes another writer stored.
+    func rewind(to offset: Int64) async throws
+    func close() async
 }

@@ -15,6 +15,8 @@ struct AppContext {
     let store: SQLiteStore
     /// The data folder's `media/` until `useStorage` picks a bucket from the settings.
     private(set) var storage: any MediaStorage
+    /// Kept sources: the data folder's `sources/`, or `sources/` in the bucket with `storage`.
+    private(set) var sources: any SourceStorage
     let runner: FoundationProcessRunner
     let logger: Logger
 
@@ -43,14 +45,15 @@ struct AppContext {
             throw CLIError("cannot open the database at \(dataFolder.databasePath): \(error)")
         }
         storage = LocalMediaStorage(root: dataFolder.mediaRoot)
+        sources = SourceStore(dataFolder: dataFolder)
         runner = FoundationProcessRunner()
         var logger = Logger(label: "reelhouse")
         logger.logLevel = logLevel
         self.logger = logger
     }
 
-    /// Published media in the bucket the settings name (`storage = s3://…`), else the data
-    /// folder. Posters, images, kept sources and upload parts stay in the data folder for now.
+    /// Published media, kept sources and (see `UploadSetup`) resumable uploads in the bucket the
+    /// settings name (`storage = s3://…`), else the data folder. Work files stay local.
     mutating func useStorage(_ settings: ServerConfiguration) throws {
         guard settings.usesObjectStorage, let setting = settings.storage else { return }
         let location: S3Location
@@ -63,15 +66,17 @@ struct AppContext {
         let credentials = S3Credentials(
             accessKeyID: settings.s3AccessKeyId ?? "", secretAccessKey: settings.s3SecretAccessKey ?? "", sessionToken: settings.s3SessionToken
         )
-        storage = S3MediaStorage(
+        let bucket = S3MediaStorage(
             client: S3Client(endpoint: location.endpoint, region: location.region, credentials: credentials), location: location, logger: logger
         )
+        storage = bucket
+        sources = S3SourceStorage(media: bucket)
         logger.info("published media in a bucket", metadata: ["storage": "\(location)"])
     }
 
     func transcodeHandler(configuration: PipelineConfiguration = PipelineConfiguration()) -> TranscodeJobHandler {
         TranscodeJobHandler(
-            dataFolder: dataFolder, store: store, storage: storage, runner: runner,
+            dataFolder: dataFolder, store: store, storage: storage, sources: sources, runner: runner,
             configuration: configuration, logger: logger
         )
     }

@@ -23,7 +23,7 @@ enum GenerationSetup {
         } else if configuration.generationProvider == "openai" {
             throw CLIError("serve: generationProvider is openai but OPENAI_API_KEY is not set")
         }
-        let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: configuration.mediaLimits)
+        let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: configuration.mediaLimits, sources: context.sources)
         return GenerationDependencies(
             store: context.store, providers: providers, defaultProvider: configuration.generationProvider, files: files,
             publish: GenerationPublisher(importer: importer, files: files).publish, jobLimits: configuration.generationJobLimits

@@ -62,7 +62,7 @@ struct ImportCommand: AsyncParsableCommand {
         // Transcodes publish where `serve` serves from (the data folder, or the bucket).
         try context.useStorage(settings)
         try await context.sweeper.sweep()
-        let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: settings.mediaLimits)
+        let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: settings.mediaLimits, sources: context.sources)
         guard let look = VideoFilter(rawValue: filter) else {
             throw CLIError("import: --filter must be one of \(VideoFilter.allCases.map(\.rawValue).joined(separator: ", "))")
         }

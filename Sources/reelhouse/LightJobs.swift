@@ -22,7 +22,7 @@ enum LightJobs {
             UploadExpiry(imports: uploads.imports, storage: uploads.storage, logger: context.logger).recurringJob(),
             StoryExpiry(
                 stories: context.store,
-                removal: PostRemoval(library: context.store, storage: context.storage, sources: SourceStore(dataFolder: context.dataFolder)),
+                removal: PostRemoval(library: context.store, storage: context.storage, sources: context.sources),
                 keepOwnerArchive: configuration.storyArchive, logger: context.logger
             ).recurringJob(),
         ] + eventUpkeep(context: context, configuration: configuration) + storageUpkeep(context: context)

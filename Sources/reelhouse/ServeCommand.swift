@@ -67,7 +67,7 @@ struct ServeCommand: AsyncParsableCommand {
         var services: [any Service] = []
         let uploads = try UploadSetup.dependencies(context: context, configuration: configuration)
         // Complete uploads whose import was never recorded (the server died on their last byte).
-        try await uploads.imports.recoverPending(now: Date())
+        try await UploadSetup.recoverPending(uploads, logger: context.logger)
         let generations = try GenerationSetup.dependencies(context: context, configuration: configuration)
         if configuration.runsJobs {
             let light = try await LightJobs.handlers(
@@ -89,7 +89,7 @@ struct ServeCommand: AsyncParsableCommand {
             library: context.store, jobs: context.store, accounts: context.store, social: context.store,
             feed: context.store, forYou: context.store, search: context.store, libraries: context.store, catalog: context.store, collections: context.store,
             stories: context.store, events: context.store,
-            storage: context.storage, sources: SourceStore(dataFolder: context.dataFolder), passwords: passwords, secret: secret,
+            storage: context.storage, sources: context.sources, passwords: passwords, secret: secret,
             orderByRandomBaseline: { [store = context.store] userID, limit in
                 try await store.orderByRandomBaseline(userID: userID, limit: limit)
             },
@@ -181,7 +181,7 @@ struct DemoSetup {
         let folder = context.dataFolder.root.appendingPathComponent("demo-source")
         print("The library is empty: generating a demo library in \(folder.path)…")
         try await DemoLibrary.generate(into: folder, runner: context.runner)
-        let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: settings.mediaLimits)
+        let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: settings.mediaLimits, sources: context.sources)
         let progress = ProgressReporter(quiet: false)
         let (report, jobIDs) = try await importer.run([folder], options: ImportOptions(tags: ["demo"])) { progress.handle($0) }
         progress.name(report.imported)

@@ -85,7 +85,7 @@ struct PexelsSourceCommand: AsyncParsableCommand {
         }
         let storyLifetime = asStories ? settings.storyLifetime : nil
         try await context.sweeper.sweep()
-        let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: settings.mediaLimits)
+        let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: settings.mediaLimits, sources: context.sources)
         var libraryID = Post.defaultLibraryID
         if let library { libraryID = try await LibraryCommand.findOrCreate(library, in: context.store).id }
 

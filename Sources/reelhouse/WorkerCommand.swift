@@ -26,7 +26,7 @@ struct WorkerCommand: AsyncParsableCommand {
         let configuration = try context.settings(command: "worker", flags: media.flags(workerConcurrency: concurrency))
         try context.useStorage(configuration)
         let uploads = try UploadSetup.dependencies(context: context, configuration: configuration)
-        try await uploads.imports.recoverPending(now: Date())
+        try await UploadSetup.recoverPending(uploads, logger: context.logger)
         let generations = try GenerationSetup.dependencies(context: context, configuration: configuration)
         let light = try await LightJobs.handlers(
             context: context, configuration: configuration, uploads: uploads, generations: generations

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOCore
 import ReelJobs
 import ReelModels
 import ReelStorage
@@ -24,7 +25,7 @@ struct UploadExpiryTests {
         var files: Set<String> { Set((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []) }
 
         /// An upload of 10 bytes expiring `expiresIn` seconds from `now`, with `received` of them.
-        func upload(expiresIn: TimeInterval, received: Int = 0) throws -> UploadRecord {
+        func upload(expiresIn: TimeInterval, received: Int = 0) async throws -> UploadRecord {
             let expires = now.addingTimeInterval(expiresIn)
             let upload = UploadRecord(
                 id: UploadRecord.makeID(), length: 10, metadata: ["filename": "a.mp4"], userID: 1,
@@ -32,8 +33,8 @@ struct UploadExpiryTests {
             )
             try storage.create(upload)
             let writer = try storage.openWriter(id: upload.id)
-            defer { writer.close() }
-            try Array(repeating: UInt8(7), count: received).withUnsafeBytes { try writer.write($0) }
+            try await writer.write(ByteBuffer(repeating: 7, count: received))
+            await writer.close()
             return upload
         }
 
@@ -44,8 +45,8 @@ struct UploadExpiryTests {
     func removesExpired() async throws {
         let f = try Fixture()
         defer { f.remove() }
-        let live = try f.upload(expiresIn: 60)
-        _ = try f.upload(expiresIn: -1, received: 4)
+        let live = try await f.upload(expiresIn: 60)
+        _ = try await f.upload(expiresIn: -1, received: 4)
         let stray = f.root.appendingPathComponent("\(UploadRecord.makeID()).bin")
         _ = FileManager.default.createFile(atPath: stray.path, contents: Data("x".utf8))
         try FileManager.default.setAttributes([.modificationDate: f.now.addingTimeInterval(-7200)], ofItemAtPath: stray.path)
@@ -63,8 +64,8 @@ struct UploadExpiryTests {
     func keepsCompleteUploadAwaitingImport() async throws {
         let f = try Fixture()
         defer { f.remove() }
-        let waiting = try f.upload(expiresIn: -86_400, received: 10)
-        let unrecorded = try f.upload(expiresIn: -86_400, received: 10)
+        let waiting = try await f.upload(expiresIn: -86_400, received: 10)
+        let unrecorded = try await f.upload(expiresIn: -86_400, received: 10)
         let job = try await f.imports.record(waiting, now: f.now.addingTimeInterval(-90_000))
 
         #expect(try await f.expiry.sweep() == 0)

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOCore
 import ReelModels
 import ReelStorage
 import Testing
@@ -31,24 +32,25 @@ struct UploadStorageTests {
     }
 
     @Test("bytes append at the end, rewind drops a bad chunk, and the offset is the file's size")
-    func appendAndRewind() throws {
+    func appendAndRewind() async throws {
         let (storage, root) = temporaryStorage()
         defer { try? FileManager.default.removeItem(at: root) }
         let upload = record(expires: Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 60).rounded()))
         try storage.create(upload)
         #expect(try storage.record(id: upload.id) == upload)
         let writer = try storage.openWriter(id: upload.id)
-        try Array("hello".utf8).withUnsafeBytes { try writer.write($0) }
-        try Array(" world".utf8).withUnsafeBytes { try writer.write($0) }
-        try writer.rewind(to: 5)
-        try Array("!".utf8).withUnsafeBytes { try writer.write($0) }
-        writer.close()
+        try await writer.write(ByteBuffer(string: "hello"))
+        try await writer.write(ByteBuffer(string: " world"))
+        try await writer.rewind(to: 5)
+        try await writer.write(ByteBuffer(string: "!"))
+        try await writer.flush()
+        await writer.close()
         #expect(try storage.offset(id: upload.id) == 6)
         #expect(try Data(contentsOf: storage.completedFile(id: upload.id)) == Data("hello!".utf8))
         // A second writer continues where the first stopped.
         let next = try storage.openWriter(id: upload.id)
         #expect(next.offset == 6)
-        next.close()
+        await next.close()
         storage.remove(id: upload.id)
         #expect(try storage.record(id: upload.id) == nil)
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).isEmpty)

@@ -94,13 +94,16 @@ public struct Importer: Sendable {
     public let store: any LibraryStore & ArchivedStorySettingStore
     public let inspector: MediaInspector
     public let runner: any ProcessRunner
+    /// Where sources are kept: the data folder's `sources/` unless told otherwise (the bucket).
+    public let sources: any SourceStorage
     public let now: @Sendable () -> Date
 
     public init(
         dataFolder: DataFolder, store: any LibraryStore & ArchivedStorySettingStore, runner: any ProcessRunner, limits: MediaLimits,
-        now: @escaping @Sendable () -> Date = Date.init
+        sources: (any SourceStorage)? = nil, now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.dataFolder = dataFolder
+        self.sources = sources ?? SourceStore(dataFolder: dataFolder)
         self.store = store
         self.runner = runner
         self.inspector = MediaInspector(runner: runner, limits: limits)
@@ -226,12 +229,12 @@ public struct Importer: Sendable {
         }
         guard !pending.isEmpty else { return [] }
 
-        let sources = SourceStore(dataFolder: dataFolder)
-        var kept = try zip(files, hashes).map { try sources.keep($0.url, contentHash: $1) }
+        var kept: [String] = []
+        for (file, hash) in zip(files, hashes) { kept.append(try await sources.keep(file.url, contentHash: hash)) }
         // Subtitles follow the media in the post's sources; the transcode tells them apart by
         // name. A part has none: its timeline is not the source's.
         let isSplit = planned.contains { $0.trim != nil }
-        if !isSplit { kept += try subtitles.map { try sources.keepSubtitles($0.vtt, tag: $0.tag) } }
+        if !isSplit { for subtitle in subtitles { kept.append(try await sources.keepSubtitles(subtitle.vtt, tag: subtitle.tag)) } }
         let stem = files[0].url.deletingPathExtension().lastPathComponent
         let size = (try? FileManager.default.attributesOfItem(atPath: files[0].url.path)[.size] as? NSNumber)?.int64Value ?? 0
         // Parts share one source: compressing would replace (and delete) the file the other
@@ -254,7 +257,7 @@ public struct Importer: Sendable {
                 outcome.skipped.append(.init(path: display, reason: "already imported (\(what))"))
             } catch {
                 // The kept files go only when no post of this source (stored now or before) reads them.
-                if jobIDs.isEmpty, pending.count == planned.count { kept.forEach(sources.discard) }
+                if jobIDs.isEmpty, pending.count == planned.count { for path in kept { await sources.removeSource(path) } }
                 throw error
             }
         }

@@ -13,6 +13,9 @@ import ReelStorage
 ///   uploads/<id>.bin   a resumable upload in progress (and <id>.json); expired ones swept
 /// ```
 ///
+/// With `storage` a bucket, `media/`, `sources/` and `uploads/` live there instead (see
+/// docs/scale-out.md); `tmp/` stays, for a job's work and an upload assembled for its import.
+///
 /// Every path below is derived from integers and hex digests produced by our own code, never
 /// from a string a client sent.
 public struct DataFolder: Sendable, Equatable {

@@ -1,9 +1,10 @@
 import Foundation
 import ReelStorage
 
-/// Keeps the mezzanine of every post under `sources/`, named by content hash, so a transcode
-/// job (on this machine or, later, another worker) never depends on the user's import folder
-/// still being there. A hard link costs no space when the import folder is on the same disk.
+/// Keeps the mezzanine of every post under the data folder's `sources/`, named by content hash,
+/// so a transcode job never depends on the user's import folder still being there (with media
+/// in a bucket, `S3SourceStorage` keeps them there instead, for workers on other nodes). A hard
+/// link costs no space when the import folder is on the same disk.
 public struct SourceStore: SourceStorage {
     public let dataFolder: DataFolder
 
@@ -40,6 +41,12 @@ public struct SourceStore: SourceStorage {
 
     public func removeSource(_ relativePath: String) async {
         discard(relativePath)
+    }
+
+    /// The kept file itself (no copy); nil when it is not there.
+    public func localCopy(of relativePath: String, in folder: URL) async throws -> URL? {
+        let url = try dataFolder.sourceURL(relativePath)
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }
 
     /// Keeps validated WebVTT for language `tag` (already a safe file-name part, see

@@ -10,7 +10,7 @@ import ReelStore
 /// (recorded in the store before the original is deleted, so a crash in between leaves an
 /// unreferenced original at worst, never a post without a source).
 struct SourcePreparer {
-    let dataFolder: DataFolder
+    let sources: any SourceStorage
     let store: any LibraryStore
     let runner: any ProcessRunner
     let keepOriginal: Bool
@@ -30,10 +30,10 @@ struct SourcePreparer {
         if keepOriginal { return compressed }
 
         let hash = try await BlockingIO.run { try ContentHasher.sha256(of: compressed) }
-        let sources = SourceStore(dataFolder: dataFolder)
-        let kept = try sources.keep(compressed, contentHash: hash)
+        let kept = try await sources.keep(compressed, contentHash: hash)
         let replaced = try await store.finishSourcePreparation(postID: postID, sourcePath: kept)
-        if let replaced, replaced != kept { sources.discard(replaced) }
-        return try dataFolder.sourceURL(kept)
+        if let replaced, replaced != kept { await sources.removeSource(replaced) }
+        // The kept source has these bytes (on the disk: the same file, hard-linked).
+        return compressed
     }
 }

@@ -29,14 +29,17 @@ public struct TranscodeJobHandler: JobHandler {
     let dataFolder: DataFolder
     let store: any LibraryStore
     let storage: any MediaStorage
+    /// Where the post's sources are kept: the data folder's `sources/` unless told otherwise.
+    let sources: any SourceStorage
     let runner: any ProcessRunner
     let configuration: PipelineConfiguration
     let logger: Logger
 
     public init(
-        dataFolder: DataFolder, store: any LibraryStore, storage: any MediaStorage, runner: any ProcessRunner,
-        configuration: PipelineConfiguration, logger: Logger
+        dataFolder: DataFolder, store: any LibraryStore, storage: any MediaStorage, sources: (any SourceStorage)? = nil,
+        runner: any ProcessRunner, configuration: PipelineConfiguration, logger: Logger
     ) {
+        self.sources = sources ?? SourceStore(dataFolder: dataFolder)
         self.dataFolder = dataFolder
         self.store = store
         self.storage = storage
@@ -60,13 +63,23 @@ public struct TranscodeJobHandler: JobHandler {
 
         do {
             let paths = try await store.sourcePaths(postID: postID)
-            let subtitlePaths = paths.compactMap { path in SourceStore.subtitleTag(ofSourcePath: path).map { (tag: $0, path: path) } }
-            let subtitles = try subtitlePaths.map { (tag: $0.tag, url: try dataFolder.sourceURL($0.path)) }
-            let sources = try paths.filter { SourceStore.subtitleTag(ofSourcePath: $0) == nil }.map(dataFolder.sourceURL)
-            guard !sources.isEmpty else { throw JobFailure.invalidInput("the post has no source file") }
-            for source in sources where !FileManager.default.fileExists(atPath: source.path) {
-                throw JobFailure.invalidInput("the source file \(source.lastPathComponent) is missing from the data folder")
+            // Local files for ffmpeg: the kept files themselves on the disk, copies fetched into
+            // the work folder from a bucket (the post may have been imported on another node).
+            let fetched = work.appendingPathComponent("sources", isDirectory: true)
+            var subtitles: [(tag: String, url: URL)] = []
+            var sourceFiles: [URL] = []
+            for path in paths {
+                let tag = SourceStore.subtitleTag(ofSourcePath: path)
+                guard let url = try await sources.localCopy(of: path, in: fetched) else {
+                    if tag != nil {
+                        logger.warning("a post's subtitles are missing; transcoding without them", metadata: ["post": "\(postID)"])
+                        continue
+                    }
+                    throw JobFailure.invalidInput("the source file \(path.split(separator: "/").last ?? "") is missing from the storage")
+                }
+                if let tag { subtitles.append((tag, url)) } else { sourceFiles.append(url) }
             }
+            guard !sourceFiles.isEmpty else { throw JobFailure.invalidInput("the post has no source file") }
             let key = post.kind == .video && configuration.encryptSegments ? SegmentCipher.makeKey() : nil
             let media: PublishedMedia
             switch post.kind {
@@ -74,10 +87,10 @@ public struct TranscodeJobHandler: JobHandler {
                 var options = configuration.transcode
                 options.filterGraphPrefix = Self.prefix(options.filterGraphPrefix, post.filter.ffmpegChain)
                 var transcoder = VideoTranscoder(runner: runner, options: options)
-                var source = sources[0]
+                var source = sourceFiles[0]
                 if post.preparation == .compress {
                     let preparer = SourcePreparer(
-                        dataFolder: dataFolder, store: store, runner: runner,
+                        sources: sources, store: store, runner: runner,
                         keepOriginal: configuration.keepOriginalUploads, threads: options.threads
                     )
                     source = try await preparer.prepare(postID: postID, source: source, work: work, context: context)
@@ -88,7 +101,7 @@ public struct TranscodeJobHandler: JobHandler {
                     source: source, subtitles: post.trim == nil ? subtitles : [], trim: post.trim, into: staging, key: key, context: context
                 )
             case .image, .carousel:
-                media = try await ImageProcessor(runner: runner).process(sources: sources, into: staging, context: context)
+                media = try await ImageProcessor(runner: runner).process(sources: sourceFiles, into: staging, context: context)
             }
             try Task.checkCancellation()
             let postKey = String(postID)

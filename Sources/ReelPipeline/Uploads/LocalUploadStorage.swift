@@ -1,9 +1,13 @@
 import Foundation
+import NIOCore
 import ReelStorage
 
 /// Uploads as two files each under `uploads/`: `<id>.bin` (bytes so far) and `<id>.json`
 /// (the record). The offset is the size of the `.bin` file, so a crash mid-PATCH never leaves
 /// a record that claims more than the disk holds.
+///
+/// Its file operations are small and run inline (they satisfy the async protocol as they are);
+/// only a PATCH's bytes go through the blocking-I/O pool (`FileUploadWriter`).
 public struct LocalUploadStorage: UploadStorage {
     let root: URL
 
@@ -59,6 +63,11 @@ public struct LocalUploadStorage: UploadStorage {
 
     public func completedFile(id: String) throws -> URL { try dataURL(id) }
 
+    /// The `.bin` file itself: nothing to assemble, nothing to delete afterwards.
+    public func withCompletedFile<T>(id: String, _ body: (URL) async throws -> T) async throws -> T {
+        try await body(try dataURL(id))
+    }
+
     public func remove(id: String) {
         for url in [try? dataURL(id), try? recordURL(id)].compactMap({ $0 }) {
             try? FileManager.default.removeItem(at: url)
@@ -111,29 +120,51 @@ public struct LocalUploadStorage: UploadStorage {
     }()
 }
 
-/// Appends to the `.bin` file through one handle, positioned at its end.
+/// Appends to the `.bin` file through one handle, positioned at its end. Each write (a
+/// megabyte gathered by the request) runs on NIO's blocking-I/O pool (`BlockingIO`): a slow disk
+/// must not hold one of Swift's few cooperative threads, which every other request needs.
 final class FileUploadWriter: UploadWriter {
-    private let handle: FileHandle
+    private let handle: SendableFileHandle
     private(set) var offset: Int64
 
     init(handle: FileHandle) throws {
-        self.handle = handle
+        self.handle = SendableFileHandle(handle: handle)
         offset = Int64(try handle.seekToEnd())
     }
 
-    func write(_ bytes: UnsafeRawBufferPointer) throws {
-        guard !bytes.isEmpty else { return }
-        try handle.write(contentsOf: Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress!), count: bytes.count, deallocator: .none))
-        offset += Int64(bytes.count)
+    func write(_ bytes: ByteBuffer) async throws {
+        guard bytes.readableBytes > 0 else { return }
+        let handle = handle
+        try await BlockingIO.run { try bytes.withUnsafeReadableBytes { try handle.write($0) } }
+        offset += Int64(bytes.readableBytes)
     }
 
-    func rewind(to offset: Int64) throws {
-        try handle.truncate(atOffset: UInt64(offset))
-        try handle.seek(toOffset: UInt64(offset))
+    /// Every write went straight to the file.
+    func flush() async throws {}
+
+    func rewind(to offset: Int64) async throws {
+        let handle = handle
+        try await BlockingIO.run { try handle.truncate(at: offset) }
         self.offset = offset
     }
 
-    func close() {
-        try? handle.close()
+    func close() async {
+        try? handle.handle.close()
+    }
+}
+
+/// Hands the upload's file handle to the blocking-I/O pool. Safe because one request owns the
+/// writer while it holds the upload's lock, and each write is awaited before the next begins.
+private struct SendableFileHandle: @unchecked Sendable {
+    let handle: FileHandle
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        try handle.write(contentsOf: Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none))
+    }
+
+    func truncate(at offset: Int64) throws {
+        try handle.truncate(atOffset: UInt64(offset))
+        try handle.seek(toOffset: UInt64(offset))
     }
 }

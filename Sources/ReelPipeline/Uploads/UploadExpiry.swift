@@ -30,10 +30,10 @@ public struct UploadExpiry: Sendable {
     public func sweep() async throws -> Int {
         let now = now()
         var removed = 0
-        for id in try storage.expired(now: now) {
+        for id in try await storage.expired(now: now) {
             // No readable record: stray bytes, already past the storage's grace period.
-            if let upload = try? storage.record(id: id), try await !imports.mayExpire(upload, now: now) { continue }
-            storage.remove(id: id)
+            if let upload = try? await storage.record(id: id), try await !imports.mayExpire(upload, now: now) { continue }
+            await storage.remove(id: id)
             removed += 1
         }
         if removed > 0 { logger.info("removed expired uploads", metadata: ["count": "\(removed)"]) }

@@ -26,30 +26,31 @@ public struct UploadImportJobHandler: JobHandler {
     }
 
     public func run(_ job: Job, context: JobContext) async throws -> JobOutcome {
-        guard let id = job.subject, UploadRecord.isValidID(id), var upload = try storage.record(id: id) else {
+        guard let id = job.subject, UploadRecord.isValidID(id), var upload = try await storage.record(id: id) else {
             throw JobFailure.invalidInput("the upload is gone (discarded or expired) before it could be imported")
         }
         if upload.outcome != nil {
-            storage.discardBytes(id: id)  // an earlier attempt saved the outcome and died before this
+            await storage.discardBytes(id: id)  // an earlier attempt saved the outcome and died before this
             return .finished
         }
         if let delayForTests { try await Task.sleep(for: delayForTests) }
-        guard try storage.offset(id: id) == upload.length else {
+        guard try await storage.offset(id: id) == upload.length else {
             throw JobFailure.invalidInput("the upload's bytes are incomplete or missing, so it cannot be imported")
         }
         let outcome: ImportedPost
         do {
-            outcome = try await publisher.publish(
-                upload, file: try storage.completedFile(id: id), username: upload.uploaderName ?? "user \(upload.userID)"
-            )
+            let name = upload.uploaderName ?? "user \(upload.userID)"
+            outcome = try await storage.withCompletedFile(id: id) { [upload] file in
+                try await publisher.publish(upload, file: file, username: name)
+            }
         } catch PipelineError.rejected(let reason) {
             // Nothing of a file we cannot publish is kept.
-            storage.remove(id: id)
+            await storage.remove(id: id)
             throw JobFailure.invalidInput("the upload is not a video or image we can publish: \(reason)")
         }
         upload.outcome = outcome
-        try storage.save(upload)
-        storage.discardBytes(id: id)
+        try await storage.save(upload)
+        await storage.discardBytes(id: id)
         logger.info("upload imported", metadata: ["upload": "\(id)", "post": "\(outcome.postID)"])
         return .finished
     }

@@ -106,7 +106,7 @@ struct JobController {
             if let id = job.subject.flatMap({ Int64($0) }), let generation = try await generations?.generation(id: id),
                generation.userID == user.id { return }
         case .uploadImport:
-            if let id = job.subject, UploadRecord.isValidID(id), let upload = try uploads?.record(id: id), upload.userID == user.id { return }
+            if let id = job.subject, UploadRecord.isValidID(id), let upload = try await uploads?.record(id: id), upload.userID == user.id { return }
         case .transcode, .sweep, .uploadExpiry, .storiesExpire, .eventsExpire, .recsNeighbors, .storageSweep:
             break
         }

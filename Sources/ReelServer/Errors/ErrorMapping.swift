@@ -35,6 +35,7 @@ enum ErrorMapping {
         case let error as PipelineError:
             switch error {
             case .rejected(let reason): return .invalidMedia(PathRedaction.redact(reason))
+            case .uploadConflict(let reason): return .conflict(PathRedaction.redact(reason))
             case .storage: return fault("storage failure", .storageFailure)
             case .toolMissing, .toolFailed, .inconsistent: return fault("pipeline failure", .internalError)
             }

@@ -7,9 +7,9 @@ import ReelStorage
 /// checksum, the chunk only counts if its digest matches; otherwise — and whenever the body
 /// breaks off with a checksum pending — the upload is rewound to where the request started.
 ///
-/// The bytes are gathered up to `flushBytes` and written on NIO's blocking-I/O pool
-/// (`BlockingIO`): a slow disk must not hold one of Swift's few cooperative threads, which
-/// every other request needs. Memory stays bounded by `flushBytes` per upload in flight.
+/// The bytes are gathered up to `flushBytes` and handed to the writer, which stores them (the
+/// local one on NIO's blocking-I/O pool, the bucket one as a part per few MiB). Memory stays
+/// bounded by `flushBytes` plus the writer's part per upload in flight.
 struct ChunkAppender {
     let writer: any UploadWriter
     let limit: Int64
@@ -17,7 +17,6 @@ struct ChunkAppender {
     static let flushBytes = 1 << 20
 
     func append(_ body: RequestBody) async throws {
-        let target = WriterHandle(writer)
         let start = writer.offset
         var hasher = checksum?.hasher()
         var pending = ByteBuffer()
@@ -28,36 +27,34 @@ struct ChunkAppender {
                 }
                 buffer.withUnsafeReadableBytes { hasher?.update($0) }
                 pending.writeImmutableBuffer(buffer)
-                if pending.readableBytes >= Self.flushBytes { try await Self.flush(&pending, to: target) }
+                if pending.readableBytes >= Self.flushBytes { try await flush(&pending) }
             }
-            try await Self.flush(&pending, to: target)
+            try await flush(&pending)
+            try await writer.flush()
+        } catch PipelineError.uploadConflict(let reason) {
+            // Another request stored these offsets first: what it stored stays, ours is dropped.
+            throw PipelineError.uploadConflict(reason)
         } catch {
             // A chunk that cannot be verified, or that overshot, is not kept; plain bytes that
             // arrived before a dropped connection are, so the client resumes after them.
             if checksum != nil || error is APIError {
-                try? await BlockingIO.run { try target.writer.rewind(to: start) }
+                try? await writer.rewind(to: start)
             } else {
-                try? await Self.flush(&pending, to: target)
+                try? await flush(&pending)
+                try? await writer.flush()
             }
             throw error
         }
         if let checksum, let hasher, hasher.finalize() != checksum.digest {
-            try await BlockingIO.run { try target.writer.rewind(to: start) }
+            try await writer.rewind(to: start)
             throw APIError.checksumMismatch
         }
     }
 
-    private static func flush(_ pending: inout ByteBuffer, to target: WriterHandle) async throws {
+    private func flush(_ pending: inout ByteBuffer) async throws {
         guard pending.readableBytes > 0 else { return }
         let bytes = pending
         pending.clear()
-        try await BlockingIO.run { try bytes.withUnsafeReadableBytes { try target.writer.write($0) } }
+        try await writer.write(bytes)
     }
-}
-
-/// Hands the upload's writer to the blocking-I/O pool. Safe because one request owns the
-/// writer while it holds the upload's lock, and each write is awaited before the next begins.
-private struct WriterHandle: @unchecked Sendable {
-    let writer: any UploadWriter
-    init(_ writer: any UploadWriter) { self.writer = writer }
 }

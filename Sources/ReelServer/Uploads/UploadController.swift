@@ -27,8 +27,10 @@ public struct UploadDependencies: Sendable {
 }
 
 /// tus 1.0 resumable uploads (core, creation, creation-with-upload, termination, expiration,
-/// checksum) on `/api/v1/uploads`. Bytes stream from the socket to disk chunk by chunk; one
-/// upload's writes are serialised; an upload belongs to its creator (anyone else: 404).
+/// checksum) on `/api/v1/uploads`. Bytes stream from the socket to the upload storage (the data
+/// folder or the bucket) chunk by chunk; one upload's writes are serialised on a node by
+/// `UploadLocks` and across nodes by the storage (see `S3UploadStorage`); an upload belongs to
+/// its creator (anyone else: 404).
 ///
 /// When the last byte arrives the completion is recorded durably first (an `upload_import`
 /// job), so a server that dies then still imports it when a worker starts again. The completing
@@ -65,7 +67,7 @@ struct UploadController {
         routes.on(.head, "/api/v1/uploads/{id}", access: .user, "tus: the upload's offset and length") { request, context in
             try TusHeaders.requireVersion(request.headers)
             let record = try await owned(context)
-            let offset = record.outcome == nil ? try storage.offset(id: record.id) : record.length
+            let offset = record.outcome == nil ? try await storage.offset(id: record.id) : record.length
             var importJob: Job?
             if record.outcome == nil, offset == record.length {
                 // Complete but not a post yet: its import is queued or running. Recording it is
@@ -91,7 +93,7 @@ struct UploadController {
         routes.on(.delete, "/api/v1/uploads/{id}", access: .user, "tus termination: discard an upload") { request, context in
             try TusHeaders.requireVersion(request.headers)
             let record = try await owned(context)
-            try await locks.withLock(record.id, wait: lockWait) { storage.remove(id: record.id) }
+            try await locks.withLock(record.id, wait: lockWait) { await storage.remove(id: record.id) }
             return Response(status: .noContent)
         }
     }
@@ -113,7 +115,7 @@ struct UploadController {
             id: UploadRecord.makeID(), length: length, metadata: metadata, userID: user.id, createdAt: created,
             expiresAt: created.addingTimeInterval(policy.expirySeconds)
         )
-        try storage.create(record)
+        try await storage.create(record)
         var response = Response(status: .created)
         if carriesData || length == 0 {
             do {
@@ -122,7 +124,7 @@ struct UploadController {
                 response.headers = appended.headers
             } catch {
                 // The client never learned this upload's URL, so nothing could resume it.
-                storage.remove(id: record.id)
+                await storage.remove(id: record.id)
                 throw error
             }
         } else {
@@ -172,10 +174,10 @@ struct UploadController {
     private func owned(_ context: AppRequestContext) async throws -> UploadRecord {
         let user = try context.requireUser()
         guard let id = context.parameters.get("id"), UploadRecord.isValidID(id),
-              let record = try storage.record(id: id), record.userID == user.id
+              let record = try await storage.record(id: id), record.userID == user.id
         else { throw APIError.notFound("the upload") }
         if record.outcome == nil, try await dependencies.imports.mayExpire(record, now: now()) {
-            storage.remove(id: id)
+            await storage.remove(id: id)
             throw APIError.gone("the upload expired; start it again")
         }
         return record
@@ -204,27 +206,30 @@ struct UploadController {
     ) async throws -> Response {
         try await locks.withLock(record.id, wait: lockWait) {
             // Re-read under the lock: a PATCH that held it may have completed the upload.
-            guard var current = try storage.record(id: record.id) else { throw APIError.notFound("the upload") }
+            guard var current = try await storage.record(id: record.id) else { throw APIError.notFound("the upload") }
             if current.outcome != nil {
                 guard offset == current.length else { throw APIError.conflict("the upload is complete; its offset is \(current.length)") }
                 return Response(status: .noContent, headers: progressHeaders(current, offset: current.length))
             }
-            let stored = try storage.offset(id: current.id)
+            let stored = try await storage.offset(id: current.id)
             guard offset == stored else {
                 throw APIError.conflict("Upload-Offset is \(offset) but the server has \(stored) bytes; send from \(stored)")
             }
-            let writer = try storage.openWriter(id: current.id)
+            let writer = try await storage.openWriter(id: current.id)
             let written: Int64
             do {
-                defer { writer.close() }
                 try await ChunkAppender(writer: writer, limit: current.length, checksum: checksum).append(body)
                 written = writer.offset
+                await writer.close()
+            } catch {
+                await writer.close()
+                throw error
             }
             guard written == current.length else {
                 return Response(status: .noContent, headers: progressHeaders(current, offset: written))
             }
             current.uploaderName = username
-            try storage.save(current)
+            try await storage.save(current)
             let job = try await dependencies.imports.record(current, now: now())
             return try await awaitImport(of: current, job: job)
         }
@@ -243,13 +248,13 @@ struct UploadController {
             guard let next = try await dependencies.imports.jobs.job(id: job.id) else { break }
             current = next
         }
-        if current.state == .succeeded, let imported = try storage.record(id: upload.id), imported.outcome != nil {
+        if current.state == .succeeded, let imported = try await storage.record(id: upload.id), imported.outcome != nil {
             return Response(status: .noContent, headers: progressHeaders(imported, offset: imported.length))
         }
         if current.state == .failed {
             let reason = current.lastError ?? "the upload could not be imported"
             // The job removed a file it refused; one whose import failed otherwise can be retried.
-            guard try storage.record(id: upload.id) != nil else { throw APIError.invalidMedia(reason) }
+            guard try await storage.record(id: upload.id) != nil else { throw APIError.invalidMedia(reason) }
         }
         return Response(status: .noContent, headers: progressHeaders(upload, offset: upload.length, importJob: current))
     }

@@ -2,8 +2,9 @@ import Foundation
 
 /// Serialises the requests that change one upload: a second PATCH waits for the first to end
 /// (then usually finds the offset moved and gets 409), and gives up with 423 after `wait`, so
-/// a stalled connection cannot hold a client's retry forever. Per process: one upload's
-/// requests must reach one node (sticky routing by upload id when API nodes multiply).
+/// a stalled connection cannot hold a client's retry forever. Per process: across nodes the
+/// bucket's conditional writes decide (`S3UploadStorage`: two PATCHes at one offset cannot both
+/// store their first part), so no routing by upload id is needed.
 actor UploadLocks {
     private var held: Set<String> = []
     private var waiters: [String: [CheckedContinuation<Void, Never>]] = [:]
