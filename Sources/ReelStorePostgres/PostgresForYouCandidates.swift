@@ -152,10 +152,12 @@ struct PostgresForYouCandidates {
     func fresh() async throws -> [Int64] {
         var query = PostgresFeedSQL()
         query.sql = """
-            SELECT p.id FROM (SELECT id FROM posts WHERE status = 'ready' ORDER BY date_added DESC, id DESC LIMIT \(Self.scanLimit)) m
+            SELECT p.id FROM (SELECT id, date_added FROM posts WHERE status = 'ready' ORDER BY date_added DESC, id DESC LIMIT \(Self.scanLimit)) m
             JOIN posts p ON p.id = m.id
             """
-        return try await servable(query, order: "p.date_added DESC, p.id DESC", limit: sizes.fresh)
+        // Ordered by the walk's own columns, so the join keeps its order and stops at the
+        // limit (ordered by p's, PostgreSQL hashed the whole posts table: 3 ms at 20,000 posts).
+        return try await servable(query, order: "m.date_added DESC, m.id DESC", limit: sizes.fresh)
     }
 
     /// The most popular posts now (time-decayed) that may be served.
