@@ -55,12 +55,18 @@ struct PostgresForYouCandidates {
     /// Ids from `query` (SQL selecting `p.id` from a FROM clause that names the post `p`, with
     /// its bindings) that may be served, with `extra` conditions on `p`, in `order`, at most `limit`.
     private func servable(_ query: PostgresFeedSQL, order: String, limit: Int, extra: String = "") async throws -> [Int64] {
+        try await connection.query(servableQuery(query, order: order, limit: limit, extra: extra), logger: logger)
+            .collect().map { try $0.decode(Int64.self) }
+    }
+
+    /// The statement `servable` runs.
+    private func servableQuery(_ query: PostgresFeedSQL, order: String, limit: Int, extra: String = "") -> PostgresQuery {
         var query = query
         query.appendConditions(userID: userID, filter: filter)
         query.sql += extra
         query.sql += " AND NOT EXISTS (SELECT 1 FROM user_post_signals seen WHERE seen.user_id = \(query.bind(userID)) AND seen.post_id = p.id)"
         query.sql += " ORDER BY \(order) LIMIT \(query.bind(limit))"
-        return try await connection.query(query.query, logger: logger).collect().map { try $0.decode(Int64.self) }
+        return query.query
     }
 
     /// Posts of the person's strongest tags, from a random point of each tag's posts downwards
@@ -150,6 +156,11 @@ struct PostgresForYouCandidates {
 
     /// The newest posts that may be served.
     func fresh() async throws -> [Int64] {
+        try await connection.query(freshQuery, logger: logger).collect().map { try $0.decode(Int64.self) }
+    }
+
+    /// `fresh`'s statement (the plan tests read it).
+    var freshQuery: PostgresQuery {
         var query = PostgresFeedSQL()
         query.sql = """
             SELECT p.id FROM (SELECT id, date_added FROM posts WHERE status = 'ready' ORDER BY date_added DESC, id DESC LIMIT \(Self.scanLimit)) m
@@ -157,17 +168,22 @@ struct PostgresForYouCandidates {
             """
         // Ordered by the walk's own columns, so the join keeps its order and stops at the
         // limit (ordered by p's, PostgreSQL hashed the whole posts table: 3 ms at 20,000 posts).
-        return try await servable(query, order: "m.date_added DESC, m.id DESC", limit: sizes.fresh)
+        return servableQuery(query, order: "m.date_added DESC, m.id DESC", limit: sizes.fresh)
     }
 
     /// The most popular posts now (time-decayed) that may be served.
     func popular() async throws -> [Int64] {
+        try await connection.query(popularQuery, logger: logger).collect().map { try $0.decode(Int64.self) }
+    }
+
+    /// `popular`'s statement (the plan tests read it).
+    var popularQuery: PostgresQuery {
         var query = PostgresFeedSQL()
         query.sql = """
             SELECT p.id FROM (SELECT post_id, log_score FROM post_popularity ORDER BY log_score DESC, post_id DESC LIMIT \(Self.scanLimit)) m
             JOIN posts p ON p.id = m.post_id
             """
-        return try await servable(query, order: "m.log_score DESC, m.post_id DESC", limit: sizes.want)
+        return servableQuery(query, order: "m.log_score DESC, m.post_id DESC", limit: sizes.want)
     }
 
     /// Unseen posts in a random order: the shuffled feed's walk of a shuffle index from a
