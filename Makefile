@@ -34,7 +34,7 @@ test:
 	@status=0; \
 	REELHOUSE_TIMINGS=$(TIMINGS) SWIFT=$(SWIFT) scripts/timed.sh swift scripts/swift-test.sh || status=1; \
 	REELHOUSE_TIMINGS=$(TIMINGS) REELHOUSE_BIN=$(CURDIR)/.build/debug/reelhouse scripts/timed.sh e2e $(PY) -m pytest -q Tests/e2e --ignore=Tests/e2e/test_postgres_serve.py || status=1; \
-	REELHOUSE_TIMINGS=$(TIMINGS) scripts/timed.sh e2e-pg $(MAKE) --no-print-directory e2e-postgres || status=1; \
+	REELHOUSE_TIMINGS=$(TIMINGS) REELHOUSE_BIN=$(CURDIR)/.build/debug/reelhouse scripts/timed.sh e2e-pg $(E2E_POSTGRES_RUN) || status=1; \
 	REELHOUSE_TIMINGS=$(TIMINGS) REELHOUSE_BIN=$(CURDIR)/.build/debug/reelhouse scripts/timed.sh web $(PY) -m pytest -q Tests/web || status=1; \
 	REELHOUSE_TIMINGS=$(TIMINGS) REELHOUSE_BIN=$(CURDIR)/.build/debug/reelhouse scripts/timed.sh api $(PY) -m pytest -q Tests/api || status=1; \
 	echo "── suite timings ──"; cat $(TIMINGS); exit $$status
@@ -51,8 +51,9 @@ E2E_POSTGRES := Tests/e2e/test_postgres_serve.py Tests/e2e/test_uploads.py Tests
 	Tests/e2e/test_stories_api.py Tests/e2e/test_s3_upload_nodes.py \
 	Tests/e2e/test_upload_jobs.py::test_only_the_uploader_or_the_owner_controls_a_job \
 	Tests/e2e/test_upload_jobs.py::test_upkeep_runs_as_one_recurring_job_of_each_kind_shown_to_the_owner_by_kind
+E2E_POSTGRES_RUN = env REELHOUSE_E2E_DATABASE=postgres $(PY) -m pytest -q $(E2E_POSTGRES)
 e2e-postgres:
-	REELHOUSE_E2E_DATABASE=postgres REELHOUSE_BIN=$${REELHOUSE_BIN:-$(CURDIR)/.build/debug/reelhouse} $(PY) -m pytest -q $(E2E_POSTGRES)
+	REELHOUSE_BIN=$${REELHOUSE_BIN:-$(CURDIR)/.build/debug/reelhouse} $(E2E_POSTGRES_RUN)
 
 bench:
 	@scripts/ensure-deps.sh bench

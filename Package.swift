@@ -298,7 +298,7 @@ let package = Package(
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "ReelServerTests",
                     dependencies: [
-                        "ReelServer", "ReelStoreSQLite", "ReelStorage", "ReelStore", "ReelPipeline", "ReelModels", "ReelMedia", "ReelGeneration",
+                        "ReelServer", "ReelStoreSQLite", "ReelStorePostgres", "ReelStorage", "ReelStore", "ReelPipeline", "ReelModels", "ReelMedia", "ReelGeneration",
                         "ReelRank", "ReelTestSupport", "ReelS3",
                         "ReelKit", "ReelJobs",
                         .product(name: "Logging", package: "swift-log"),

@@ -142,6 +142,7 @@ public struct JobWorker: Service {
                 }
             }
             signal.isListening = false
+            signal.wake()  // slots waiting out the slow poll go back to the usual pace now
             guard !Task.isCancelled else { return }
             try? await Task.sleep(for: .seconds(max(1, configuration.wakeupPollInterval)))
         }

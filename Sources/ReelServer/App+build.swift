@@ -29,7 +29,7 @@ public func buildRouter(
 ) -> (Router<AppRequestContext>, RouteRegistry) {
     let router = Router(context: AppRequestContext.self)
     let registry = RouteRegistry()
-    let limiter = RateLimiter()
+    let limiter = dependencies.rateLimits
     let now = dependencies.now
 
     router.add(middleware: MetricsMiddleware(registry: metrics))

@@ -26,6 +26,9 @@ public struct ServerDependencies: Sendable {
     /// Posts' source files, removed with the last post using them; nil leaves them on disk.
     public var sources: (any SourceStorage)?
     public var passwords: any PasswordHasher
+    /// The login, bad-key, API, event and generation limits: in this node's memory by
+    /// default; PostgreSQL's when several API nodes must count together.
+    public var rateLimits: any RateLimitStore
     /// HMAC secret for media tokens and feed cursors; the same on every API node.
     public var secret: Data
     public var now: @Sendable () -> Date
@@ -44,8 +47,10 @@ public struct ServerDependencies: Sendable {
         storage: any MediaStorage, sources: (any SourceStorage)? = nil, passwords: any PasswordHasher, secret: Data,
         now: @escaping @Sendable () -> Date = Date.init,
         orderByRandomBaseline: (@Sendable (_ userID: Int64, _ limit: Int) async throws -> [FeedItem])? = nil,
-        generations: GenerationDependencies? = nil, uploads: UploadDependencies? = nil
+        generations: GenerationDependencies? = nil, uploads: UploadDependencies? = nil,
+        rateLimits: any RateLimitStore = MemoryRateLimitStore()
     ) {
+        self.rateLimits = rateLimits
         self.uploads = uploads
         self.generations = generations
         self.orderByRandomBaseline = orderByRandomBaseline

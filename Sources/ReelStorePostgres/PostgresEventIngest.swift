@@ -15,7 +15,8 @@ import ReelStore
 /// back: a signal row adds its counts, an affinity decays the stored score to the later
 /// instant and adds the batch's, a popularity key log-sum-exps the batch's key into the
 /// stored one. So batches of different people about one post (or two of one person) may run
-/// at once without losing an update, and a batch is a fixed number of statements. (The sums
+/// at once without losing an update (rows are written in key order, so two batches never
+/// deadlock), and a batch is a fixed number of statements. (The sums
 /// equal the SQLite store's event-by-event folds up to floating-point rounding.)
 enum PostgresEventIngest {
     /// Rows per multi-row INSERT: 9 parameters each, well under PostgreSQL's 65,535.
@@ -69,21 +70,23 @@ enum PostgresEventIngest {
         return try await connection.query(query.query, logger: logger).collect().map { try $0.decode(UUID.self) }
     }
 
-    /// Status, library, uploader and tags of `ids` (absent ids are missing from the answer).
-    /// `locking`: the posts are share-locked, so none is deleted before the batch commits.
+    /// Status, library, uploader and tags of `ids` (absent ids are missing from the answer), in
+    /// one query. `locking`: the posts are share-locked, so none is deleted before the batch
+    /// commits.
     static func postFacts(_ connection: PostgresConnection, ids: [Int64], locking: Bool, logger: Logger) async throws -> [Int64: EventPostFacts] {
         guard !ids.isEmpty else { return [:] }
         let lock = locking ? " FOR KEY SHARE" : ""
         var facts: [Int64: EventPostFacts] = [:]
-        let rows = try await connection.query(
-            "SELECT id, status, library_id, uploader, username FROM posts WHERE id = ANY(\(ids))\(unescaped: lock)", logger: logger
-        ).collect()
+        let rows = try await connection.query("""
+            SELECT p.id, p.status, p.library_id, p.uploader, p.username,
+                   ARRAY(SELECT t.name FROM post_tag_ids l JOIN tags t ON t.id = l.tag_id WHERE l.post_id = p.id ORDER BY l.seq)
+            FROM posts p WHERE p.id = ANY(\(ids))\(unescaped: lock)
+            """, logger: logger).collect()
         for row in rows {
-            let (id, status, libraryID, uploader, username) = try row.decode((Int64, String, Int64, String?, String?).self)
-            facts[id] = EventPostFacts(status: status, libraryID: libraryID, uploaderName: UploaderKey.name(uploader: uploader, username: username))
-        }
-        for (postID, tags) in try await PostgresVocabulary.tags.names(connection, postIDs: ids, logger: logger) {
-            facts[postID]?.tags = tags
+            let (id, status, libraryID, uploader, username, tags) = try row.decode((Int64, String, Int64, String?, String?, [String]).self)
+            facts[id] = EventPostFacts(
+                status: status, libraryID: libraryID, uploaderName: UploaderKey.name(uploader: uploader, username: username), tags: tags
+            )
         }
         return facts
     }

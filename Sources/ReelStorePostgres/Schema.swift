@@ -19,7 +19,7 @@ struct PostgresMigration: Sendable {
 /// - names unique "ignoring case" are a precomputed key column, as in SQLite, so both stores
 ///   fold case with the same (Swift) rules.
 enum Schema {
-    static let migrations: [PostgresMigration] = [accounts, library, social, collections, stories, dateIndex, search, recommendations, searchFolding]
+    static let migrations: [PostgresMigration] = [accounts, library, social, collections, stories, dateIndex, search, recommendations, searchFolding, rateLimits]
 
     static var versions: [String] { migrations.map(\.version) }
 

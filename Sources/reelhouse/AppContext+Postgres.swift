@@ -32,7 +32,8 @@ extension AppContext {
         do {
             return try await PostgresStore.withStore(url: url, poolSize: settings.databasePool, logger: storeLogger) { store in
                 let context = try AppContext(
-                    dataFolder: dataFolder, store: store, sqlite: nil, jobWakeups: store, settings: settings, logger: logger
+                    dataFolder: dataFolder, store: store, sqlite: nil, jobWakeups: store, sharedRateLimits: store,
+                    settings: settings, logger: logger
                 )
                 logger.info("library in PostgreSQL", metadata: ["database": "\(url)", "pool": "\(settings.databasePool)"])
                 return try await body(context)

@@ -22,6 +22,9 @@ struct AppContext {
     /// Wakes idle workers when a job becomes claimable on any node (PostgreSQL's `LISTEN`);
     /// nil: workers poll, as one process on SQLite does.
     let jobWakeups: (any JobWakeupSource)?
+    /// Where the login, key, API and event limits are counted so that every API node shares
+    /// them (PostgreSQL); nil counts them in this process's memory.
+    let sharedRateLimits: (any RateLimitStore)?
     /// Defaults < config file < `REELHOUSE_*` environment < the command's flags.
     let settings: ServerConfiguration
     /// The data folder's `media/`, or the bucket the settings name (`storage = s3://…`).
@@ -33,12 +36,13 @@ struct AppContext {
 
     init(
         dataFolder: DataFolder, store: any MetadataStore, sqlite: SQLiteStore?, jobWakeups: (any JobWakeupSource)?,
-        settings: ServerConfiguration, logger: Logger
+        sharedRateLimits: (any RateLimitStore)?, settings: ServerConfiguration, logger: Logger
     ) throws {
         self.dataFolder = dataFolder
         self.store = store
         self.sqlite = sqlite
         self.jobWakeups = jobWakeups
+        self.sharedRateLimits = sharedRateLimits
         self.settings = settings
         self.logger = logger
         storage = LocalMediaStorage(root: dataFolder.mediaRoot)
@@ -83,7 +87,9 @@ struct AppContext {
         } catch {
             throw CLIError("cannot open the database at \(dataFolder.databasePath): \(error)")
         }
-        let context = try AppContext(dataFolder: dataFolder, store: store, sqlite: store, jobWakeups: nil, settings: settings, logger: logger)
+        let context = try AppContext(
+            dataFolder: dataFolder, store: store, sqlite: store, jobWakeups: nil, sharedRateLimits: nil, settings: settings, logger: logger
+        )
         return try await body(context)
     }
 

@@ -6,35 +6,51 @@ import ReelS3
 import ReelServer
 import ReelStore
 
-/// `reelhouse migrate-store --media-to s3://…` (docs/scale-out.md, "Commands"): copies the data
-/// folder's published posts (their playlists, segments, downloads, posters and images) and kept
-/// sources into a bucket. Each post goes through the same staging → copy → `.published` steps
+/// `reelhouse migrate-store --to postgres://… --media-to s3://…` (docs/scale-out.md, "Commands"):
+/// `--to` copies the SQLite library into PostgreSQL (see MigrateStoreCommand+Database.swift);
+/// `--media-to` copies the data folder's published posts (their playlists, segments, downloads,
+/// posters and images) and kept sources into a bucket. Each post goes through the same staging → copy → `.published` steps
 /// as a publish; a post or source already there with the same size and ETag is skipped, so an
 /// interrupted run resumes. Keys: AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY or the config file's
 /// s3AccessKeyId / s3SecretAccessKey. Then serve with `--storage` set to the same location.
 struct MigrateStoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate-store",
-        abstract: "Copy a library's published media and kept sources to an S3 bucket (resumable)."
+        abstract: "Copy a library into PostgreSQL (--to) and its media into an S3 bucket (--media-to); both resumable."
     )
 
     @OptionGroup var dataOptions: DataOptions
 
+    @Option(name: .customLong("to"), help: "The database: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (empty, or partly copied by an earlier run).")
+    var databaseTo: String?
+
     @Option(name: .customLong("media-to"), help: "The bucket: s3://BUCKET[/PREFIX]?endpoint=…&region=…")
-    var mediaTo: String
+    var mediaTo: String?
+
+    @Option(name: .customLong("batch-size"), help: "Rows per transaction when copying into PostgreSQL.")
+    var batchSize: Int = 1000
+
+    func validate() throws {
+        guard databaseTo != nil || mediaTo != nil else {
+            throw ValidationError("say where to copy: --to postgres://… and/or --media-to s3://…")
+        }
+        guard batchSize > 0 else { throw ValidationError("--batch-size must be at least 1") }
+    }
 
     @Option(name: .long, help: "Config file (default: <data>/config.json when it exists), for the S3 keys.")
     var config: String?
 
     func run() async throws {
+        if let databaseTo { try await copyDatabase(to: databaseTo) }
+        guard let mediaTo else { return }
         try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "migrate-store", configFile: config) { context in
-            try await copyMedia(context)
+            try await copyMedia(context, to: mediaTo)
         }
     }
 
     /// `--media-to`: the published posts of the library (in whichever store the settings name)
     /// and the kept sources, from the data folder into the bucket.
-    private func copyMedia(_ context: AppContext) async throws {
+    private func copyMedia(_ context: AppContext, to mediaTo: String) async throws {
         let settings = context.settings
         let location: S3Location
         do {

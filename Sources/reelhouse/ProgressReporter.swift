@@ -11,6 +11,7 @@ final class ProgressReporter: @unchecked Sendable {
     private var total = 0
     private var lastLogged: [Int64: Int] = [:]
     private var barVisible = false
+    private var lastStepTenth = -1
     /// Post id → the file it came from, so the bar names what is being transcoded.
     private var names: [Int64: String] = [:]
 
@@ -63,6 +64,22 @@ final class ProgressReporter: @unchecked Sendable {
                         let name = job.postID.flatMap { names[$0] } ?? "job \(job.id)"
                         writeLine("transcode \(name): \(state)")
                     }
+                }
+            }
+        }
+    }
+
+    /// Any other long job's progress: the bar on a terminal, else a line per tenth done.
+    func step(_ label: String, done: Int, total: Int, detail: String) {
+        lock.withLock {
+            let fraction = Double(done) / Double(max(total, 1))
+            if isTTY {
+                draw("\(label) \(done)/\(total)", fraction: fraction, detail: detail)
+            } else {
+                let tenth = Int(fraction * 10)
+                if lastStepTenth != tenth {
+                    lastStepTenth = tenth
+                    if !quiet { writeLine("\(label) \(done)/\(total) \(detail)") }
                 }
             }
         }

@@ -108,7 +108,8 @@ struct ServeCommand: AsyncParsableCommand {
             stories: store, events: store,
             storage: context.storage, sources: context.sources, passwords: passwords, secret: secret,
             orderByRandomBaseline: orderByRandomBaseline,
-            generations: generations, uploads: uploads
+            generations: generations, uploads: uploads,
+            rateLimits: context.sharedRateLimits ?? MemoryRateLimitStore()
         )
         let host = configuration.host
         let app = buildApplication(

@@ -1,7 +1,8 @@
 """`reelhouse serve` with its library in PostgreSQL (docs/scale-out.md, `databaseUrl`): the API
 answers — sign-in, an import by the CLI on the same database, the feed — with no SQLite file in
 the data folder, and two nodes started at the same moment on one fresh database both come up
-(the migrations run once, under the advisory lock; the owner account is made once)."""
+(the migrations run once, under the advisory lock; the owner account is made once) and count
+their login limits together."""
 import json
 import threading
 import time
@@ -23,9 +24,9 @@ def database():
     cluster.drop(url)
 
 
-def node(data, url: str, *args: str) -> LiveServer:
+def node(data, url: str, *args: str, env: dict | None = None) -> LiveServer:
     return LiveServer(data, args=("--bcrypt-cost", "4", *args), ready_text="listening on", startup_timeout=120,
-                      env={"REELHOUSE_DATABASE_URL": url, "REELHOUSE_SECRET": SECRET})
+                      env={"REELHOUSE_DATABASE_URL": url, "REELHOUSE_SECRET": SECRET, **(env or {})})
 
 
 def test_serve_on_postgres_signs_in_imports_and_serves_the_feed(tmp_path, database):
@@ -76,7 +77,7 @@ def test_two_nodes_started_at_once_on_a_fresh_database_both_come_up(tmp_path, da
 
     def start(name: str) -> None:
         try:
-            nodes.append(node(tmp_path / name / "data", url, "--role", "api"))
+            nodes.append(node(tmp_path / name / "data", url, "--role", "api", env={"REELHOUSE_LOGIN_ATTEMPTS_PER_ACCOUNT": "3"}))
         except BaseException as error:  # noqa: BLE001 (reported below with the other node's)
             failures.append(error)
 
@@ -98,6 +99,11 @@ def test_two_nodes_started_at_once_on_a_fresh_database_both_come_up(tmp_path, da
             cookie, _ = sign_in(running.url, "owner", printed[0])
             status, _, body = http(running.url + "/api/v1/me", headers={"Cookie": cookie})
             assert status == 200 and json.loads(body)["name"] == "owner"
+        # The login limit (3 tries per account here) is counted in the database, for both nodes:
+        # two wrong passwords on each, and the fourth try, on the second node, is refused.
+        statuses = [http(running.url + "/api/v1/session", "POST", body={"username": "nobody", "password": "wrong"})[0]
+                    for running in (nodes[0], nodes[0], nodes[1], nodes[1])]
+        assert statuses == [401, 401, 401, 429], statuses
     finally:
         for running in nodes:
             running.stop()

@@ -13,7 +13,7 @@ struct AuthMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
     let accounts: any AccountStore
-    let limiter: RateLimiter
+    let limiter: any RateLimitStore
     let cache: CredentialCache
     let configuration: ServerConfiguration
     let now: @Sendable () -> Date
@@ -56,7 +56,7 @@ struct AuthMiddleware: RouterMiddleware {
     }
 
     private func limit(_ key: String, time: Date) async throws {
-        if let retry = await limiter.hit(key, limit: configuration.apiRequestsPerMinute, window: 60, now: time) {
+        if let retry = try await limiter.hit(key: key, limit: configuration.apiRequestsPerMinute, window: 60, now: time).retryAfter {
             throw APIError.rateLimited(retryAfter: retry)
         }
     }
@@ -64,7 +64,7 @@ struct AuthMiddleware: RouterMiddleware {
     /// Guessing keys costs a failed attempt per IP.
     private func limitAnonymous(_ context: Context, time: Date) async throws {
         let ip = context.remoteAddress ?? "unknown"
-        if let retry = await limiter.hit("badkey:\(ip)", limit: configuration.loginAttemptsPerIP, window: TimeInterval(configuration.loginWindowSeconds), now: time) {
+        if let retry = try await limiter.hit(key: "badkey:\(ip)", limit: configuration.loginAttemptsPerIP, window: TimeInterval(configuration.loginWindowSeconds), now: time).retryAfter {
             throw APIError.rateLimited(retryAfter: retry)
         }
     }

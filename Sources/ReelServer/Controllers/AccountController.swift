@@ -7,7 +7,7 @@ import ReelStore
 struct AccountController {
     let accounts: any AccountStore
     let passwords: any PasswordHasher
-    let limiter: RateLimiter
+    let limiter: any RateLimitStore
     let credentials: CredentialCache
     let configuration: ServerConfiguration
     let now: @Sendable () -> Date
@@ -52,7 +52,7 @@ struct AccountController {
         let user = try context.requireUser()
         let time = now()
         let limitKey = "password-user:\(user.id)"
-        if let retry = await limiter.hit(limitKey, limit: configuration.loginAttemptsPerAccount, window: TimeInterval(configuration.loginWindowSeconds), now: time) {
+        if let retry = try await limiter.hit(key: limitKey, limit: configuration.loginAttemptsPerAccount, window: TimeInterval(configuration.loginWindowSeconds), now: time).retryAfter {
             throw APIError.rateLimited(retryAfter: retry)
         }
         let body = try await request.decodeJSON(APIPasswordChangeRequest.self, context: context)
@@ -64,7 +64,7 @@ struct AccountController {
               let hash = try await accounts.passwordHash(userID: user.id),
               await passwords.verify(body.currentPassword, hash: hash)
         else { throw APIError.forbidden("the current password is not right") }
-        await limiter.reset(limitKey)
+        try await limiter.reset(key: limitKey)
 
         var kept: String?
         if context.identity?.credential == .session, let token = AuthMiddleware.cookie(Credentials.sessionCookie, in: request.headers) {

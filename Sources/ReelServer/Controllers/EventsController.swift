@@ -9,7 +9,7 @@ import ReelStore
 /// transaction) and stored whole or not at all.
 struct EventsController {
     let events: any EventStore
-    let limiter: RateLimiter
+    let limiter: any RateLimitStore
     /// `eventRetentionDays`, in seconds.
     let retention: TimeInterval
     let now: @Sendable () -> Date
@@ -24,9 +24,9 @@ struct EventsController {
             let body = try await EventBatchBody.read(request, context: context)
             let now = now()
             let batch = try EventValidation(now: now, retention: retention).validate(body)
-            if let retry = await limiter.take(
-                "events:\(user.id)", count: batch.count, limit: Self.eventsPerMinute, window: Self.rateWindow, now: now
-            ) {
+            if let retry = try await limiter.take(
+                key: "events:\(user.id)", count: batch.count, limit: Self.eventsPerMinute, window: Self.rateWindow, now: now
+            ).retryAfter {
                 throw APIError.rateLimited(retryAfter: retry)
             }
             switch try await events.recordEvents(userID: user.id, batch) {

@@ -38,7 +38,7 @@ public struct GenerationDependencies: Sendable {
 /// Generations belong to their creator: anyone else gets 404, as if they did not exist.
 struct GenerationController {
     let dependencies: GenerationDependencies
-    let limiter: RateLimiter
+    let limiter: any RateLimitStore
     let configuration: ServerConfiguration
     let now: @Sendable () -> Date
     let files = MediaFileResponder()
@@ -135,7 +135,7 @@ struct GenerationController {
         // An invalid request is a `GenerationError.invalidRequest`: a 400 through `ErrorMapping`.
         let request = try GenerationRequest(prompt: body.prompt, style: style, seconds: body.seconds ?? 4, width: width, height: height).validated()
         let now = now()
-        if let retry = await limiter.hit("generate:\(user.id)", limit: configuration.generationsPerMinute, window: 60, now: now) {
+        if let retry = try await limiter.hit(key: "generate:\(user.id)", limit: configuration.generationsPerMinute, window: 60, now: now).retryAfter {
             throw APIError.rateLimited(retryAfter: retry)
         }
         let dayStart = Calendar.utc.startOfDay(for: now)

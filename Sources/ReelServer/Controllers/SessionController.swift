@@ -10,7 +10,7 @@ import ReelStore
 struct SessionController {
     let accounts: any AccountStore
     let passwords: any PasswordHasher
-    let limiter: RateLimiter
+    let limiter: any RateLimitStore
     let credentials: CredentialCache
     let configuration: ServerConfiguration
     let now: @Sendable () -> Date
@@ -23,7 +23,7 @@ struct SessionController {
             let time = now()
             let window = TimeInterval(configuration.loginWindowSeconds)
             let ip = context.remoteAddress ?? "unknown"
-            if let retry = await limiter.hit("login-ip:\(ip)", limit: configuration.loginAttemptsPerIP, window: window, now: time) {
+            if let retry = try await limiter.hit(key: "login-ip:\(ip)", limit: configuration.loginAttemptsPerIP, window: window, now: time).retryAfter {
                 throw APIError.rateLimited(retryAfter: retry)
             }
             let body = try await request.decodeJSON(APILoginRequest.self, context: context)
@@ -31,14 +31,14 @@ struct SessionController {
                 throw APIError.invalidCredentials
             }
             let accountKey = "login-user:\(body.username.lowercased())"
-            if let retry = await limiter.hit(accountKey, limit: configuration.loginAttemptsPerAccount, window: window, now: time) {
+            if let retry = try await limiter.hit(key: accountKey, limit: configuration.loginAttemptsPerAccount, window: window, now: time).retryAfter {
                 throw APIError.rateLimited(retryAfter: retry)
             }
             let user = try await accounts.user(name: body.username)
             let hash = try await user.asyncMap { try await accounts.passwordHash(userID: $0.id) } ?? nil
             let verified = await passwords.verify(body.password, hash: hash ?? Self.decoyHash)
             guard let user, hash != nil, verified else { throw APIError.invalidCredentials }
-            await limiter.reset(accountKey)
+            try await limiter.reset(key: accountKey)
 
             let token = Credentials.newSessionToken()
             let expires = time.addingTimeInterval(TimeInterval(configuration.sessionDays) * 86_400)
