@@ -345,7 +345,7 @@ struct SearchStoreTests {
                 """)
             let folded = " किताब שלום σοφοσ "
             #expect(try await store.rawStrings("SELECT description FROM post_search_fields") != [folded])
-            #expect(try await store.migrate() == ["p9_search_folding"])
+            #expect(try await store.migrate().first == "p9_search_folding")  // later versions follow it
             #expect(try await store.rawStrings("SELECT description FROM post_search_fields") == [folded])
         }
     }
