@@ -65,18 +65,18 @@ public struct S3UploadStorage: UploadStorage {
 
     public func create(_ record: UploadRecord) async throws {
         try await client.putObject(
-            bucket: bucket, key: try recordKey(record.id), body: try Self.encoder.encode(record), contentType: "application/json", onlyIfAbsent: true
+            bucket: bucket, key: try recordKey(record.id), body: try record.encoded(), contentType: "application/json", onlyIfAbsent: true
         )
     }
 
     public func record(id: String) async throws -> UploadRecord? {
         guard let object = try await client.getObject(bucket: bucket, key: try recordKey(id)) else { return nil }
-        return try Self.decoder.decode(UploadRecord.self, from: object.bytes)
+        return try UploadRecord(encoded: object.bytes)
     }
 
     public func save(_ record: UploadRecord) async throws {
         try await client.putObject(
-            bucket: bucket, key: try recordKey(record.id), body: try Self.encoder.encode(record), contentType: "application/json"
+            bucket: bucket, key: try recordKey(record.id), body: try record.encoded(), contentType: "application/json"
         )
     }
 
@@ -204,17 +204,4 @@ public struct S3UploadStorage: UploadStorage {
         }
         return ids.sorted()
     }
-
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }()
-
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        return decoder
-    }()
 }

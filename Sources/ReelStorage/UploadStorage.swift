@@ -51,6 +51,27 @@ public struct UploadRecord: Codable, Sendable, Equatable {
 /// (`LocalUploadStorage`), or a bucket shared by every node (`S3UploadStorage`), where any node
 /// can take over an upload another one started. Async, so a storage on the network never holds
 /// a thread while it waits; the local one does its small file operations inline as before.
+extension UploadRecord {
+    /// The record as stored beside the bytes (a file in the data folder, an object in a
+    /// bucket): JSON with sorted keys and instants in unix seconds, the same in both.
+    public func encoded() throws -> Data { try Self.encoder.encode(self) }
+
+    public init(encoded data: Data) throws { self = try Self.decoder.decode(UploadRecord.self, from: data) }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
+    private static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }()
+}
+
 public protocol UploadStorage: Sendable {
     func create(_ record: UploadRecord) async throws
     func record(id: String) async throws -> UploadRecord?

@@ -1,83 +1,32 @@
 """`reelhouse migrate-store --to postgres://…` on a real imported library and a real PostgreSQL 15
-(a private cluster started here, as the Swift suites start theirs): the counts it prints, its exit
+(the suite's private cluster, Tests/pykit/postgres.py): the counts it prints, its exit
 codes, and one line on stderr when it cannot do the job."""
-import os
-import pwd
 import re
-import shutil
-import socket
-import subprocess
-import tempfile
-import time
 from pathlib import Path
 
 import pytest
 
 from conftest import db, import_json, make_clip, reelhouse
+from pykit import postgres as postgres_kit
+from pykit.server import free_port
 
-BIN_DIRECTORY = Path(os.environ.get("REELHOUSE_PG_BIN", "/usr/lib/postgresql/15/bin"))
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+# What is copied is a SQLite library: with every library in PostgreSQL there is nothing to copy.
+pytestmark = pytest.mark.sqlite_only("migrate-store --to copies a SQLite library, which this run has none of")
 
 
-class Cluster:
-    """initdb + postgres on a free port under a temp folder, as `postgres` when run as root
-    (initdb refuses root); our own child through `setpriv --pdeathsig`, so it dies with pytest."""
+class Databases:
+    """Fresh databases on the suite's PostgreSQL cluster (pykit.postgres), one per test."""
 
-    def __init__(self, folder: Path):
-        for binary in ("initdb", "postgres", "pg_isready", "psql", "createdb"):
-            assert (BIN_DIRECTORY / binary).exists(), \
-                f"{BIN_DIRECTORY / binary} not found: run `scripts/ensure-deps.sh test` (installs `postgresql`)"
-        self.folder = folder
-        as_user = []
-        if os.geteuid() == 0:
-            account = pwd.getpwnam("postgres")
-            os.chown(folder, account.pw_uid, account.pw_gid)
-            as_user = ["setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups"]
-        data = folder / "data"
-        initdb = subprocess.run([*as_user, str(BIN_DIRECTORY / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust",
-                                 "--no-sync", "-E", "UTF8", "--locale=C"], capture_output=True, text=True)
-        assert initdb.returncode == 0, initdb.stderr
-        self.port = free_port()
-        log = open(folder / "server.log", "w")
-        self.process = subprocess.Popen(
-            [*(as_user or ["setpriv"]), "--pdeathsig", "INT", "--", str(BIN_DIRECTORY / "postgres"), "-D", str(data),
-             "-p", str(self.port), "-k", str(folder), "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off"],
-            stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while subprocess.run([str(BIN_DIRECTORY / "pg_isready"), "-q", "-h", "127.0.0.1", "-p", str(self.port)]).returncode != 0:
-            assert self.process.poll() is None and time.monotonic() < deadline, (folder / "server.log").read_text()[-2000:]
-            time.sleep(0.05)
-
-    def fresh_database(self, name: str) -> str:
-        self.client("createdb", name)
-        return f"postgres://postgres@127.0.0.1:{self.port}/{name}"
+    def fresh_database(self) -> str:
+        return postgres_kit.cluster().fresh_database()
 
     def query(self, url: str, sql: str) -> list[str]:
-        return self.client("psql", "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", url.rsplit("/", 1)[1], "-c", sql).stdout.split()
-
-    def client(self, program: str, *args: str) -> subprocess.CompletedProcess:
-        result = subprocess.run([str(BIN_DIRECTORY / program), "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", *args],
-                                capture_output=True, text=True)
-        assert result.returncode == 0, result.stderr
-        return result
-
-    def stop(self):
-        self.process.send_signal(2)
-        self.process.wait(timeout=30)
+        return [value for row in postgres_kit.cluster().query(url, sql) for value in row]
 
 
 @pytest.fixture(scope="module")
 def postgres():
-    folder = Path(tempfile.mkdtemp(prefix="reelhouse-pg-e2e-"))
-    cluster = Cluster(folder)
-    yield cluster
-    cluster.stop()
-    shutil.rmtree(folder, ignore_errors=True)
+    return Databases()
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +50,7 @@ def printed_counts(stdout: str) -> dict[str, tuple[int, int]]:
 
 
 def test_copies_the_library_prints_matching_counts_and_resumes_as_a_no_op(postgres, library):
-    url = postgres.fresh_database("copied")
+    url = postgres.fresh_database()
     result = reelhouse(library, "migrate-store", "--to", url)
     counts = printed_counts(result.stdout)
     with db(library) as sqlite:
@@ -122,7 +71,7 @@ def test_copies_the_library_prints_matching_counts_and_resumes_as_a_no_op(postgr
 
 
 def test_a_count_that_differs_fails_with_one_line(postgres, library):
-    url = postgres.fresh_database("differs")
+    url = postgres.fresh_database()
     reelhouse(library, "migrate-store", "--to", url)
     postgres.query(url, "INSERT INTO tags (name, name_key) VALUES ('stray', 'stray')")
     result = reelhouse(library, "migrate-store", "--to", url, check=False)
@@ -141,7 +90,7 @@ def test_an_unreachable_database_is_one_line_without_the_password(library):
 
 
 def test_a_database_already_in_use_is_refused(postgres, library):
-    url = postgres.fresh_database("inuse")
+    url = postgres.fresh_database()
     reelhouse(library, "migrate", "--database-url", url)
     postgres.query(url, "INSERT INTO users (name, name_key, role, password_hash, created_at) VALUES ('x', 'x', 'owner', 'h', 0)")
     result = reelhouse(library, "migrate-store", "--to", url, check=False)

@@ -40,11 +40,11 @@ public struct LocalUploadStorage: UploadStorage {
     public func record(id: String) throws -> UploadRecord? {
         let url = try recordURL(id)
         guard let data = try? Data(contentsOf: url) else { return nil }
-        return try Self.decoder.decode(UploadRecord.self, from: data)
+        return try UploadRecord(encoded: data)
     }
 
     public func save(_ record: UploadRecord) throws {
-        try Self.encoder.encode(record).write(to: try recordURL(record.id), options: .atomic)
+        try record.encoded().write(to: try recordURL(record.id), options: .atomic)
     }
 
     public func offset(id: String) throws -> Int64 {
@@ -105,19 +105,6 @@ public struct LocalUploadStorage: UploadStorage {
         }
         return ids.sorted()
     }
-
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }()
-
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        return decoder
-    }()
 }
 
 /// Appends to the `.bin` file through one handle, positioned at its end. Each write (a
