@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""Scale-out load benchmark (issue 17): the multi-node topology on 127.0.0.1 under load.
+
+1. Mixed load: nginx (the config `reelhouse edge nginx` prints, S3 mode: bytes from the API
+   nodes through nginx's cache) in front of two `serve --role api` nodes on one PostgreSQL and
+   one SeaweedFS bucket; wrk with CONNECTIONS connections for DURATION seconds cycling through
+   feed pages, video answers, master and variant playlists, segments and keys. Prints req/s,
+   errors and each node's RSS.
+2. Segments through the edge ÷ nginx serving the same file from disk (goal ≥ 0.9).
+3. Feed p99 on PostgreSQL at the largest size ÷ at the smallest (goal ≤ 1.5): `bench-seed` builds a
+   SQLite library, `migrate-store --to` copies it into a fresh database, one API node serves it.
+
+Prints figures and ratios; asserts nothing. Environment: REELHOUSE_BIN, BENCH_SCALEOUT_SECONDS
+(60), BENCH_SCALEOUT_CONNECTIONS (256), BENCH_SCALEOUT_SIZES (1000,1000000)."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import urljoin
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "Tests"))
+
+import m3u8  # noqa: E402
+
+from pykit import postgres  # noqa: E402
+from pykit.api import http  # noqa: E402
+from pykit.cli import BIN  # noqa: E402
+from pykit.edge import Edge  # noqa: E402
+from pykit.media import make_clip  # noqa: E402
+from pykit.seaweed import Seaweed  # noqa: E402
+from pykit.server import LiveServer, free_port  # noqa: E402
+
+DURATION = os.environ.get("BENCH_SCALEOUT_SECONDS", "60")
+CONNECTIONS = os.environ.get("BENCH_SCALEOUT_CONNECTIONS", "256")
+SIZES = [int(x) for x in os.environ.get("BENCH_SCALEOUT_SIZES", "1000,1000000").split(",")]
+# Limits out of the way: the bench measures throughput, not the limiter.
+UNLIMITED = {"REELHOUSE_API_REQUESTS_PER_MINUTE": "1000000000", "REELHOUSE_WORKER": "0"}
+
+
+def run(*args: str, env: dict) -> str:
+    result = subprocess.run([BIN, *args], capture_output=True, text=True, env={**os.environ, **env})
+    if result.returncode != 0:
+        raise RuntimeError(f"reelhouse {' '.join(args)}: {result.stderr.strip()}")
+    return result.stdout
+
+
+def to_ms(text: str) -> float:
+    value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
+    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+
+
+def wrk(url: str, connections: str, duration: str, headers: dict | None = None, script: Path | None = None) -> dict:
+    args = ["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--timeout", "30s", "--latency"]
+    for name, value in (headers or {}).items():
+        args += ["-H", f"{name}: {value}"]
+    if script:
+        args += ["-s", str(script)]
+    out = subprocess.run(args + [url], capture_output=True, text=True, check=True).stdout
+    latency = dict(re.findall(r"^\s+(50|99)%\s+(\S+)", out, re.M))
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
+    return {
+        "p50": to_ms(latency["50"]), "p99": to_ms(latency["99"]),
+        "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
+        "requests": int(re.search(r"(\d+) requests in", out).group(1)),
+        "errors": (int(non2xx.group(1)) if non2xx else 0) + (sum(map(int, socket_errors.groups())) if socket_errors else 0),
+    }
+
+
+def mixed_paths(edge: Edge, key: str, items: list[dict]) -> list[tuple[str, bool]]:
+    """(path, needs the API key) for every kind of request a player makes, in a player's order."""
+    paths: list[tuple[str, bool]] = [("/api/v1/feed?limit=10&mode=shuffle", True)]
+    for item in items:
+        paths.append((f"/api/v1/videos/{item['id']}", True))
+        master = item["media"]["master"]
+        status, _, body = edge.get(master)
+        assert status == 200, body
+        variant_url = urljoin(master, m3u8.loads(body.decode()).playlists[0].uri)
+        status, _, body = edge.get(variant_url)
+        assert status == 200, body
+        variant = m3u8.loads(body.decode())
+        paths += [(master, False), (variant_url, False), (urljoin(variant_url, variant.keys[-1].uri), False),
+                  (urljoin(variant_url, variant.segment_map[0].uri), False)]
+        paths += [(urljoin(variant_url, segment.uri), False) for segment in variant.segments]
+    return paths
+
+
+def lua_cycle(paths: list[tuple[str, bool]], key: str, work: Path) -> Path:
+    """A wrk script sending the paths round-robin, the API key only where it is needed."""
+    entries = ",\n".join(f'  {{ {json.dumps(path)}, {"true" if keyed else "false"} }}' for path, keyed in paths)
+    script = work / "mixed.lua"
+    script.write_text(f"""
+local paths = {{
+{entries}
+}}
+local counter = 0
+request = function()
+  counter = counter + 1
+  local entry = paths[(counter % #paths) + 1]
+  local headers = {{}}
+  if entry[2] then headers["api-key"] = "{key}" end
+  return wrk.format("GET", entry[1], headers)
+end
+""")
+    return script
+
+
+def nginx_static(file: Path, work: Path) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    conf = work / "static-nginx.conf"
+    conf.write_text(f"""
+worker_processes auto; daemon off; pid {work}/static.pid; error_log {work}/static-error.log;
+events {{ worker_connections 4096; }}
+http {{
+  access_log off; client_body_temp_path {work}/ct; proxy_temp_path {work}/pt; fastcgi_temp_path {work}/ft;
+  uwsgi_temp_path {work}/ut; scgi_temp_path {work}/st;
+  server {{ listen 127.0.0.1:{port}; root {file.parent}; location / {{ default_type video/iso.segment; }} }}
+}}""")
+    process = subprocess.Popen(["nginx", "-c", str(conf)], stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/{file.name}"
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            if http(url, timeout=1)[0] == 200:
+                return process, url
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError(f"static nginx did not serve {url}: {(work / 'static-error.log').read_text()[-500:]}")
+
+
+def mixed_load(work: Path) -> None:
+    seaweed = Seaweed(work / "seaweed", "reel-bench")
+    database = postgres.cluster().fresh_database()
+    env = {"REELHOUSE_DATABASE_URL": database, "REELHOUSE_STORAGE": seaweed.storage_setting, **seaweed.credentials,
+           "REELHOUSE_SECRET": os.urandom(32).hex(), "REELHOUSE_PRESET": "ultrafast", **UNLIMITED}
+    nodes: list[LiveServer] = []
+    edge = None
+    try:
+        for n in range(4):
+            make_clip(work / "clips" / f"clip-{n}.mp4", size="540x960", seconds=6, frequency=300 + 80 * n)
+        run("import", str(work / "clips"), "--data", str(work / "importer"), "--json", env=env)
+        nodes = [LiveServer(work / name / "data", args=("--role", "api", "--bcrypt-cost", "4"), env=env,
+                            log_path=work / f"{name}.log") for name in ("a", "b")]
+        # The first node made the owner account, in the database every node shares.
+        key = run("key", "create", "--user", "owner", "--data", str(work / "importer"), env=env).strip()
+        edge_root = Path(tempfile.mkdtemp(prefix="reel-bench-edge-"))
+        edge_root.chmod(0o755)
+        edge = Edge(edge_root, nodes[0].port, None, upstreams=[node.port for node in nodes])
+        status, _, body = edge.get("/api/v1/feed?limit=10&mode=shuffle", {"api-key": key})
+        assert status == 200, body
+        items = [item for item in json.loads(body)["items"] if item["media"].get("master")]
+        paths = mixed_paths(edge, key, items)
+        script = lua_cycle(paths, key, work)
+        before = [node.rss_kb() for node in nodes]
+        result = wrk(edge.base, CONNECTIONS, DURATION, script=script)
+        after = [node.rss_kb() for node in nodes]
+        print(f"  mixed load through nginx to 2 API nodes ({len(paths)} paths: feed, video, playlists, key, init, "
+              f"segments): {result['requests']} requests, {result['rps']:.0f} req/s, p50 {result['p50']:.1f} ms, "
+              f"p99 {result['p99']:.1f} ms, errors {result['errors']}", flush=True)
+        for name, start, end in zip("ab", before, after):
+            print(f"  node {name}: RSS {start / 1024:.0f} MiB before, {end / 1024:.0f} MiB after", flush=True)
+
+        segment_path = next(path for path, _ in paths if path.endswith(".m4s"))
+        status, _, segment = edge.get(segment_path)
+        assert status == 200
+        _, headers, _ = edge.get(segment_path)
+        print(f"  edge cache for a segment fetched again: {headers.get('x-reelhouse-edge-cache', 'no header')}", flush=True)
+        (work / "static").mkdir()
+        (work / "static" / "segment.m4s").write_bytes(segment)
+        through_edge = wrk(edge.base + segment_path, "64", "10")
+        static, url = nginx_static(work / "static" / "segment.m4s", work)
+        try:
+            direct = wrk(url, "64", "10")
+        finally:
+            static.terminate()
+            static.wait(timeout=10)
+        print(f"  one segment ({len(segment)} bytes), 64 connections: edge {through_edge['rps']:.0f} req/s, "
+              f"nginx from disk {direct['rps']:.0f} req/s: edge ÷ nginx = {through_edge['rps'] / direct['rps']:.2f} "
+              f"(goal ≥ 0.9)", flush=True)
+    finally:
+        if edge is not None:
+            edge.stop()
+        for node in nodes:
+            node.stop()
+        seaweed.stop()
+        postgres.cluster().drop(database)
+
+
+def feed_on_postgres(work: Path) -> None:
+    p99 = {}
+    for size in SIZES:
+        data = work / f"seed-{size}"
+        started = time.monotonic()
+        key = run("bench-seed", "--data", str(data), "--count", str(size), env={}).strip()
+        seeded = time.monotonic() - started
+        database = postgres.cluster().fresh_database()
+        started = time.monotonic()
+        run("migrate-store", "--to", database, "--data", str(data), env={})
+        copied = time.monotonic() - started
+        node = LiveServer(work / f"node-{size}" / "data", args=("--role", "api", "--bcrypt-cost", "4"),
+                          env={"REELHOUSE_DATABASE_URL": database, **UNLIMITED}, log_path=work / f"feed-{size}.log")
+        try:
+            result = wrk(node.url + "/api/v1/feed?limit=10&mode=shuffle", "16", "8", {"api-key": key})
+        finally:
+            node.stop()
+            postgres.cluster().drop(database)
+            shutil.rmtree(data, ignore_errors=True)
+        p99[size] = result["p99"]
+        print(f"  feed on PostgreSQL at {size:>8} posts (seeded {seeded:.0f} s, copied {copied:.0f} s): "
+              f"p50 {result['p50']:.2f} ms, p99 {result['p99']:.2f} ms, {result['rps']:.0f} req/s", flush=True)
+    if len(SIZES) > 1:
+        print(f"  feed p99 at {SIZES[-1]} ÷ at {SIZES[0]} = {p99[SIZES[-1]] / p99[SIZES[0]]:.2f} (goal ≤ 1.5)")
+
+
+def main() -> int:
+    work = Path(tempfile.mkdtemp(prefix="reel-scaleout-bench-"))
+    work.chmod(0o755)  # nginx's workers run as an unprivileged user and read the static segment
+    print(f"scale-out benchmark: {CONNECTIONS} connections for {DURATION} s, {os.cpu_count()} cores", flush=True)
+    try:
+        mixed_load(work)
+        feed_on_postgres(work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
