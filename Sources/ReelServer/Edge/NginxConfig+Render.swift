@@ -51,7 +51,10 @@ extension NginxConfig {
         http {
             server_tokens off;
             sendfile on;
-            tcp_nopush on;
+            # No tcp_nopush: with it, a response from proxy_cache behind auth_request (the S3
+            # mode's segments) waited ~40 ms on every keep-alive request (delayed ACK against a
+            # corked last packet): 1.6k req/s for a cached segment where nginx alone serves
+            # ~25k (scripts/bench_scaleout.py).
             keepalive_timeout 65s;
             # Open files (media, and the kept answers of the check) stay open between requests: most
             # of the edge's cost per request otherwise. A deleted post's files may be served up to
