@@ -13,8 +13,10 @@ public protocol MediaStorage: Sendable {
     /// Size and validator of a published file, or nil when the file (or its post) is not there.
     /// Lets a reader answer HEAD, `If-None-Match` and a `Range` before fetching any bytes.
     func objectInfo(postKey: String, relativePath: String) async throws -> StoredObjectInfo?
-    /// A published file's bytes (all, or `range` of them, inclusive and within the size), so a
-    /// node without the files can serve them; nil when the file (or its post) is not there.
+    /// A published file's bytes (all, or `range` of them, inclusive), so a node without the
+    /// files can serve them; nil when the file (or its post) is not there, or `range` starts at
+    /// or past its end. A range reaching past the end gets the bytes up to the end (as an HTTP
+    /// range does), so a reader can ask for a first chunk before it knows the size.
     func object(postKey: String, relativePath: String, range: ClosedRange<Int>?) async throws -> StoredObject?
 }
 

@@ -35,6 +35,27 @@ struct StorageTests {
         #expect(try await storage.postKeys() == ["7"])
     }
 
+    @Test("Ranged reads of a local file: within, past the end (clamped, as HTTP), starting past the end (nil)")
+    func rangedReads() async throws {
+        let storage = LocalMediaStorage(root: root.appendingPathComponent("media"))
+        let staged = root.appendingPathComponent("tmp/job-2/out")
+        try FileManager.default.createDirectory(at: staged, withIntermediateDirectories: true)
+        let bytes = Data((0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        try bytes.write(to: staged.appendingPathComponent("seg.m4s"))
+        try await storage.publish(stagedDirectory: staged, postKey: "8")
+
+        let inside = try #require(try await storage.object(postKey: "8", relativePath: "seg.m4s", range: 10...19))
+        #expect(inside.bytes == bytes[10...19])
+        #expect(inside.range == 10...19)
+        let past = try #require(try await storage.object(postKey: "8", relativePath: "seg.m4s", range: 900...5000))
+        #expect(past.bytes == bytes[900...])
+        #expect(past.range == 900...999)
+        #expect(past.size == 1000)
+        #expect(past.etag == inside.etag)
+        #expect(try await storage.object(postKey: "8", relativePath: "seg.m4s", range: 1000...1001) == nil)
+        #expect(try await storage.object(postKey: "8", relativePath: "seg.m4s", range: nil)?.bytes == bytes)
+    }
+
     @Test func postKeysMustBeIDs() async throws {
         let storage = LocalMediaStorage(root: root.appendingPathComponent("media"))
         for bad in ["..", "../x", "1/2", "", "abc", "１"] {

@@ -51,6 +51,13 @@ struct S3MediaStorageTests {
         let part = try #require(try await storage.object(postKey: "41", relativePath: "720p/seg_00000.m4s", range: 100...199))
         #expect(part.bytes == segment[100...199])
         #expect(part.size == segment.count)
+        // A range past the end gets the bytes up to the end (a first chunk asked for before the
+        // size is known), with the whole object's ETag; one starting past the end gets nothing.
+        let tail = try #require(try await storage.object(postKey: "41", relativePath: "720p/seg_00000.m4s", range: 100...(segment.count + 5000)))
+        #expect(tail.bytes == segment[100...])
+        #expect(tail.range == 100...(segment.count - 1))
+        #expect(tail.etag == part.etag)
+        #expect(try await storage.object(postKey: "41", relativePath: "720p/seg_00000.m4s", range: segment.count...(segment.count + 10)) == nil)
 
         #expect(try await storage.postKeys() == ["41"])
         #expect(try await storage.object(postKey: "41", relativePath: "missing.m4s", range: nil) == nil)

@@ -52,12 +52,13 @@ public struct LocalMediaStorage: MediaStorage {
         guard let file = readableFile(postKey: postKey, relativePath: relativePath) else { return nil }
         return try await BlockingIO.run { () throws -> StoredObject? in
             guard let info = Self.info(of: file) else { return nil }
-            if let range, range.lowerBound < 0 || range.upperBound >= info.size { return nil }
+            if let range, range.lowerBound < 0 || range.lowerBound >= info.size { return nil }
+            let covered = range.map { $0.lowerBound...min($0.upperBound, info.size - 1) }
             let handle = try FileHandle(forReadingFrom: file)
             defer { try? handle.close() }
-            if let range { try handle.seek(toOffset: UInt64(range.lowerBound)) }
-            let bytes = try handle.read(upToCount: range?.count ?? info.size) ?? Data()
-            return StoredObject(bytes: bytes, size: info.size, etag: info.etag, range: range)
+            if let covered { try handle.seek(toOffset: UInt64(covered.lowerBound)) }
+            let bytes = try handle.read(upToCount: covered?.count ?? info.size) ?? Data()
+            return StoredObject(bytes: bytes, size: info.size, etag: info.etag, range: covered)
         }
     }
 

@@ -95,16 +95,16 @@ struct MediaController {
     ) async throws -> Response {
         let contentType = MediaMIME.type(for: name)
         let postKey = String(post.id)
-        // Object storage, and a plain GET (what an edge cache sends): one fetch gives the bytes,
-        // size and ETag, with no look-up first.
+        // Object storage, and a plain GET (what an edge cache sends): one fetch gives the first
+        // chunk (for most files all of it), size and ETag, with no look-up first. A missing or
+        // empty file falls through to the look-up, which tells the two apart.
         if request.method == .get, request.headers[.range] == nil, request.headers[values: .ifNoneMatch].isEmpty,
            MediaName.isSafeRelativePath(name), storage.localFile(postKey: postKey, relativePath: name) == nil {
-            guard let object = try await storage.object(postKey: postKey, relativePath: name, range: nil) else {
-                context.logger.warning("a listed media object is missing from storage", metadata: ["post": "\(post.id)", "file": "\(name)"])
-                throw APIError.notFound("media")
+            let stream = responder.stream(postKey: postKey, name: name, storage: storage)
+            if let first = try await stream.leadingChunk() {
+                let etag = etagOverride ?? ETag.strong(ETag.parts(postID: post.id, contentHash: post.contentHash, name: name, stored: first.info))
+                return responder.stored(leading: first, stream: stream, contentType: contentType, cacheControl: cacheControl, etag: etag)
             }
-            let etag = etagOverride ?? ETag.strong(ETag.parts(postID: post.id, contentHash: post.contentHash, name: name, stored: object.info))
-            return responder.bytes(object.bytes, contentType: contentType, cacheControl: cacheControl, etag: etag, request: request)
         }
         switch try await locate(name, postID: post.id, storage: storage, logger: context.logger) {
         case .local(let url, let facts):

@@ -19,9 +19,13 @@ import ReelStorage
 /// the current ETag also yields the whole file.
 struct MediaFileResponder: Sendable {
     let fileIO: FileIO
+    /// The most of a stored (S3) file held in memory per response: larger files and ranges are
+    /// fetched by ranged GETs of this size as the client reads.
+    let storedChunkBytes: Int
 
-    init(fileIO: FileIO = FileIO()) {
+    init(fileIO: FileIO = FileIO(), storedChunkBytes: Int = StoredObjectStream.defaultChunkBytes) {
         self.fileIO = fileIO
+        self.storedChunkBytes = max(1, storedChunkBytes)
     }
 
     /// Size and modification time of a regular file, from `lstat`: a symbolic link (or a
@@ -98,11 +102,25 @@ struct MediaFileResponder: Sendable {
         if request.method == .head || info.size == 0 {
             return Response(status: status, headers: headers, body: ResponseBody())
         }
+        let span = range ?? 0...(info.size - 1)
+        let stream = stream(postKey: postKey, name: name, storage: storage)
         // Gone between the look-up and now (removed meanwhile): as if it had never been there.
-        guard let object = try await storage.object(postKey: postKey, relativePath: name, range: range),
-              object.bytes.count == (range?.count ?? info.size)
-        else { throw APIError.notFound("media") }
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: object.bytes)))
+        guard let first = try await stream.firstChunk(of: span, size: info.size) else { throw APIError.notFound("media") }
+        return Response(status: status, headers: headers, body: stream.body(of: span, first: first))
+    }
+
+    /// The whole of a stored file for a plain GET, from its first chunk (fetched without a
+    /// look-up, which is what told its size).
+    func stored(
+        leading first: StoredObject, stream: StoredObjectStream, contentType: String, cacheControl: String, etag: String
+    ) -> Response {
+        var headers = Self.baseHeaders(contentType: contentType, cacheControl: cacheControl, etag: etag)
+        headers[.contentLength] = String(first.size)
+        return Response(status: .ok, headers: headers, body: stream.body(of: 0...(first.size - 1), first: first))
+    }
+
+    func stream(postKey: String, name: String, storage: any MediaStorage) -> StoredObjectStream {
+        StoredObjectStream(postKey: postKey, name: name, storage: storage, chunkBytes: storedChunkBytes)
     }
 
     /// Bytes made in memory (a playlist rewritten for its host), with the same conditional
