@@ -6,7 +6,6 @@ Prints figures and ratios; asserts nothing. Goals from the issue: p99(1M) ÷ p99
 ours ≥ 20× faster than ORDER BY random() at 1M; req/s ≥ 0.5× nginx static; feed req/s ≥ 0.5×
 /api/v1/me req/s in the same run."""
 import os
-import re
 import shutil
 import socket
 import subprocess
@@ -15,6 +14,9 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Tests"))
+from pykit.wrk import run as wrk_run  # noqa: E402
 
 BIN = os.environ.get("REELHOUSE_BIN", ".build/release/reelhouse")
 SIZES = [int(x) for x in os.environ.get("BENCH_FEED_SIZES", "1000,100000,1000000").split(",")]
@@ -39,22 +41,10 @@ def wait_http(url: str, headers: dict, timeout: float = 60) -> bytes:
     raise RuntimeError(f"{url} did not answer")
 
 
-def to_ms(text: str) -> float:
-    value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
-    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
-
-
 def wrk(url: str, headers: dict, duration: str = DURATION, connections: str = CONNECTIONS) -> dict:
-    # A generous timeout: wrk leaves requests slower than its default 2 s out of the latency
-    # figures, which would flatter the ORDER BY random() baseline at 1M posts.
-    args = ["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--timeout", "60s", "--latency"]
-    for name, value in headers.items():
-        args += ["-H", f"{name}: {value}"]
-    out = subprocess.run(args + [url], capture_output=True, text=True, check=True).stdout
-    latency = dict(re.findall(r"^\s+(50|99)%\s+(\S+)", out, re.M))
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    return {"p50": to_ms(latency["50"]), "p99": to_ms(latency["99"]), "rps": rps, "non2xx": int(errors.group(1)) if errors else 0}
+    # A generous timeout: wrk leaves requests slower than it out of the latency figures, which
+    # would flatter the ORDER BY random() baseline at 1M posts.
+    return wrk_run(url, connections=connections, seconds=duration, timeout="60s", headers=headers)
 
 
 def nginx_static(body: bytes, work: Path) -> tuple[subprocess.Popen, int]:

@@ -8,7 +8,6 @@ rate limit is 1,200 events a minute each). Prints figures and ratios; asserts no
 Goals from the issue: For You p99 ≤ 50 ms; ingest ≥ 2,000 events/s."""
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -19,7 +18,8 @@ import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_feed import free_port, to_ms, wait_http  # noqa: E402
+from bench_feed import free_port, wait_http  # noqa: E402
+from pykit.wrk import run as wrk_run  # noqa: E402
 
 BIN = os.environ.get("REELHOUSE_BIN", ".build/release/reelhouse")
 POSTS = int(os.environ.get("BENCH_FORYOU_POSTS", "100000"))
@@ -70,15 +70,7 @@ end
 
 
 def wrk(url: str, script: Path, env: dict, duration: str = DURATION) -> dict:
-    args = ["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{duration}s", "--timeout", "30s", "--latency", "-s", str(script), url]
-    out = subprocess.run(args, capture_output=True, text=True, check=True, env={**os.environ, **env}).stdout
-    latency = dict(re.findall(r"^\s+(50|99)%\s+(\S+)", out, re.M))
-    total = re.search(r"(\d+) requests in ([\d.]+)(ms|s)", out)
-    seconds = float(total.group(2)) / (1000.0 if total.group(3) == "ms" else 1.0)
-    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    return {"p50": to_ms(latency["50"]), "p99": to_ms(latency["99"]), "requests": int(total.group(1)),
-            "seconds": seconds, "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
-            "non2xx": int(errors.group(1)) if errors else 0}
+    return wrk_run(url, connections=CONNECTIONS, seconds=duration, script=script, env=env)
 
 
 def main() -> int:

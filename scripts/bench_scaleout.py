@@ -14,7 +14,6 @@ Prints figures and ratios; asserts nothing. Environment: REELHOUSE_BIN, BENCH_SC
 (60), BENCH_SCALEOUT_CONNECTIONS (256), BENCH_SCALEOUT_SIZES (1000,1000000)."""
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -35,6 +34,7 @@ from pykit.edge import Edge  # noqa: E402
 from pykit.media import make_clip  # noqa: E402
 from pykit.seaweed import Seaweed  # noqa: E402
 from pykit.server import LiveServer, free_port  # noqa: E402
+from pykit.wrk import run as wrk_run  # noqa: E402
 
 DURATION = os.environ.get("BENCH_SCALEOUT_SECONDS", "60")
 CONNECTIONS = os.environ.get("BENCH_SCALEOUT_CONNECTIONS", "256")
@@ -50,27 +50,8 @@ def run(*args: str, env: dict) -> str:
     return result.stdout
 
 
-def to_ms(text: str) -> float:
-    value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
-    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
-
-
 def wrk(url: str, connections: str, duration: str, headers: dict | None = None, script: Path | None = None) -> dict:
-    args = ["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--timeout", "30s", "--latency"]
-    for name, value in (headers or {}).items():
-        args += ["-H", f"{name}: {value}"]
-    if script:
-        args += ["-s", str(script)]
-    out = subprocess.run(args + [url], capture_output=True, text=True, check=True).stdout
-    latency = dict(re.findall(r"^\s+(50|99)%\s+(\S+)", out, re.M))
-    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
-    return {
-        "p50": to_ms(latency["50"]), "p99": to_ms(latency["99"]),
-        "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
-        "requests": int(re.search(r"(\d+) requests in", out).group(1)),
-        "errors": (int(non2xx.group(1)) if non2xx else 0) + (sum(map(int, socket_errors.groups())) if socket_errors else 0),
-    }
+    return wrk_run(url, connections=connections, seconds=duration, headers=headers, script=script)
 
 
 def mixed_paths(edge: Edge, key: str, items: list[dict]) -> list[tuple[str, bool]]:

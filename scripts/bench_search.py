@@ -8,7 +8,6 @@ nothing. Goal from issue 14: p99 of the mix ≤ 50 ms at 1M posts on this machin
 BENCH_SEARCH_SIZES picks the sizes; BENCH_SEARCH_KEEP=DIR keeps (and reuses) the seeded
 libraries in DIR, since seeding 1M posts takes minutes."""
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -18,7 +17,8 @@ import urllib.parse
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_feed import free_port, to_ms, wait_http  # noqa: E402
+from bench_feed import free_port, wait_http  # noqa: E402
+from pykit.wrk import run as wrk_run  # noqa: E402
 
 BIN = os.environ.get("REELHOUSE_BIN", ".build/release/reelhouse")
 SIZES = [int(x) for x in os.environ.get("BENCH_SEARCH_SIZES", "100000,1000000").split(",")]
@@ -52,14 +52,7 @@ end
 def wrk(base: str, key: str, paths: list[str], work: Path) -> dict:
     script = work / "paths.lua"
     script.write_text(LUA % ", ".join('"%s"' % p for p in paths))
-    args = ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{DURATION}s", "--timeout", "30s", "--latency", "-s", str(script),
-            "-H", f"api-key: {key}", base]
-    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
-
-    latency = dict(re.findall(r"^\s+(50|99)%\s+(\S+)", out, re.M))
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    return {"p50": to_ms(latency["50"]), "p99": to_ms(latency["99"]), "rps": rps, "non2xx": int(errors.group(1)) if errors else 0}
+    return wrk_run(base, connections=CONNECTIONS, seconds=DURATION, threads=1, headers={"api-key": key}, script=script)
 
 
 def seed(data: Path, size: int) -> str:

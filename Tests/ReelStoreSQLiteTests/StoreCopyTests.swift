@@ -12,13 +12,8 @@ import Testing
 struct StoreCopyTests {
     @Test("every table is copied, counts match, and the PostgreSQL store answers as the SQLite one did")
     func copiesAndAnswersTheSame() async throws {
-        let folder = try TemporaryFolder(prefix: "reel-copy")
-        defer { folder.remove() }
-        let sqlite = try SQLiteStore(path: folder.databasePath)
-        let library = try await fillLibrary(sqlite)
-        let expected = try await answers(sqlite, library)
-
-        try await withPostgresStore { postgres in
+        try await withFilledLibrary { sqlite, library, postgres in
+            let expected = try await answers(sqlite, library)
             let report = try await PostgresBulkCopy(store: postgres, source: sqlite).run()
             #expect(report.finished)
             #expect(report.mismatches.isEmpty, "\(report.mismatches)")
@@ -53,13 +48,8 @@ struct StoreCopyTests {
 
     @Test("an interrupted copy resumes after the rows it wrote, and a finished one only counts again")
     func resumes() async throws {
-        let folder = try TemporaryFolder(prefix: "reel-copy")
-        defer { folder.remove() }
-        let sqlite = try SQLiteStore(path: folder.databasePath)
-        let library = try await fillLibrary(sqlite)
-        let expected = try await answers(sqlite, library)
-
-        try await withPostgresStore { postgres in
+        try await withFilledLibrary { sqlite, library, postgres in
+            let expected = try await answers(sqlite, library)
             let first = try await PostgresBulkCopy(store: postgres, source: sqlite, batchSize: 3).run(stopAfter: 10)
             #expect(!first.finished && first.copied >= 10 && first.copied < 13)
             let partial = try await postgres.rawStrings("SELECT sum(copied_rows)::text FROM reelhouse_store_copy")
@@ -80,16 +70,12 @@ struct StoreCopyTests {
 
     @Test("rows created after the copy get ids that were never used, not even by deleted rows")
     func newRowsGetFreshIDs() async throws {
-        let folder = try TemporaryFolder(prefix: "reel-copy")
-        defer { folder.remove() }
-        let sqlite = try SQLiteStore(path: folder.databasePath)
-        let library = try await fillLibrary(sqlite)
-        let highestPost = try await sqlite.posts(status: nil, limit: 1000).map(\.id).max() ?? 0
-        // The newest post is deleted: its id (its media folder's name) must never come back.
-        try await sqlite.deletePost(id: highestPost)
-        let highestJob = try await sqlite.jobs(states: nil, limit: 1000).map(\.id).max() ?? 0
+        try await withFilledLibrary { sqlite, library, postgres in
+            let highestPost = try await sqlite.posts(status: nil, limit: 1000).map(\.id).max() ?? 0
+            // The newest post is deleted: its id (its media folder's name) must never come back.
+            try await sqlite.deletePost(id: highestPost)
+            let highestJob = try await sqlite.jobs(states: nil, limit: 1000).map(\.id).max() ?? 0
 
-        try await withPostgresStore { postgres in
             let report = try await PostgresBulkCopy(store: postgres, source: sqlite).run()
             #expect(report.finished && report.mismatches.isEmpty)
 
@@ -112,18 +98,23 @@ struct StoreCopyTests {
 
     @Test("a database that already holds a library is refused, and nothing is written")
     func refusesADatabaseInUse() async throws {
-        let folder = try TemporaryFolder(prefix: "reel-copy")
-        defer { folder.remove() }
-        let sqlite = try SQLiteStore(path: folder.databasePath)
-        _ = try await fillLibrary(sqlite)
-
-        try await withPostgresStore { postgres in
+        try await withFilledLibrary { sqlite, _, postgres in
             _ = try await postgres.createUser(name: "already-here", role: .owner, passwordHash: "h", now: t0)
             await #expect(throws: PostgresStoreError.self) { try await PostgresBulkCopy(store: postgres, source: sqlite).run() }
             #expect(try await postgres.countUsers() == 1)
             #expect(try await postgres.rawStrings("SELECT to_regclass('reelhouse_store_copy') IS NULL") == ["true"])
         }
     }
+}
+
+/// A SQLite library in a temporary folder, filled by `fillLibrary`, and a fresh PostgreSQL store
+/// on the test cluster to copy it into.
+func withFilledLibrary(_ body: (SQLiteStore, FilledLibrary, PostgresStore) async throws -> Void) async throws {
+    let folder = try TemporaryFolder(prefix: "reel-copy")
+    defer { folder.remove() }
+    let sqlite = try SQLiteStore(path: folder.databasePath)
+    let library = try await fillLibrary(sqlite)
+    try await withPostgresStore { postgres in try await body(sqlite, library, postgres) }
 }
 
 /// What `fillLibrary` made, for the checks.

@@ -49,6 +49,14 @@ def printed_counts(stdout: str) -> dict[str, tuple[int, int]]:
     return counts
 
 
+def failure_line(result) -> str:
+    """The one stderr line of a run that failed, as every refusal must be."""
+    assert result.returncode != 0, result.stdout
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    return lines[0]
+
+
 def test_copies_the_library_prints_matching_counts_and_resumes_as_a_no_op(postgres, library):
     url = postgres.fresh_database()
     result = reelhouse(library, "migrate-store", "--to", url)
@@ -75,17 +83,14 @@ def test_a_count_that_differs_fails_with_one_line(postgres, library):
     reelhouse(library, "migrate-store", "--to", url)
     postgres.query(url, "INSERT INTO tags (name, name_key) VALUES ('stray', 'stray')")
     result = reelhouse(library, "migrate-store", "--to", url, check=False)
-    assert result.returncode != 0
     assert re.search(r"^tags\s+\d+\s+\d+\s+MISMATCH$", result.stdout, re.M), result.stdout
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and "row counts differ" in lines[0] and "tags" in lines[0], result.stderr
+    line = failure_line(result)
+    assert "row counts differ" in line and "tags" in line, line
 
 
 def test_an_unreachable_database_is_one_line_without_the_password(library):
     result = reelhouse(library, "migrate-store", "--to", f"postgres://someone:hunter2@127.0.0.1:{free_port()}/nowhere", check=False)
-    assert result.returncode != 0
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and "cannot reach the database" in lines[0], result.stderr
+    assert "cannot reach the database" in failure_line(result), result.stderr
     assert "hunter2" not in result.stderr + result.stdout
 
 
@@ -94,6 +99,4 @@ def test_a_database_already_in_use_is_refused(postgres, library):
     reelhouse(library, "migrate", "--database-url", url)
     postgres.query(url, "INSERT INTO users (name, name_key, role, password_hash, created_at) VALUES ('x', 'x', 'owner', 'h', 0)")
     result = reelhouse(library, "migrate-store", "--to", url, check=False)
-    assert result.returncode != 0
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and "already holds 1 row(s) in users" in lines[0], result.stderr
+    assert "already holds 1 row(s) in users" in failure_line(result), result.stderr
