@@ -24,6 +24,8 @@ fi
 # /usr/lib/postgresql/15/bin as the `postgres` user; nothing is started system-wide).
 if [ "$profile" = "test" ] || [ "$profile" = "bench" ]; then
   [ -x /usr/lib/postgresql/15/bin/postgres ] || need_pkgs+=(postgresql)
+  # the test cluster speaks TLS with a certificate openssl makes at start
+  have openssl || need_pkgs+=(openssl)
 fi
 # --- end PostgreSQL
 if [ "$profile" = "bench" ]; then

@@ -37,10 +37,7 @@ extension PostgresStore {
     /// outside the pool (a wait of minutes must not hold a pooled connection); it is closed when
     /// `body` returns. The sequence throws if that connection is lost.
     public func withJobWakeups<Result: Sendable>(_ body: (JobWakeups) async throws -> Result) async throws -> Result {
-        var configuration = PostgresConnection.Configuration(
-            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: .disable
-        )
-        configuration.options.connectTimeout = .seconds(Self.connectTimeout.components.seconds)
+        let configuration = try url.connectionConfiguration(connectTimeout: Self.connectTimeout)
         let connection: PostgresConnection
         do {
             connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)

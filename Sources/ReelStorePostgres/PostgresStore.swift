@@ -14,8 +14,8 @@ import ServiceLifecycle
 /// The client does its background work in `run()`: run the store as a `Service` in the node's
 /// `ServiceGroup`, or use `withStore`, which runs it for the length of a closure. Every write is
 /// one transaction; instants are unix seconds in `double precision`, exactly as SQLite stores
-/// them, so both stores give the same `Date` back to the bit. Connections are plain TCP
-/// (`sslmode=disable`): TLS needs swift-nio-ssl's configuration types, not linked here yet.
+/// them, so both stores give the same `Date` back to the bit. Connections use TLS as the URL's
+/// `sslmode` says (libpq's `prefer` by default; see `PostgresTLS.swift`).
 public final class PostgresStore: Sendable, Service {
     public static let defaultPoolSize = 8
 
@@ -23,13 +23,14 @@ public final class PostgresStore: Sendable, Service {
     let client: PostgresClient
     let logger: Logger
 
-    /// Does not connect: the pool opens connections once `run()` is running.
-    public init(url: PostgresDatabaseURL, poolSize: Int = defaultPoolSize, logger: Logger) {
+    /// Does not connect: the pool opens connections once `run()` is running. Throws only for TLS
+    /// settings that cannot work (an unreadable `sslrootcert`).
+    public init(url: PostgresDatabaseURL, poolSize: Int = defaultPoolSize, logger: Logger) throws {
         self.url = url
         self.logger = logger
         var configuration = PostgresClient.Configuration(
             host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
-            tls: .disable
+            tls: try url.clientTLS()
         )
         configuration.options.maximumConnections = max(1, poolSize)
         configuration.options.connectTimeout = Self.connectTimeout
@@ -57,7 +58,7 @@ public final class PostgresStore: Sendable, Service {
         _ body: (PostgresStore) async throws -> Result
     ) async throws -> Result {
         try await checkReachable(url, logger: logger)
-        let store = PostgresStore(url: url, poolSize: poolSize, logger: logger)
+        let store = try PostgresStore(url: url, poolSize: poolSize, logger: logger)
         return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
             group.addTask { await store.run() }
             defer { group.cancelAll() }
@@ -72,11 +73,7 @@ public final class PostgresStore: Sendable, Service {
     /// Opens and closes one connection outside the pool: the pool retries failed connects
     /// quietly, which is right for a running server and wrong for `reelhouse migrate`.
     public static func checkReachable(_ url: PostgresDatabaseURL, logger: Logger) async throws {
-        var configuration = PostgresConnection.Configuration(
-            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
-            tls: .disable
-        )
-        configuration.options.connectTimeout = .seconds(connectTimeout.components.seconds)
+        let configuration = try url.connectionConfiguration(connectTimeout: connectTimeout)
         do {
             let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
             try await connection.close()

@@ -21,6 +21,10 @@ import Glibc
 ///   by the next cluster that starts.
 /// When the server binaries are missing, `freshDatabase()` throws saying what to install: the
 /// tests fail, they never skip.
+///
+/// The server speaks TLS (`ssl=on`, a self-signed certificate for `localhost` and 127.0.0.1 made
+/// by openssl at start), so the stores' default `sslmode=prefer` runs every PostgreSQL test
+/// over TLS, and `serverCertificate()` lets a test verify the server by it.
 public actor PostgresCluster {
     public static let shared = PostgresCluster()
 
@@ -30,6 +34,7 @@ public actor PostgresCluster {
     static let superuser = "postgres"
 
     private var port: Int?
+    private var certificate: String?
     /// The one start: concurrent first callers await the same task (the actor is reentrant
     /// across its awaits, so a plain flag would start one cluster per caller).
     private var starting: Task<Int, any Error>?
@@ -41,6 +46,13 @@ public actor PostgresCluster {
         let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         try await admin(port: port, "CREATE DATABASE \"\(name)\"")
         return PostgresDatabaseURL(user: Self.superuser, password: nil, host: "127.0.0.1", port: port, database: name)
+    }
+
+    /// The PEM file of the server's self-signed certificate (for `sslrootcert`).
+    public func serverCertificate() async throws -> String {
+        _ = try await start()
+        guard let certificate else { throw ClusterError.failed("the cluster started without a certificate") }
+        return certificate
     }
 
     /// Drops a database made by `freshDatabase()`, disconnecting whoever is still connected.
@@ -95,11 +107,15 @@ public actor PostgresCluster {
             "-D", data, "-U", Self.superuser, "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C",
         ]), log: folder.appendingPathComponent("initdb.log"))
 
+        let (certificate, key) = try Self.makeCertificate(in: folder, account: account)
+        self.certificate = certificate
+
         let chosen = try await LiveServer.freePort()
         let server = try Self.asServerUser(account, "\(Self.binDirectory)/postgres", [
             "-D", data, "-p", "\(chosen)", "-k", folder.path,
             "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
             "-c", "full_page_writes=off",
+            "-c", "ssl=on", "-c", "ssl_cert_file=\(certificate)", "-c", "ssl_key_file=\(key)",
             // Suites run in parallel, each store with its own pool (8 connections).
             "-c", "max_connections=400", "-c", "shared_buffers=32MB",
         ], parentDeathSignal: "INT")
@@ -112,6 +128,23 @@ public actor PostgresCluster {
 
         try await waitUntilReady(port: chosen, server: server, log: log)
         return chosen
+    }
+
+    /// A self-signed certificate for `localhost` and 127.0.0.1 and its key (mode 0600, owned by
+    /// the server's user, as PostgreSQL demands), by openssl: an EC key, made in milliseconds.
+    private static func makeCertificate(in folder: URL, account: (uid: uid_t, gid: gid_t)?) throws -> (certificate: String, key: String) {
+        guard let openssl = ["/usr/bin/openssl", "/bin/openssl"].first(where: FileManager.default.isExecutableFile) else {
+            throw ClusterError.missing("openssl not found: run `scripts/ensure-deps.sh test` (installs openssl)")
+        }
+        let certificate = folder.appendingPathComponent("server.crt").path
+        let key = folder.appendingPathComponent("server.key").path
+        try runToEnd(asServerUser(account, openssl, [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "3",
+            "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+            "-keyout", key, "-out", certificate,
+        ]), log: folder.appendingPathComponent("openssl.log"))
+        chmod(key, 0o600)
+        return (certificate, key)
     }
 
     private func waitUntilReady(port: Int, server: Process, log: URL) async throws {
