@@ -124,7 +124,7 @@ extension ConfigurationSetting {
         .init("eventRetentionDays", .integer, env: "REELHOUSE_EVENT_RETENTION_DAYS", example: "30",
               "Watch events are kept this many days (1 to 3650), then the hourly events.expire job deletes them; For You's aggregates stay."),
         .init("databaseUrl", .text, env: "REELHOUSE_DATABASE_URL", example: "postgres://reel@127.0.0.1:5432/reelhouse",
-              "The metadata store: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (default: SQLite in the data folder)."),
+              "The metadata store: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=MODE&sslrootcert=CA.pem] (TLS as libpq: prefer by default; verify-full across a network); default: SQLite in the data folder."),
         .init("databasePool", .integer, env: "REELHOUSE_DATABASE_POOL", example: "4",
               "PostgreSQL connections this node's pool may hold (1 to 1000)."),
         .init("neighborRefreshMinutes", .number, env: "REELHOUSE_NEIGHBOR_REFRESH_MINUTES", example: "2",
