@@ -16,6 +16,7 @@ import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Tests"))
+from pykit.edge import static_nginx  # noqa: E402
 from pykit.wrk import run as wrk_run  # noqa: E402
 
 BIN = os.environ.get("REELHOUSE_BIN", ".build/release/reelhouse")
@@ -45,25 +46,6 @@ def wrk(url: str, headers: dict, duration: str = DURATION, connections: str = CO
     # A generous timeout: wrk leaves requests slower than it out of the latency figures, which
     # would flatter the ORDER BY random() baseline at 1M posts.
     return wrk_run(url, connections=connections, seconds=duration, timeout="60s", headers=headers)
-
-
-def nginx_static(body: bytes, work: Path) -> tuple[subprocess.Popen, int]:
-    root = work / "static"
-    root.mkdir(exist_ok=True)
-    (root / "feed.json").write_bytes(body)
-    port = free_port()
-    conf = work / "nginx.conf"
-    conf.write_text(f"""
-worker_processes 1; daemon off; pid {work}/nginx.pid; error_log {work}/nginx-error.log;
-events {{ worker_connections 1024; }}
-http {{
-  access_log off; client_body_temp_path {work}/ct; proxy_temp_path {work}/pt; fastcgi_temp_path {work}/ft;
-  uwsgi_temp_path {work}/ut; scgi_temp_path {work}/st;
-  server {{ listen 127.0.0.1:{port}; root {root}; location / {{ default_type application/json; }} }}
-}}""")
-    process = subprocess.Popen(["nginx", "-c", str(conf)], stderr=subprocess.DEVNULL)
-    wait_http(f"http://127.0.0.1:{port}/feed.json", {})
-    return process, port
 
 
 def main() -> int:
@@ -98,9 +80,11 @@ def main() -> int:
             finally:
                 server.terminate()
                 server.wait(timeout=30)
-            nginx, nginx_port = nginx_static(body, work)
+            (work / "static").mkdir(exist_ok=True)
+            (work / "static" / "feed.json").write_bytes(body)
+            nginx, nginx_url = static_nginx(work / "static" / "feed.json", work, "application/json", workers="1")
             try:
-                static = wrk(f"http://127.0.0.1:{nginx_port}/feed.json", {})
+                static = wrk(nginx_url, {})
             finally:
                 nginx.terminate()
                 nginx.wait(timeout=10)

@@ -15,7 +15,6 @@ Prints figures and ratios; asserts nothing. Environment: REELHOUSE_BIN, BENCH_SC
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -28,30 +27,18 @@ sys.path.insert(0, str(ROOT / "Tests"))
 import m3u8  # noqa: E402
 
 from pykit import postgres  # noqa: E402
-from pykit.api import http  # noqa: E402
-from pykit.cli import BIN  # noqa: E402
-from pykit.edge import Edge  # noqa: E402
+from pykit.cli import run  # noqa: E402
+from pykit.edge import Edge, static_nginx  # noqa: E402
 from pykit.media import make_clip  # noqa: E402
 from pykit.seaweed import Seaweed  # noqa: E402
-from pykit.server import LiveServer, free_port  # noqa: E402
-from pykit.wrk import run as wrk_run  # noqa: E402
+from pykit.server import LiveServer  # noqa: E402
+from pykit.wrk import run as wrk  # noqa: E402
 
 DURATION = os.environ.get("BENCH_SCALEOUT_SECONDS", "60")
 CONNECTIONS = os.environ.get("BENCH_SCALEOUT_CONNECTIONS", "256")
 SIZES = [int(x) for x in os.environ.get("BENCH_SCALEOUT_SIZES", "1000,1000000").split(",")]
 # Limits out of the way: the bench measures throughput, not the limiter.
 UNLIMITED = {"REELHOUSE_API_REQUESTS_PER_MINUTE": "1000000000", "REELHOUSE_WORKER": "0"}
-
-
-def run(*args: str, env: dict) -> str:
-    result = subprocess.run([BIN, *args], capture_output=True, text=True, env={**os.environ, **env})
-    if result.returncode != 0:
-        raise RuntimeError(f"reelhouse {' '.join(args)}: {result.stderr.strip()}")
-    return result.stdout
-
-
-def wrk(url: str, connections: str, duration: str, headers: dict | None = None, script: Path | None = None) -> dict:
-    return wrk_run(url, connections=connections, seconds=duration, headers=headers, script=script)
 
 
 def mixed_paths(edge: Edge, key: str, items: list[dict]) -> list[tuple[str, bool]]:
@@ -92,30 +79,6 @@ end
     return script
 
 
-def nginx_static(file: Path, work: Path) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    conf = work / "static-nginx.conf"
-    conf.write_text(f"""
-worker_processes auto; daemon off; pid {work}/static.pid; error_log {work}/static-error.log;
-events {{ worker_connections 4096; }}
-http {{
-  access_log off; client_body_temp_path {work}/ct; proxy_temp_path {work}/pt; fastcgi_temp_path {work}/ft;
-  uwsgi_temp_path {work}/ut; scgi_temp_path {work}/st;
-  server {{ listen 127.0.0.1:{port}; root {file.parent}; location / {{ default_type video/iso.segment; }} }}
-}}""")
-    process = subprocess.Popen(["nginx", "-c", str(conf)], stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}/{file.name}"
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            if http(url, timeout=1)[0] == 200:
-                return process, url
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    raise RuntimeError(f"static nginx did not serve {url}: {(work / 'static-error.log').read_text()[-500:]}")
-
-
 def mixed_load(work: Path) -> None:
     seaweed = Seaweed(work / "seaweed", "reel-bench")
     database = postgres.cluster().fresh_database()
@@ -126,11 +89,11 @@ def mixed_load(work: Path) -> None:
     try:
         for n in range(4):
             make_clip(work / "clips" / f"clip-{n}.mp4", size="540x960", seconds=6, frequency=300 + 80 * n)
-        run("import", str(work / "clips"), "--data", str(work / "importer"), "--json", env=env)
+        run(work / "importer", "import", str(work / "clips"), "--json", env=env)
         nodes = [LiveServer(work / name / "data", args=("--role", "api", "--bcrypt-cost", "4"), env=env,
                             log_path=work / f"{name}.log") for name in ("a", "b")]
         # The first node made the owner account, in the database every node shares.
-        key = run("key", "create", "--user", "owner", "--data", str(work / "importer"), env=env).strip()
+        key = run(work / "importer", "key", "create", "--user", "owner", env=env).stdout.strip()
         edge_root = Path(tempfile.mkdtemp(prefix="reel-bench-edge-"))
         edge_root.chmod(0o755)
         edge = Edge(edge_root, nodes[0].port, None, upstreams=[node.port for node in nodes])
@@ -140,7 +103,7 @@ def mixed_load(work: Path) -> None:
         paths = mixed_paths(edge, key, items)
         script = lua_cycle(paths, key, work)
         before = [node.rss_kb() for node in nodes]
-        result = wrk(edge.base, CONNECTIONS, DURATION, script=script)
+        result = wrk(edge.base, connections=CONNECTIONS, seconds=DURATION, script=script)
         after = [node.rss_kb() for node in nodes]
         print(f"  mixed load through nginx to 2 API nodes ({len(paths)} paths: feed, video, playlists, key, init, "
               f"segments): {result['requests']} requests, {result['rps']:.0f} req/s, p50 {result['p50']:.1f} ms, "
@@ -155,10 +118,10 @@ def mixed_load(work: Path) -> None:
         print(f"  edge cache for a segment fetched again: {headers.get('x-reelhouse-edge-cache', 'no header')}", flush=True)
         (work / "static").mkdir()
         (work / "static" / "segment.m4s").write_bytes(segment)
-        through_edge = wrk(edge.base + segment_path, "64", "10")
-        static, url = nginx_static(work / "static" / "segment.m4s", work)
+        through_edge = wrk(edge.base + segment_path, connections=64, seconds=10)
+        static, url = static_nginx(work / "static" / "segment.m4s", work, "video/iso.segment")
         try:
-            direct = wrk(url, "64", "10")
+            direct = wrk(url, connections=64, seconds=10)
         finally:
             static.terminate()
             static.wait(timeout=10)
@@ -179,16 +142,16 @@ def feed_on_postgres(work: Path) -> None:
     for size in SIZES:
         data = work / f"seed-{size}"
         started = time.monotonic()
-        key = run("bench-seed", "--data", str(data), "--count", str(size), env={}).strip()
+        key = run(data, "bench-seed", "--count", str(size)).stdout.strip()
         seeded = time.monotonic() - started
         database = postgres.cluster().fresh_database()
         started = time.monotonic()
-        run("migrate-store", "--to", database, "--data", str(data), env={})
+        run(data, "migrate-store", "--to", database, timeout=7200)
         copied = time.monotonic() - started
         node = LiveServer(work / f"node-{size}" / "data", args=("--role", "api", "--bcrypt-cost", "4"),
                           env={"REELHOUSE_DATABASE_URL": database, **UNLIMITED}, log_path=work / f"feed-{size}.log")
         try:
-            result = wrk(node.url + "/api/v1/feed?limit=10&mode=shuffle", "16", "8", {"api-key": key})
+            result = wrk(node.url + "/api/v1/feed?limit=10&mode=shuffle", connections=16, seconds=8, headers={"api-key": key})
         finally:
             node.stop()
             postgres.cluster().drop(database)

@@ -79,6 +79,35 @@ class Edge:
                 self.process.wait()
 
 
+def static_nginx(file: Path, work: Path, content_type: str, workers: str = "auto") -> tuple[subprocess.Popen, str]:
+    """nginx serving `file`'s folder as plain static files (the benches' baseline: what nginx
+    alone does with the same bytes); returns the process and `file`'s URL once it answers. The
+    folders on the way must be readable by nginx's unprivileged workers."""
+    port = free_port()
+    conf = work / "static-nginx.conf"
+    conf.write_text(f"""
+worker_processes {workers}; daemon off; pid {work}/static.pid; error_log {work}/static-error.log;
+events {{ worker_connections 4096; }}
+http {{
+  access_log off; client_body_temp_path {work}/ct; proxy_temp_path {work}/pt; fastcgi_temp_path {work}/ft;
+  uwsgi_temp_path {work}/ut; scgi_temp_path {work}/st;
+  server {{ listen 127.0.0.1:{port}; root {file.parent}; location / {{ default_type {content_type}; }} }}
+}}""")
+    process = subprocess.Popen([NGINX, "-c", str(conf)], stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/{file.name}"
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+            connection.request("GET", f"/{file.name}")
+            if connection.getresponse().status == 200:
+                return process, url
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError(f"static nginx did not serve {url}: {(work / 'static-error.log').read_text()[-500:]}")
+
+
 def variant(edge: Edge, item: dict) -> tuple[str, m3u8.M3U8]:
     """The first rendition's playlist URL and contents, through the edge."""
     master_url = item["media"]["master"]
