@@ -28,12 +28,7 @@ public final class PostgresStore: Sendable, Service {
     public init(url: PostgresDatabaseURL, poolSize: Int = defaultPoolSize, logger: Logger) throws {
         self.url = url
         self.logger = logger
-        var configuration = PostgresClient.Configuration(
-            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
-            tls: try url.clientTLS()
-        )
-        configuration.options.maximumConnections = max(1, poolSize)
-        configuration.options.connectTimeout = Self.connectTimeout
+        let configuration = try url.poolConfiguration(size: poolSize, connectTimeout: Self.connectTimeout)
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
     }
 

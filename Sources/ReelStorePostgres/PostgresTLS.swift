@@ -2,8 +2,9 @@ import Foundation
 import NIOSSL
 import PostgresNIO
 
-/// `sslmode` and `sslrootcert` turned into postgres-nio's TLS settings, in one place for the
-/// pool, the reachability check and the LISTEN connection, so all three connect alike.
+/// The URL turned into postgres-nio's configurations, `sslmode` and `sslrootcert` included, in one
+/// place for the pool, the reachability check and the LISTEN connection, so all three connect
+/// alike.
 extension PostgresDatabaseURL {
     /// The TLS configuration `tlsMode` asks for; nil for `disable`.
     func tlsConfiguration() throws -> TLSConfiguration? {
@@ -30,10 +31,14 @@ extension PostgresDatabaseURL {
         return tls
     }
 
-    /// For the pool (`PostgresClient`).
-    func clientTLS() throws -> PostgresClient.Configuration.TLS {
-        guard let tls = try tlsConfiguration() else { return .disable }
-        return tlsMode == .prefer ? .prefer(tls) : .require(tls)
+    /// The pool's (`PostgresClient`): at most `size` connections.
+    func poolConfiguration(size: Int, connectTimeout: Duration) throws -> PostgresClient.Configuration {
+        var configuration = PostgresClient.Configuration(
+            host: host, port: port, username: user, password: password, database: database, tls: try poolTLS()
+        )
+        configuration.options.maximumConnections = max(1, size)
+        configuration.options.connectTimeout = connectTimeout
+        return configuration
     }
 
     /// A connection outside the pool (the reachability check, the LISTEN connection).
@@ -45,13 +50,19 @@ extension PostgresDatabaseURL {
         return configuration
     }
 
+    private func poolTLS() throws -> PostgresClient.Configuration.TLS {
+        guard let tls = try tlsConfiguration() else { return .disable }
+        return tlsMode == .prefer ? .prefer(tls) : .require(tls)
+    }
+
     private func connectionTLS() throws -> PostgresConnection.Configuration.TLS {
         guard let tls = try tlsConfiguration() else { return .disable }
         let context: NIOSSLContext
         do {
             context = try NIOSSLContext(configuration: tls)
         } catch {
-            throw PostgresStoreError.invalidURL("sslrootcert \(rootCertificatePath ?? "") holds no usable certificate (\(error))")
+            throw PostgresStoreError.invalidURL(rootCertificatePath.map { "sslrootcert \($0) holds no usable certificate (\(error))" }
+                ?? "TLS cannot be set up (\(error))")
         }
         return tlsMode == .prefer ? .prefer(context) : .require(context)
     }
