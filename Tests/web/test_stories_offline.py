@@ -47,9 +47,9 @@ def wait_started(page, user: str, item: int) -> None:
     try:
         page.wait_for_selector(f"{PLAYER}[data-user='{user}'][data-item='{item}'][data-started=true]", timeout=20_000)
     except Exception:
-        # An open issue: about one run in seven under CPU load, the video on screen never gets a
-        # source (the load never gets past its master playlist). Say what every element and the
-        # last finished media requests looked like, so the failure explains itself.
+        # Say what every element and the last finished media requests looked like, so a failure
+        # explains itself. (These once showed two feed players appending into one element: a
+        # second feed started under the stories while the engine loaded, test_stories_player.)
         state = page.evaluate("""() => ({
             videos: [...document.querySelectorAll('video')].map((v) => ({
               item: v.dataset.storyItem, shown: Boolean(v.closest('.stories-media')), paused: v.paused, ended: v.ended,

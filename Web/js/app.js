@@ -73,8 +73,12 @@ const feedScreen = {
     feedVisible = true;
     document.getElementById('feed-view').hidden = false;
     const key = feedKeyOf(query);
-    if (feed && key === feedKey) { feed.setActive(true); return; }
+    // The same feed, running or still starting (`feed` is null until the engine has loaded;
+    // stories opened from the tray meanwhile show the feed under them again): kept. A second
+    // start would give the page two pools whose players drive the same three <video> elements.
+    if (key === feedKey) { feed?.setActive(true); return; }
     feed?.stop();
+    feed = null;
     feedKey = key;
     const list = listFromQuery(query);
     const tag = list ? null : query.get('tag') || null;
@@ -88,7 +92,11 @@ const feedScreen = {
       onUnauthorized: () => openLogin(),
       onFilterChange: setFilter,
     });
-    if (feedKey !== key || !signedIn) { started.stop(); return; }   // overtaken while the engine loaded
+    if (feedKey !== key || !signedIn) {   // overtaken while the engine loaded
+      if (feedKey === key) feedKey = null;
+      started.stop();
+      return;
+    }
     feed = started;
     if (!feedVisible) started.setActive(false);   // the person went elsewhere meanwhile
   },

@@ -5,6 +5,8 @@ import { linkify, feedFromHereHref, parseTags, formatDuration, tagHref } from '.
 import { resumeAt, resumeRule, createPositionSaver, DEFAULT_RESUME_RULE } from '../../../Web/js/watch/resume.js';
 import { castKind, castButtonVisible, castUrl, needsPlainSource } from '../../../Web/js/cast/cast-logic.js';
 import { chooseVariant } from '../../../Web/js/player/abr.js';
+import { createPlayerPool } from '../../../Web/js/feed/player-pool.js';
+import { borrowPlayer } from '../../../Web/js/feed/video-lease.js';
 
 test('linkify: links, #tags and text in order, joined back to the input', () => {
   const text = 'See https://example.org/a. and #Cats, not a#b or &#39; #café-time';
@@ -95,6 +97,66 @@ test('data saver: always the lowest rung', () => {
   equal(chooseVariant(variants, { throughputBps: 5e7, dataSaver: true }), 0);
   equal(chooseVariant(variants, { throughputBps: 5e7, current: 1, bufferAhead: 10, dataSaver: true }), 0);
   equal(chooseVariant(variants, { throughputBps: 5e7 }), 1);
+});
+
+/** An engine that records what it is told; its players never finish loading. */
+const recordingEngine = () => ({
+  focused: [],
+  attach: (video) => ({ video, load: () => new Promise(() => {}), unload() {}, on() {} }),
+  detach() {},
+  focus(player) { this.focused.push(player); },
+  prefetch() {},
+});
+const feedPool = (engine, onReturn = () => {}) => {
+  const element = document.createElement('article');
+  element.innerHTML = '<div class="stage"></div>';
+  return createPlayerPool({ engine, lookup: () => ({ item: { id: 1 }, element }), onReady() {}, onError() {}, onReturn });
+};
+
+test('pool: a borrower (stories, the full player) names the player on screen; the feed replanning behind it does not', async () => {
+  const engine = recordingEngine();
+  let returns = 0;
+  const pool = feedPool(engine, () => { returns += 1; });
+  try {
+    pool.apply([0, null, null]);
+    pool.focus(0);
+    const feedPlayer = pool.slotFor(0).player;
+    equal(engine.focused.at(-1) === feedPlayer, true, 'the feed focuses its own player;');
+    const lease = await borrowPlayer({ engine: () => engine });
+    assert(lease && lease.player !== feedPlayer, 'an idle slot is lent, not the one on screen');
+    equal(engine.focused.at(-1), null, 'lending clears the foreground until the borrower names its player;');
+    assert(pool.lending, 'the pool knows it is lending');
+    lease.engine.focus(lease.player);      // the story on screen
+    pool.focus(0);                         // a page of the feed arrives behind it
+    equal(engine.focused.at(-1) === lease.player, true, 'the borrower keeps the foreground;');
+    lease.giveBack();
+    equal(returns, 1);
+    assert(!pool.lending, 'nothing lent after the give-back');
+    pool.focus(0);
+    equal(engine.focused.at(-1) === feedPlayer, true, 'the feed focuses again once given back;');
+  } finally {
+    pool.destroy();
+  }
+});
+
+test('lease: an element borrowed while the engine loads is already lent to a pool created meanwhile', async () => {
+  const engine = recordingEngine();
+  let engineLoaded;
+  const loading = new Promise((resolve) => { engineLoaded = resolve; });
+  const borrowing = borrowPlayer({ engine: () => loading });   // no pool yet: an element of its own
+  const pool = feedPool(engine);                               // the app's engine arrived first
+  try {
+    equal(pool.slots.length, 2, 'the pool leaves the element being borrowed to its borrower;');
+    engineLoaded(engine);
+    const lease = await borrowing;
+    assert(!pool.slots.some((slot) => slot.video === lease.video), 'no pool player drives the borrowed element');
+    const others = [pool.lend(), pool.lend()];
+    assert(others.every((loan) => loan && loan.video !== lease.video), 'the pool lends only the two elements it drives');
+    equal(pool.lend(), null, 'and then none;');
+    lease.giveBack();
+  } finally {
+    pool.destroy();
+  }
 });
 
 run();

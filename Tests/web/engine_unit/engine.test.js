@@ -293,6 +293,31 @@ test('prefetch cancels the download of an item that left the list and keeps none
   assert(store.has(kept.media.master) && store.has(kept.media.prefetch.playlist), 'the new item is warmed');
 });
 
+test('a player joins a prefetch of its URL, and fetches it itself once the prefetch outlasts its patience', async () => {
+  const store = new ByteStore(1_000_000);
+  const loader = createLoader({ store, estimator: new ThroughputEstimator(), joinPatienceMs: 300 });
+  const url = new URL('./fixtures/master.m3u8?joined', location.href).href;
+  const playlist = new TextEncoder().encode('#EXTM3U\n').buffer;
+  // A prefetch that lands in time is what the player reads: no second request.
+  let land;
+  store.pending.set(url, new Promise((resolve) => { land = resolve; }));
+  const joined = loader.get(url, { keep: true });
+  setTimeout(() => { store.put(url, playlist); land(playlist); }, 50);
+  equal(new TextDecoder().decode(await joined), '#EXTM3U\n');
+  equal(requested('joined').length, 0, 'a prefetch that landed in time was fetched again;');
+  // A prefetch that never settles (stuck behind the link) holds the player for the patience only.
+  store.forget([url]);
+  store.pending.set(url, new Promise(() => {}));
+  const started = performance.now();
+  const hung = new Promise((resolve) => setTimeout(() => resolve(new TextEncoder().encode('still waiting after 5 s').buffer), 5000));
+  const fetched = new TextDecoder().decode(await Promise.race([loader.get(url, { keep: true }), hung]));
+  const waited = performance.now() - started;
+  assert(fetched.startsWith('#EXTM3U') && fetched.includes('#EXT-X-STREAM-INF'), `the player's own download: ${fetched.slice(0, 40)}`);
+  assert(waited >= 290, `the player waited for the prefetch first: ${waited} ms`);
+  equal(requested('joined').length, 1, 'the player fetched the stuck URL itself;');
+  store.pending.delete(url);
+});
+
 /** A stand-in for the player on screen: its cushion is whatever the test says. */
 const onScreen = (cushion = 0) => ({ cushion, hasCushion(seconds) { return this.cushion >= seconds; } });
 const outcome = (promise) => {

@@ -106,7 +106,9 @@ export function startFeed({ engine, lookAhead, tag, list = null, mode = null, on
     pool.focus(kinds[current] === 'video' ? keys[current] : null);
     captions.update();
     loadImagesNear(keys.map((key) => entries[key].element), current);
-    if (lookAhead) engine.prefetch(prefetchTargets(kinds, current).map((index) => entries[keys[index]].item));
+    // The engine's prefetch list is one list: while stories or the full player cover the feed
+    // (they borrowed a player), theirs is the one that counts; onReturn replans ours.
+    if (lookAhead && !pool.lending) engine.prefetch(prefetchTargets(kinds, current).map((index) => entries[keys[index]].item));
   }
 
   /**

@@ -103,11 +103,19 @@ export function createPlayerPool({ engine, size = 3, lookup, onReady, onError, o
 
     slotFor,
 
-    /** Tells the engine which player is on screen (`key` null: none), so it downloads first. */
+    /**
+     * Tells the engine which player is on screen (`key` null: none), so it downloads first.
+     * While a borrower (stories, the full player) holds one of our elements, its screen covers
+     * the feed and it names the player on screen: the feed replanning behind it (a page of
+     * items arriving) must not hand the link back to a video nobody sees. takeBack replans.
+     */
     focus(key) {
       focusedKey = key;
-      engine.focus(key === null ? null : slotFor(key)?.player ?? null);
+      if (!pool.lending) engine.focus(key === null ? null : slotFor(key)?.player ?? null);
     },
+
+    /** Whether a borrower holds one of our elements (its screen is over the feed). */
+    get lending() { return slots.some((slot) => slot.borrowed); },
 
     releaseAll() {
       available().forEach((slot) => { release(slot); park.append(slot.video); });
@@ -123,7 +131,9 @@ export function createPlayerPool({ engine, size = 3, lookup, onReady, onError, o
         ?? open.find((candidate) => candidate.key !== focusedKey) ?? open[0];
       if (!slot) return null;
       if (slot.key !== null || slot.generation > 0) release(slot);
-      if (slot.key === focusedKey) engine.focus(null);
+      // The borrower's screen covers the feed: until it names its own player on screen, no
+      // feed video behind it holds the link (`focus` leaves the engine alone while lending).
+      engine.focus(null);
       slot.borrowed = true;
       slot.video.loop = false;
       return { video: slot.video, player: slot.player, engine };

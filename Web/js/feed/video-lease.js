@@ -44,7 +44,17 @@ export async function borrowPlayer({ engine }) {
   else {
     const video = pageVideos().find((candidate) => !outstanding.has(candidate));
     if (!video) return null;
-    const standaloneEngine = await engine();
+    // Taken now, not once the engine has loaded: a feed pool created meanwhile (the app's
+    // engine arrived first) must see this element as lent, or it would attach a player of its
+    // own to it and lend it out again, and two players would drive one element.
+    outstanding.set(video, null);
+    let standaloneEngine;
+    try {
+      standaloneEngine = await engine();
+    } catch (error) {
+      outstanding.delete(video);
+      throw error;
+    }
     loan = { video, player: standaloneEngine.attach(video), engine: standaloneEngine, pool: null };
     video.loop = false;
   }

@@ -117,6 +117,12 @@ export async function fetchBytes(url, { signal, onSample, priority = 'auto' } = 
   return data;
 }
 
+// How long a player waits for a prefetch of the URL it needs before fetching it itself. Long
+// enough for a first segment on a slow link (~250 kB at 1.6 Mbit/s is 1.3 s), short enough that
+// a prefetch stuck behind the link (or a connection that never answers) costs the video on
+// screen seconds, not the rest of its life.
+const JOIN_PATIENCE_MS = 4000;
+
 /**
  * The player's way to get bytes: from the store when prefetch already has them (a hit),
  * else from the network (a miss, measured) once the arbiter gives `player` a turn (at once
@@ -124,13 +130,14 @@ export async function fetchBytes(url, { signal, onSample, priority = 'auto' } = 
  * segments taken. `light` (default: `keep`) tells the arbiter a download is a few hundred bytes
  * (a playlist, a key, an init section), not a media segment.
  */
-export function createLoader({ store, estimator, arbiter = null, retryPolicy } = {}) {
+export function createLoader({ store, estimator, arbiter = null, retryPolicy, joinPatienceMs = JOIN_PATIENCE_MS } = {}) {
   const prefetched = new MediaKeySet(); // what prefetch put in the store, to count hits honestly
   const fromMemory = async (url, keep, signal) => {
-    // A prefetch of this very URL under way is joined, never fetched twice; but the joiner's
-    // signal still counts (prefetch's own download is not cancelled by it, and may hang).
+    // A prefetch of this very URL under way is joined rather than fetched twice, for a while:
+    // it runs at low priority and may hang, and the joiner's signal still counts (the joiner
+    // cannot cancel prefetch's download). Past the patience, the player fetches for itself.
     const pending = store.pending.get(url);
-    if (pending) await abortable(pending.catch(() => null), signal);
+    if (pending) await abortable(withPatience(pending.catch(() => null), joinPatienceMs), signal);
     return keep ? store.peek(url) : store.take(url);
   };
   const loader = {
@@ -159,6 +166,13 @@ export function createLoader({ store, estimator, arbiter = null, retryPolicy } =
     },
   };
   return loader;
+}
+
+/** `promise`'s value, or null once `ms` have passed without it. */
+function withPatience(promise, ms) {
+  let timer;
+  const givenUp = new Promise((resolve) => { timer = setTimeout(() => resolve(null), ms); });
+  return Promise.race([promise, givenUp]).finally(() => clearTimeout(timer));
 }
 
 /** `promise`, or the engine's 'aborted' error as soon as `signal` fires. */
