@@ -288,8 +288,8 @@ def test_stories_opened_before_the_engine_loaded_share_the_one_feed(browser, sto
     so of the offline tests under CPU load). And an element the story player took while the
     engine loaded was given a player by the feed's pool too, which lent it out a second time:
     the look-ahead paused the story on screen. Here the engine module is held back until the
-    player is open and waiting for its elements: the first race always runs, the second in
-    about half the runs (app.test.js's lease test makes it certain)."""
+    player is open and waiting for its elements, which makes the first race certain (the
+    second depends on which engine promise settles first: app.test.js's lease test pins it)."""
     size = SIZES[0].values[0]
     context = stories_context(browser, stories, size, fresh_viewer(stories, "engine-late"))
     try:
@@ -301,7 +301,9 @@ def test_stories_opened_before_the_engine_loaded_share_the_one_feed(browser, sto
         page.locator(".feed-stories a.story-ring[data-user='alice']").tap()
         page.wait_for_selector(f"{PLAYER}[data-user='alice']", timeout=20_000)
         assert held, "the engine module was requested and held"
-        page.wait_for_timeout(1000)   # the player has asked for its elements too, and waits for the engine
+        # Its first item is a video: the player has asked for its elements in the same task, and
+        # waits for the engine too.
+        page.wait_for_selector(f"{PLAYER}[data-user='alice'] .stories-stage[data-kind='video']", timeout=20_000)
         held[0].continue_()
         page.wait_for_selector(f"{PLAYER}[data-user='alice'][data-item='0'][data-started=true]", timeout=20_000)
         current_video_playing(page)
