@@ -114,8 +114,8 @@ public struct S3UploadStorage: UploadStorage {
         try await contiguousParts(id: id).last?.end ?? 0
     }
 
-    public func openWriter(id: String) async throws -> any UploadWriter {
-        S3UploadWriter(storage: self, id: id, offset: try await offset(id: id))
+    public func openWriter(id: String, at offset: Int64) async throws -> any UploadWriter {
+        S3UploadWriter(storage: self, id: id, offset: offset)
     }
 
     /// Fetches the parts in order into a file under `scratch`, hands it to `body`, deletes it.

@@ -54,7 +54,8 @@ final class S3UploadWriter: UploadWriter {
         inFlight = Task {
             do {
                 try await client.putObject(bucket: bucket, key: key, body: body, onlyIfAbsent: true)
-            } catch let error as S3Error where error.code == "PreconditionFailed" {
+            } catch let error as S3Error where error.code == "PreconditionFailed" || error.code == "ConditionalRequestConflict" {
+                // 412: the part is there already. 409 (AWS): a conflicting write was under way.
                 throw PipelineError.uploadConflict(
                     "another request stored bytes of this upload at offset \(part.start) first; ask for the offset (HEAD) and send from there"
                 )

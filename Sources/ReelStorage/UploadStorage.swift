@@ -78,8 +78,12 @@ public protocol UploadStorage: Sendable {
     func save(_ record: UploadRecord) async throws
     /// Bytes received so far (stored for good: a part still in flight does not count).
     func offset(id: String) async throws -> Int64
-    /// Opens the upload's bytes for appending at the current end.
-    func openWriter(id: String) async throws -> any UploadWriter
+    /// Opens the upload's bytes for appending at `offset`: the offset the caller checked against
+    /// the client's `Upload-Offset` under its lock. Never read again here: on a shared bucket
+    /// another node's part may land in between, and a writer that re-read the offset would
+    /// append this request's bytes after that part instead of racing it for the offset the
+    /// client named (both PATCHes answered 204, the second one's bytes in the wrong place).
+    func openWriter(id: String, at offset: Int64) async throws -> any UploadWriter
     /// Runs `body` with the complete bytes as a local file, for the import. A storage that
     /// assembled the file for this call deletes it afterwards (hard links made meanwhile stay).
     func withCompletedFile<T>(id: String, _ body: (URL) async throws -> T) async throws -> T

@@ -32,7 +32,7 @@ struct UploadExpiryTests {
                 createdAt: expires.addingTimeInterval(-60), expiresAt: expires
             )
             try storage.create(upload)
-            let writer = try storage.openWriter(id: upload.id)
+            let writer = try storage.openWriter(id: upload.id, at: 0)
             try await writer.write(ByteBuffer(repeating: 7, count: received))
             await writer.close()
             return upload

@@ -28,7 +28,7 @@ struct UploadStorageTests {
         let (storage, root) = temporaryStorage()
         defer { try? FileManager.default.removeItem(at: root) }
         #expect(throws: PipelineError.self) { try storage.record(id: "../../etc/passwd") }
-        #expect(throws: PipelineError.self) { try storage.openWriter(id: "..") }
+        #expect(throws: PipelineError.self) { try storage.openWriter(id: "..", at: 0) }
     }
 
     @Test("bytes append at the end, rewind drops a bad chunk, and the offset is the file's size")
@@ -38,7 +38,7 @@ struct UploadStorageTests {
         let upload = record(expires: Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 60).rounded()))
         try storage.create(upload)
         #expect(try storage.record(id: upload.id) == upload)
-        let writer = try storage.openWriter(id: upload.id)
+        let writer = try storage.openWriter(id: upload.id, at: 0)
         try await writer.write(ByteBuffer(string: "hello"))
         try await writer.write(ByteBuffer(string: " world"))
         try await writer.rewind(to: 5)
@@ -47,8 +47,9 @@ struct UploadStorageTests {
         await writer.close()
         #expect(try storage.offset(id: upload.id) == 6)
         #expect(try Data(contentsOf: storage.completedFile(id: upload.id)) == Data("hello!".utf8))
-        // A second writer continues where the first stopped.
-        let next = try storage.openWriter(id: upload.id)
+        // A second writer continues where the first stopped, and only there.
+        #expect(throws: PipelineError.self) { try storage.openWriter(id: upload.id, at: 5) }
+        let next = try storage.openWriter(id: upload.id, at: 6)
         #expect(next.offset == 6)
         await next.close()
         storage.remove(id: upload.id)

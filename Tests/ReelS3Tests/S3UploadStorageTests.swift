@@ -54,13 +54,13 @@ struct S3UploadStorageTests {
         #expect(try await nodeB.record(id: upload.id) == upload)
         #expect(try await nodeB.offset(id: upload.id) == 0)
 
-        let first = try await nodeA.openWriter(id: upload.id)
+        let first = try await nodeA.openWriter(id: upload.id, at: 0)
         try await Self.send(data[0..<150_000], to: first)
         try await first.flush()
         await first.close()
         #expect(try await nodeB.offset(id: upload.id) == 150_000)
 
-        let second = try await nodeB.openWriter(id: upload.id)
+        let second = try await nodeB.openWriter(id: upload.id, at: try await nodeB.offset(id: upload.id))
         #expect(second.offset == 150_000)
         try await Self.send(data[150_000...], to: second)
         try await second.flush()
@@ -97,7 +97,7 @@ struct S3UploadStorageTests {
         let (nodeA, nodeB) = (Self.node(bucket), Self.node(bucket))
         let upload = Self.record(length: 500_000)
         try await nodeA.create(upload)
-        let writer = try await nodeA.openWriter(id: upload.id)
+        let writer = try await nodeA.openWriter(id: upload.id, at: 0)
         try await writer.write(ByteBuffer(bytes: patterned(Self.partBytes, seed: 1)))
         try await writer.write(ByteBuffer(bytes: patterned(10_000, seed: 2)))
         #expect(writer.offset == Int64(Self.partBytes + 10_000))
@@ -106,7 +106,7 @@ struct S3UploadStorageTests {
         #expect([0, Int64(Self.partBytes)].contains(try await nodeB.offset(id: upload.id)))
         await writer.close()  // the node "dies" with bytes held: they are never stored
         #expect(try await nodeB.offset(id: upload.id) == Int64(Self.partBytes))
-        let resumed = try await nodeB.openWriter(id: upload.id)
+        let resumed = try await nodeB.openWriter(id: upload.id, at: try await nodeB.offset(id: upload.id))
         #expect(resumed.offset == Int64(Self.partBytes))
     }
 
@@ -117,11 +117,11 @@ struct S3UploadStorageTests {
         let good = patterned(100_000, seed: 5)
         let upload = Self.record(length: 1_000_000)
         try await nodeA.create(upload)
-        let first = try await nodeA.openWriter(id: upload.id)
+        let first = try await nodeA.openWriter(id: upload.id, at: 0)
         try await Self.send(good, to: first)
         try await first.flush()
 
-        let bad = try await nodeB.openWriter(id: upload.id)
+        let bad = try await nodeB.openWriter(id: upload.id, at: try await nodeB.offset(id: upload.id))
         try await Self.send(patterned(200_000, seed: 6), to: bad)
         try await bad.flush()
         #expect(try await nodeA.offset(id: upload.id) == 300_000)
@@ -140,6 +140,27 @@ struct S3UploadStorageTests {
         #expect(bytes == good + Data("abc!".utf8))
     }
 
+    @Test("A writer opened at the offset its PATCH checked races for that offset, even once another node's part is there")
+    func staleCheckStillConflicts() async throws {
+        let bucket = try await SeaweedBucket.fresh()
+        let (nodeA, nodeB) = (Self.node(bucket), Self.node(bucket))
+        let upload = Self.record(length: 1_000_000)
+        try await nodeA.create(upload)
+        // Both PATCHes found Upload-Offset 0 right; node A's part lands before node B opens.
+        let checkedByB = try await nodeB.offset(id: upload.id)
+        let first = try await nodeA.openWriter(id: upload.id, at: 0)
+        try await Self.send(patterned(90_000, seed: 1), to: first)
+        try await first.flush()
+        await first.close()
+        let late = try await nodeB.openWriter(id: upload.id, at: checkedByB)
+        try await Self.send(patterned(90_000, seed: 2), to: late)
+        await #expect(throws: PipelineError.self) { try await late.flush() }
+        await late.close()
+        // B's bytes are nowhere: not after A's part, where a re-read offset would have put them.
+        #expect(try await nodeA.offset(id: upload.id) == 90_000)
+        #expect(try await Self.completed(nodeA, upload.id) == patterned(90_000, seed: 1))
+    }
+
     @Test("Two nodes writing one upload at the same offset: exactly one stores its bytes, the other gets a conflict")
     func conditionalWriteRace() async throws {
         let bucket = try await SeaweedBucket.fresh()
@@ -152,7 +173,7 @@ struct S3UploadStorageTests {
             let outcomes = try await withThrowingTaskGroup(of: (UInt8, Bool).self) { group in
                 for seed in 0..<contenders {
                     group.addTask {
-                        let writer = try await Self.node(bucket).openWriter(id: upload.id)
+                        let writer = try await Self.node(bucket).openWriter(id: upload.id, at: 0)
                         #expect(writer.offset == 0)
                         await startLine.arrive()
                         do {
@@ -203,7 +224,7 @@ struct S3UploadStorageTests {
         imported.outcome = ImportedPost(postID: 9, jobIDs: [3])
         for upload in [expired, live, complete, imported] { try await storage.create(upload) }
         for upload in [complete, imported] {
-            let writer = try await storage.openWriter(id: upload.id)
+            let writer = try await storage.openWriter(id: upload.id, at: 0)
             try await writer.write(ByteBuffer(bytes: Data("abcd".utf8)))
             try await writer.flush()
         }

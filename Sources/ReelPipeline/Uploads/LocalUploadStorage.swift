@@ -53,8 +53,14 @@ public struct LocalUploadStorage: UploadStorage {
         return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
     }
 
-    public func openWriter(id: String) throws -> any UploadWriter {
+    public func openWriter(id: String, at offset: Int64) throws -> any UploadWriter {
         let url = try dataURL(id)
+        // One node's folder and its lock: the size cannot move after the caller checked it,
+        // but a writer must never append anywhere but where it was told.
+        let stored = try self.offset(id: id)
+        guard stored == offset else {
+            throw PipelineError.uploadConflict("the upload has \(stored) bytes, not \(offset); ask for the offset (HEAD) and send from there")
+        }
         guard let handle = FileHandle(forWritingAtPath: url.path) else {
             throw PipelineError.storage("the upload's bytes are missing from \(root.path)")
         }

@@ -215,7 +215,7 @@ struct UploadController {
             guard offset == stored else {
                 throw APIError.conflict("Upload-Offset is \(offset) but the server has \(stored) bytes; send from \(stored)")
             }
-            let writer = try await storage.openWriter(id: current.id)
+            let writer = try await storage.openWriter(id: current.id, at: stored)
             let written: Int64
             do {
                 try await ChunkAppender(writer: writer, limit: current.length, checksum: checksum).append(body)
