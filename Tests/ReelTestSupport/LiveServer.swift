@@ -38,6 +38,8 @@ public actor LiveServer {
     public private(set) var importDelay: Duration?
     private var group: ServiceGroup?
     private var running: Task<Void, any Error>?
+    /// Why the last `start()`'s services ended with an error, if they did.
+    private var startFailure: String?
 
     /// `videos` posts with small but well-formed HLS files on disk, plus `synthetic` posts
     /// from the store's bulk generator (metadata only: their media files do not exist).
@@ -102,7 +104,10 @@ public actor LiveServer {
         let app = buildApplication(configuration: configuration, dependencies: dependencies, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [app, importWorker], gracefulShutdownSignals: [], logger: logger))
         self.group = group
-        running = Task { try await group.run() }
+        startFailure = nil
+        running = Task {
+            do { try await group.run() } catch { self.startFailure = String(describing: error); throw error }
+        }
         try await waitUntilAnswering()
     }
 
@@ -132,15 +137,17 @@ public actor LiveServer {
     }
 
     /// Polls `/health` until the listener is up (a few milliseconds in practice; the generous
-    /// deadline is for a debug build on a loaded machine).
+    /// deadline is for a debug build on a loaded machine). A server that stopped meanwhile
+    /// (a restart that could not bind its port again, say) is reported with its error at once.
     private func waitUntilAnswering() async throws {
         let url = baseURL.appendingPathComponent("health")
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             if let (_, response) = try? await URLSession.shared.data(from: url), (response as? HTTPURLResponse)?.statusCode == 200 { return }
+            if let startFailure { throw LiveServerError.stopped(port: port, startFailure) }
             try await Task.sleep(for: .milliseconds(25))
         }
-        throw CancellationError()
+        throw LiveServerError.notAnswering(port: port)
     }
 
     /// Binds port 0 to learn a free port, then releases it for the server (which binds it
@@ -185,4 +192,17 @@ public func withLiveServer(
     }
     await server.stop()
     await server.remove()
+}
+
+/// A live server that did not come up: what a test sees instead of waiting on it forever.
+public enum LiveServerError: Error, CustomStringConvertible {
+    case stopped(port: Int, String)
+    case notAnswering(port: Int)
+
+    public var description: String {
+        switch self {
+        case let .stopped(port, reason): "the live server on port \(port) stopped while starting: \(reason)"
+        case let .notAnswering(port): "the live server on port \(port) did not answer /health within 30 s"
+        }
+    }
 }
