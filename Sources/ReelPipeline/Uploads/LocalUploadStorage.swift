@@ -55,16 +55,17 @@ public struct LocalUploadStorage: UploadStorage {
 
     public func openWriter(id: String, at offset: Int64) throws -> any UploadWriter {
         let url = try dataURL(id)
-        // One node's folder and its lock: the size cannot move after the caller checked it,
-        // but a writer must never append anywhere but where it was told.
-        let stored = try self.offset(id: id)
-        guard stored == offset else {
-            throw PipelineError.uploadConflict("the upload has \(stored) bytes, not \(offset); ask for the offset (HEAD) and send from there")
-        }
         guard let handle = FileHandle(forWritingAtPath: url.path) else {
             throw PipelineError.storage("the upload's bytes are missing from \(root.path)")
         }
-        return try FileUploadWriter(handle: handle)
+        let writer = try FileUploadWriter(handle: handle)
+        // One node's folder and its lock: the end cannot move after the caller checked it, but
+        // a writer must never append anywhere but where it was told.
+        guard writer.offset == offset else {
+            try? handle.close()
+            throw PipelineError.uploadConflict("the upload has \(writer.offset) bytes, not \(offset); ask for the offset (HEAD) and send from there")
+        }
+        return writer
     }
 
     public func completedFile(id: String) throws -> URL { try dataURL(id) }
