@@ -37,6 +37,9 @@ let package = Package(
         // Wire and domain value types shared by the server, the CLI and clients. Foundation only.
         .target(name: "ReelModels", swiftSettings: swiftSettings),
 
+        // The one bounded in-memory cache (capacity, lifetime, revision check). Foundation only.
+        .target(name: "ReelCache", swiftSettings: swiftSettings),
+
         // HLS playlists (master and media: parse, render, measure bandwidth). Foundation only,
         // so a client reads playlists without linking ffmpeg argument builders or crypto.
         .target(name: "ReelHLS", swiftSettings: swiftSettings),
@@ -244,6 +247,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelHLS", "ReelModels"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        .testTarget(name: "ReelCacheTests", dependencies: ["ReelCache"], swiftSettings: swiftSettings),
         .testTarget(name: "ReelRankTests", dependencies: ["ReelRank", "ReelModels"], swiftSettings: swiftSettings),
         .testTarget(name: "ReelImportTests", dependencies: ["ReelImport", "ReelModels"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
