@@ -60,18 +60,35 @@ let package = Package(
         // yt-dlp / instaloader / gallery-dl sidecars say.
         .target(name: "ReelImport", dependencies: ["ReelModels"], swiftSettings: swiftSettings),
 
-        // Repository protocols for the library and the job queue.
-        .target(name: "ReelStore", dependencies: ["ReelModels", "ReelRank"], swiftSettings: swiftSettings),
+        // Repository protocols for the library and the job queue: what the server and the
+        // services above the store talk to. No ranking: For You hands its rules in.
+        .target(name: "ReelStore", dependencies: ["ReelModels"], swiftSettings: swiftSettings),
 
         // For You's ranking as pure code (labels, profile updates, co-visitation neighbours,
         // candidate scoring, blending with exploration) and its offline evaluation (metrics,
         // splits, baselines). The server and `reelhouse eval` run the same functions.
         .target(name: "ReelRank", dependencies: ["ReelModels"], swiftSettings: swiftSettings),
 
+        // The store core: what every database shares above its SQL — the feed's walk over epochs,
+        // catalog listings and shelves, keyset pages, person lists, the post and media caches —
+        // as protocol extensions over narrow backend protocols each database answers in SQL.
+        .target(name: "ReelStoreCore", dependencies: ["ReelStore", "ReelModels", "ReelCache"], swiftSettings: swiftSettings),
+
+        // For You above the store: the ranked feed over the store's walks (`ForYouFeed`), the rules
+        // events leave behind (`ForYouRules`), the upkeep jobs, synthetic watching for benches.
+        .target(
+            name: "ReelForYou",
+            dependencies: [
+                "ReelStore", "ReelRank", "ReelModels", "ReelJobs",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // The embedded SQLite implementation of ReelStore (GRDB, WAL, versioned migrations).
         .target(
             name: "ReelStoreSQLite",
-            dependencies: ["ReelStore", "ReelModels", "ReelRank", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["ReelStore", "ReelStoreCore", "ReelModels", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: swiftSettings
         ),
@@ -81,7 +98,7 @@ let package = Package(
         .target(
             name: "ReelStorePostgres",
             dependencies: [
-                "ReelStore", "ReelModels", "ReelRank",
+                "ReelStore", "ReelStoreCore", "ReelModels",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -163,7 +180,7 @@ let package = Package(
         .target(
             name: "ReelPipeline",
             dependencies: [
-                "ReelModels", "ReelMedia", "ReelHLS", "ReelImport", "ReelStorage", "ReelStore", "ReelJobs", "ReelGeneration", "ReelRank",
+                "ReelModels", "ReelMedia", "ReelHLS", "ReelImport", "ReelStorage", "ReelStore", "ReelJobs", "ReelGeneration",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -176,7 +193,7 @@ let package = Package(
         .target(
             name: "ReelServer",
             dependencies: [
-                "ReelModels", "ReelHLS", "ReelStorage", "ReelStore", "ReelJobs", "ReelGeneration", "ReelRank",
+                "ReelModels", "ReelHLS", "ReelStorage", "ReelStore", "ReelJobs", "ReelGeneration", "ReelRank", "ReelForYou",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -194,7 +211,7 @@ let package = Package(
             name: "reelhouse",
             dependencies: [
                 "ReelModels", "ReelMedia", "ReelStorage", "ReelStore", "ReelStoreSQLite", "ReelStorePostgres", "ReelJobs", "ReelPipeline", "ReelServer",
-                "ReelGeneration", "ReelGenerationOpenAI", "ReelSources", "ReelRank", "ReelS3",
+                "ReelGeneration", "ReelGenerationOpenAI", "ReelSources", "ReelRank", "ReelForYou", "ReelS3",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -251,7 +268,7 @@ let package = Package(
         .testTarget(name: "ReelRankTests", dependencies: ["ReelRank", "ReelModels"], swiftSettings: swiftSettings),
         .testTarget(name: "ReelImportTests", dependencies: ["ReelImport", "ReelModels"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
-        .testTarget(name: "ReelStoreSQLiteTests", dependencies: ["ReelStoreSQLite", "ReelStorePostgres", "ReelStore", "ReelModels", "ReelRank", "ReelTestSupport"],
+        .testTarget(name: "ReelStoreSQLiteTests", dependencies: ["ReelStoreSQLite", "ReelStorePostgres", "ReelStore", "ReelStoreCore", "ReelModels", "ReelRank", "ReelForYou", "ReelTestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelStorePostgresTests",
                     dependencies: [
@@ -305,7 +322,7 @@ let package = Package(
         .testTarget(name: "ReelServerTests",
                     dependencies: [
                         "ReelServer", "ReelStoreSQLite", "ReelStorePostgres", "ReelStorage", "ReelStore", "ReelPipeline", "ReelModels", "ReelMedia", "ReelGeneration",
-                        "ReelRank", "ReelTestSupport", "ReelS3",
+                        "ReelRank", "ReelForYou", "ReelStoreCore", "ReelTestSupport", "ReelS3",
                         "ReelKit", "ReelJobs",
                         .product(name: "Logging", package: "swift-log"),
                         .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -1,15 +1,6 @@
 import Foundation
+import ReelModels
 
-/// An item-to-item neighbour with its similarity.
-public struct Neighbor: Sendable, Equatable {
-    public var postID: Int64
-    public var score: Double
-
-    public init(postID: Int64, score: Double) {
-        self.postID = postID
-        self.score = score
-    }
-}
 
 /// Item-to-item neighbours from who watched what: two posts are neighbours when the same people
 /// engaged positively with both. Built by the `recs.neighbors` job (server) and by `reelhouse

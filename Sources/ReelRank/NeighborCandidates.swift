@@ -1,4 +1,5 @@
 import Foundation
+import ReelModels
 
 /// A post reached from a person's anchors: its summed, normalised neighbour score and the anchor
 /// that contributed most (the reason "because you liked …" names it).

@@ -22,16 +22,16 @@ public struct PostTraits: Sendable, Equatable {
 public struct ProfileBuilder: Sendable {
     public init() {}
 
-    /// `interactions`: one person's, any order. `traits`: a post's tags and uploader key (nil
+    /// `events`: one person's, any order. `traits`: a post's tags and uploader key (nil
     /// when unknown). `now`: the instant the profile is for (affinity decay).
     public func build(
-        interactions: [Interaction], now: Date, traits: (Int64) -> PostTraits? = { _ in nil }
+        events: [WatchEvent], now: Date, traits: (Int64) -> PostTraits? = { _ in nil }
     ) -> UserProfile {
         var signals: [Int64: PostSignal] = [:]
         var tagScores: [String: (score: Double, at: Date)] = [:]
         var uploaderScores: [String: (score: Double, at: Date)] = [:]
         var signalCount = 0
-        for interaction in interactions.sorted(by: { $0.at < $1.at }) {
+        for interaction in events.sorted(by: { $0.at < $1.at }) {
             if interaction.type != .impression { signalCount += 1 }
             signals[interaction.postID, default: PostSignal(postID: interaction.postID, seenAt: interaction.at)].add(interaction)
             let weight = SignalWeights.weight(of: interaction)
@@ -57,11 +57,13 @@ public struct ProfileBuilder: Sendable {
     /// Everyone's positive histories as the `recs.neighbors` job reads them from `watch_events`:
     /// per person, in time order, the posts of the events whose own weight is positive, the most
     /// recent `maxPerUser` distinct ones (oldest first); a person with fewer than two is left out
-    /// (one post co-visits nothing). `interactions`: everyone's, any order.
-    public static func positiveHistories(_ interactions: [Interaction], maxPerUser: Int = 500) -> [[Int64]] {
+    /// (one post co-visits nothing). `events`: everyone's, by person, any order.
+    public static func positiveHistories(_ events: [Int64: [WatchEvent]], maxPerUser: Int = 500) -> [[Int64]] {
         var byPerson: [Int64: [(at: Date, postID: Int64)]] = [:]
-        for interaction in interactions where SignalWeights.weight(of: interaction) > 0 {
-            byPerson[interaction.userID, default: []].append((interaction.at, interaction.postID))
+        for (person, events) in events {
+            for event in events where SignalWeights.weight(of: event) > 0 {
+                byPerson[person, default: []].append((event.at, event.postID))
+            }
         }
         return byPerson.keys.sorted().compactMap { person in
             let posts = byPerson[person]!.enumerated()

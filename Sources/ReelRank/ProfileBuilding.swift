@@ -3,38 +3,13 @@ import ReelModels
 
 // How a person's interactions become the compact aggregates the server stores
 // (`user_post_signals`, `user_affinities`), and how those become the `UserProfile` that
-// `ProfileBuilder.build(interactions:)` makes from the raw interactions (what `reelhouse eval`
+// `ProfileBuilder.build(events:)` makes from the raw events (what `reelhouse eval`
 // uses): the same anchors (positive labels, most recent first) and the same decayed affinities,
 // so the served feed ranks with the profile the offline numbers measured.
 
-/// One person's running aggregate about one post: a `user_post_signals` row.
-public struct PostSignal: Sendable, Equatable {
-    public var postID: Int64
-    /// Last time the post was served to the person or an event named it.
-    public var seenAt: Date
-    /// Last event other than an impression; nil while the post was only shown.
-    public var watchedAt: Date?
-    public var impressions = 0
-    public var views = 0
-    public var longViews = 0
-    public var skips = 0
-    public var watchedMs = 0
-    /// Σ `SignalWeights.weight` of the interactions.
-    public var label = 0.0
-    /// Whether the person currently approves of the post explicitly (liked, favorited, rated
-    /// it well); the server reads it from the post's favorite and rating state.
-    public var explicit = false
-
-    public init(postID: Int64, seenAt: Date, watchedAt: Date? = nil, label: Double = 0, explicit: Bool = false) {
-        self.postID = postID
-        self.seenAt = seenAt
-        self.watchedAt = watchedAt
-        self.label = label
-        self.explicit = explicit
-    }
-
+extension PostSignal {
     /// Folds one interaction about this post in (any order; instants keep the latest).
-    public mutating func add(_ interaction: Interaction) {
+    public mutating func add(_ interaction: WatchEvent) {
         seenAt = max(seenAt, interaction.at)
         label += SignalWeights.weight(of: interaction)
         switch interaction.type {
@@ -64,7 +39,7 @@ extension ProfileBuilder {
     /// The profile from a person's stored aggregates: `signals` (at least the most recent
     /// `maxAnchors` with a positive label; others are ignored), their decayed tag and uploader
     /// scores at the profile's instant, and the count of their events other than impressions.
-    /// Anchors as `build(interactions:)` orders them: positive label, most recently watched
+    /// Anchors as `build(events:)` orders them: positive label, most recently watched
     /// first (ties: higher post id first).
     public func build(
         signals: [PostSignal], tagScores: [String: Double], uploaderScores: [String: Double], signalCount: Int

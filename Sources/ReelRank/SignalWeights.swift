@@ -6,7 +6,7 @@ import ReelModels
 /// interested"; zero for impressions; a partial view by the share watched. The stored `label` of a (person, post) and the profile's
 /// affinities are sums of these. (Placeholder weights: ReelRank's owner tunes them on eval.)
 public enum SignalWeights {
-    public static func weight(of interaction: Interaction) -> Double {
+    public static func weight(of interaction: WatchEvent) -> Double {
         switch interaction.type {
         case .impression: 0
         case .view:
@@ -35,7 +35,7 @@ public enum SignalWeights {
     }
 
     /// Whether the interaction is explicit approval (reason "because you liked …").
-    public static func isExplicit(_ interaction: Interaction) -> Bool {
+    public static func isExplicit(_ interaction: WatchEvent) -> Bool {
         switch interaction.type {
         case .like, .favorite, .download, .share: true
         case .rating: (interaction.value ?? 0) >= 4

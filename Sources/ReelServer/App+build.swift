@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import ReelForYou
 import ReelStorage
 import ServiceLifecycle
 
@@ -65,7 +66,7 @@ public func buildRouter(
     AccountController(accounts: dependencies.accounts, passwords: dependencies.passwords, limiter: limiter, credentials: credentials, configuration: configuration, now: now)
         .register(routes("me"))
     let feed = FeedController(
-        feed: dependencies.feed, forYou: dependencies.forYou, social: dependencies.social, presenter: presenter,
+        feed: dependencies.feed, forYou: ForYouFeed(source: dependencies.forYou, feed: dependencies.feed), social: dependencies.social, presenter: presenter,
         cursors: FeedCursorCodec(secret: dependencies.secret), now: now,
         orderByRandomBaseline: configuration.benchmarkBaselines ? dependencies.orderByRandomBaseline : nil
     )

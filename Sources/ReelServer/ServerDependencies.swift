@@ -10,8 +10,8 @@ public struct ServerDependencies: Sendable {
     public var accounts: any AccountStore
     public var social: any SocialStore
     public var feed: any FeedStore
-    /// For You and Latest, the feed's other modes.
-    public var forYou: any ForYouStore
+    /// What For You ranks from (`ForYouFeed` ranks above it).
+    public var forYou: any ForYouSource
     public var search: any SearchStore
     /// Libraries and who is granted them.
     public var libraries: any LibraryGrantStore
@@ -42,7 +42,7 @@ public struct ServerDependencies: Sendable {
 
     public init(
         library: any LibraryStore, jobs: any JobStore, accounts: any AccountStore, social: any SocialStore,
-        feed: any FeedStore, forYou: any ForYouStore, search: any SearchStore, libraries: any LibraryGrantStore, catalog: any CatalogStore, collections: any CollectionStore,
+        feed: any FeedStore, forYou: any ForYouSource, search: any SearchStore, libraries: any LibraryGrantStore, catalog: any CatalogStore, collections: any CollectionStore,
         stories: any StoryStore, events: any EventStore,
         storage: any MediaStorage, sources: (any SourceStorage)? = nil, passwords: any PasswordHasher, secret: Data,
         now: @escaping @Sendable () -> Date = Date.init,

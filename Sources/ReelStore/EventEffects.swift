@@ -1,6 +1,5 @@
 import Foundation
 import ReelModels
-import ReelRank
 
 /// What the event ingest needs to know about a post an event names: enough to refuse the batch
 /// and to spread the event's weight over the post's tags and uploader.
@@ -66,46 +65,31 @@ public struct EventEffects: Sendable {
 
     public init() {}
 
-    public mutating func add(_ event: Interaction, post: EventPostFacts) {
-        let at = event.at.timeIntervalSince1970
-        let weight = SignalWeights.weight(of: event)
-        signals[event.postID, default: PostSignal(postID: event.postID, seenAt: event.at)].add(event)
-
-        if weight != 0 {
-            for tag in post.tags {
-                affinities[AffinityKey(kind: .tag, key: tag), default: []].append((weight, event.at))
-            }
-            if let name = post.uploaderName {
-                affinities[AffinityKey(kind: .uploader, key: UploaderKey.key(name)), default: []].append((weight, event.at))
-            }
-        }
-        if weight > 0 { popularity[event.postID, default: []].append((weight, event.at)) }
-        switch event.type {
-        case .notInterested:
-            hiddenPosts[event.postID] = max(hiddenPosts[event.postID] ?? at, at)
-        case .hideUploader:
-            if let name = post.uploaderName {
-                let key = UploaderKey.key(name)
-                hiddenUploaders[key] = (name, max(hiddenUploaders[key]?.at ?? at, at))
-            }
-        default:
-            break
-        }
+    /// Folds one event's change into its post's signal row (`fold` is ReelRank's `PostSignal.add`).
+    public mutating func addSignal(for event: WatchEvent, _ fold: (inout PostSignal) -> Void) {
+        fold(&signals[event.postID, default: PostSignal(postID: event.postID, seenAt: event.at)])
     }
 
-    /// An affinity row after `additions`, folded in order onto the stored (score, instant).
-    public static func affinity(stored: (score: Double, at: Date)?, adding additions: [Addition]) -> (score: Double, at: Date)? {
-        var state = stored
-        for addition in additions {
-            state = Affinity.updated(score: state?.score, at: state?.at, adding: addition.weight, now: addition.at)
-        }
-        return state
+    /// A weight for a tag's or an uploader's affinity, at the event's instant.
+    public mutating func addAffinity(_ kind: AffinityKind, key: String, weight: Double, at: Date) {
+        affinities[AffinityKey(kind: kind, key: key), default: []].append((weight, at))
     }
 
-    /// A popularity key after `additions`, folded in order onto the stored one.
-    public static func popularityKey(stored: Double?, adding additions: [Addition]) -> Double? {
-        var key = stored
-        for addition in additions { key = Popularity.adding(weight: addition.weight, at: addition.at, to: key) }
-        return key
+    /// A weight for the post's popularity.
+    public mutating func addPopularity(postID: Int64, weight: Double, at: Date) {
+        popularity[postID, default: []].append((weight, at))
+    }
+
+    /// "Not interested": the post is hidden from the person, from the latest instant.
+    public mutating func hidePost(_ postID: Int64, at: Date) {
+        let at = at.timeIntervalSince1970
+        hiddenPosts[postID] = max(hiddenPosts[postID] ?? at, at)
+    }
+
+    /// "Hide uploader": by `UploaderKey`, keeping the name as shown.
+    public mutating func hideUploader(named name: String, at: Date) {
+        let at = at.timeIntervalSince1970
+        let key = UploaderKey.key(name)
+        hiddenUploaders[key] = (name, max(hiddenUploaders[key]?.at ?? at, at))
     }
 }

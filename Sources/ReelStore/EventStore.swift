@@ -1,43 +1,5 @@
 import Foundation
 import ReelModels
-import ReelRank
-
-/// One watch event as the server accepted it (docs/recommendations-api.md, "Events"): its
-/// fields checked, `at` parsed. The post's visibility is the store's to check, in the same
-/// transaction as the insert.
-public struct WatchEvent: Sendable, Equatable {
-    /// The client's id: a resent event (same person, same id) is stored once.
-    public var id: UUID
-    public var postID: Int64
-    public var type: EventType
-    public var at: Date
-    public var watchedMs: Int?
-    public var durationMs: Int?
-    public var loops: Int?
-    public var value: Int?
-
-    public init(
-        id: UUID, postID: Int64, type: EventType, at: Date,
-        watchedMs: Int? = nil, durationMs: Int? = nil, loops: Int? = nil, value: Int? = nil
-    ) {
-        self.id = id
-        self.postID = postID
-        self.type = type
-        self.at = at
-        self.watchedMs = watchedMs
-        self.durationMs = durationMs
-        self.loops = loops
-        self.value = value
-    }
-
-    /// The event as the ranking code sees it (labels, weights).
-    public func interaction(userID: Int64) -> Interaction {
-        Interaction(
-            userID: userID, postID: postID, type: type, at: at,
-            watchedMs: watchedMs, durationMs: durationMs, loops: loops, value: value
-        )
-    }
-}
 
 /// What recording a batch did: all of it, or none of it.
 public enum EventBatchOutcome: Sendable, Equatable {
@@ -119,8 +81,9 @@ public protocol EventStore: Sendable {
     /// effects (`user_post_signals`, `user_affinities`, `post_popularity`, and the hidden lists
     /// for `not_interested` / `hide_uploader`); a resent event id counts as a duplicate and
     /// changes nothing. A post is visible when it is `ready` or a `story` in a library granted
-    /// to the person; any other post refuses the whole batch.
-    func recordEvents(userID: Int64, _ events: [WatchEvent]) async throws -> EventBatchOutcome
+    /// to the person; any other post refuses the whole batch. `aggregation`: For You's rules
+    /// for the effects.
+    func recordEvents(userID: Int64, _ events: [WatchEvent], aggregation: any EventAggregation) async throws -> EventBatchOutcome
 
     /// Watched posts, newest `watchedAt` first; `next` is nil on the last page.
     /// A limit below 1 is `StoreError.invalid`.
@@ -143,13 +106,27 @@ public protocol EventStore: Sendable {
     /// Deletes raw events older than `cutoff` (the aggregates stay); answers how many.
     @discardableResult
     func expireEvents(before cutoff: Date) async throws -> Int
-    /// Per person, the posts of their positive events (weight > 0) among the retained ones,
-    /// oldest first, at most the `maxPerUser` most recent: what co-visitation learns from.
-    func positiveHistories(maxPerUser: Int) async throws -> [[Int64]]
+    /// Per person, the posts of their positive events (`aggregation.isPositive`) among the
+    /// retained ones, oldest first, at most the `maxPerUser` most recent: what co-visitation
+    /// learns from.
+    func positiveHistories(maxPerUser: Int, aggregation: any EventAggregation) async throws -> [[Int64]]
     /// Replaces the whole neighbour table in one transaction (posts deleted meanwhile are skipped).
     func replaceNeighbors(_ neighbors: [Int64: [Neighbor]]) async throws
-    /// Recounts judged views and long views per length bucket over everyone's signals (For
-    /// You's `LengthPrior`) and keeps them for the pages that follow; answers the new prior.
+    /// Recounts judged views and long views per length bucket (`edges`: the buckets' upper
+    /// edges in seconds) over everyone's signals, and keeps them for the pages that follow
+    /// (`ForYouSource.lengthBuckets`); answers the new counts.
     @discardableResult
-    func rebuildLengthPrior() async throws -> LengthPrior
+    func rebuildLengthBuckets(edges: [Double]) async throws -> [LengthBucketCount]
+}
+
+/// A watch event with the person who sent it: a row of a bulk load (benchmarks, tests) or of an
+/// offline log.
+public struct PersonEvent: Sendable, Equatable {
+    public var userID: Int64
+    public var event: WatchEvent
+
+    public init(userID: Int64, event: WatchEvent) {
+        self.userID = userID
+        self.event = event
+    }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import ReelModels
-import ReelRank
 
 /// The rules of the event log's upkeep (`events.expire`, `recs.neighbors`) that do not depend
 /// on the database, so every store expires, reads and rewrites the same rows.
@@ -19,15 +18,6 @@ public enum EventUpkeepRules {
             if deleted < expiryChunk { return total }
         }
     }
-
-    /// Codes of the event types whose weight is above zero for some values (a long view, a
-    /// rating of 5), probed through `SignalWeights` itself so the filter follows its weights.
-    public static let positiveTypeCodes: [Int] = EventType.allCases.filter { type in
-        [(18_000, 18_000, 5), (2_000, 60_000, 4), (0, 1, 0)].contains { watched, duration, value in
-            let probe = Interaction(userID: 0, postID: 0, type: type, at: .distantPast, watchedMs: watched, durationMs: duration, value: value)
-            return SignalWeights.weight(of: probe) > 0
-        }
-    }.map(\.code)
 
     /// The last `limit` distinct posts of an oldest-first list, still oldest first (a post's
     /// place is its latest occurrence).
@@ -65,12 +55,15 @@ public enum EventUpkeepRules {
 /// few megabytes, never a million row objects.
 public struct PositiveHistoryCollector: Sendable {
     public let maxPerUser: Int
+    /// Decides which events count (For You's weights).
+    public let aggregation: any EventAggregation
     public private(set) var histories: [[Int64]] = []
     private var currentUser: Int64?
     private var posts: [Int64] = []
 
-    public init(maxPerUser: Int) {
+    public init(maxPerUser: Int, aggregation: any EventAggregation) {
         self.maxPerUser = maxPerUser
+        self.aggregation = aggregation
     }
 
     /// One event, in (person, time) order.
@@ -80,11 +73,12 @@ public struct PositiveHistoryCollector: Sendable {
             currentUser = userID
         }
         guard let type = EventType(code: typeCode) else { return }
-        let interaction = Interaction(
-            userID: userID, postID: postID, type: type, at: .distantPast, watchedMs: watchedMs, durationMs: durationMs, value: value
-        )
-        if SignalWeights.weight(of: interaction) > 0 { posts.append(postID) }
+        let event = WatchEvent(id: Self.noID, postID: postID, type: type, at: .distantPast, watchedMs: watchedMs, durationMs: durationMs, value: value)
+        if aggregation.isPositive(event) { posts.append(postID) }
     }
+
+    /// The log's rows carry no event id worth reading here (and making one per row would cost).
+    private static let noID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
     /// Every history of two posts or more (one post co-visits nothing).
     public mutating func finish() -> [[Int64]] {

@@ -72,4 +72,24 @@ public struct FeedItem: Sendable, Equatable {
 public protocol FeedStore: Sendable {
     func feedPage(userID: Int64, filter: FeedFilter, position: FeedPosition, limit: Int) async throws -> (items: [FeedItem], next: FeedPosition?)
     func countFeed(userID: Int64, filter: FeedFilter) async throws -> Int
+
+    /// One page of Latest: newest `date_added` first after `after`; `next` is nil at the end.
+    /// The same filters apply, and what the person hid is never served.
+    func latestPage(userID: Int64, filter: FeedFilter, after: LatestPosition?, limit: Int) async throws -> (items: [FeedItem], next: LatestPosition?)
+
+    /// The posts with the viewer's state, in the order of `ids` (ids of posts that do not exist
+    /// are left out; the caller has checked what may be shown).
+    func feedItems(userID: Int64, ids: [Int64]) async throws -> [FeedItem]
+}
+
+/// Where a reader is in Latest: the last post served (newest `date_added` first, then id).
+public struct LatestPosition: Codable, Sendable, Equatable {
+    /// `date_added` of the last post served, seconds since 1970.
+    public var addedAt: Double
+    public var id: Int64
+
+    public init(addedAt: Double, id: Int64) {
+        self.addedAt = addedAt
+        self.id = id
+    }
 }

@@ -43,6 +43,42 @@ public enum LibraryScope: Sendable, Equatable {
         case .only(let ids): ids.contains(libraryID)
         }
     }
+
+    /// What a user may see, from what the store read about them (nil: no such user, who sees
+    /// nothing): owners every library; members those granted (every one, as `.all`, when granted
+    /// all there are). A `requested` library is the scope when visible — it exists, for an owner;
+    /// it is granted, for a member — and `StoreError.notFound` otherwise, exactly like a library
+    /// that does not exist, so its existence is not revealed.
+    public static func resolve(_ viewer: ScopeFacts?, requested: Int64?) throws -> LibraryScope {
+        let granted = viewer?.granted.sorted() ?? []
+        let isOwner = viewer?.role == .owner
+        if let requested {
+            let visible = isOwner ? viewer?.requestedExists == true : granted.contains(requested)
+            guard visible else { throw StoreError.notFound("library \(requested)") }
+            return .only([requested])
+        }
+        guard let viewer else { return .only([]) }
+        if isOwner { return .all }
+        return granted.count == viewer.libraryCount && viewer.libraryCount > 0 ? .all : .only(granted)
+    }
+}
+
+/// What deciding a user's `LibraryScope` needs, read in one query.
+public struct ScopeFacts: Sendable, Equatable {
+    public var role: UserRole?
+    /// Libraries there are.
+    public var libraryCount: Int
+    /// Libraries granted to the user.
+    public var granted: [Int64]
+    /// Whether the library asked for exists (false when none was asked for).
+    public var requestedExists: Bool
+
+    public init(role: UserRole?, libraryCount: Int, granted: [Int64], requestedExists: Bool) {
+        self.role = role
+        self.libraryCount = libraryCount
+        self.granted = granted
+        self.requestedExists = requestedExists
+    }
 }
 
 /// Libraries and the per-user grants to them. Names are unique ignoring case.

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
-import ReelRank
+import ReelModels
 import ReelStore
 
 /// What a store copy will do, derived from the two schemas as they are (not from a list kept

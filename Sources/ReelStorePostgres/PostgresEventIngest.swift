@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import PostgresNIO
 import ReelModels
-import ReelRank
 import ReelStore
 
 /// Records one person's batch of watch events inside the caller's transaction, as SQLite's
@@ -22,17 +21,20 @@ enum PostgresEventIngest {
     /// Rows per multi-row INSERT: 9 parameters each, well under PostgreSQL's 65,535.
     static let rowsPerStatement = 1_000
 
-    static func record(_ connection: PostgresConnection, userID: Int64, events: [WatchEvent], logger: Logger) async throws -> EventBatchOutcome {
+    static func record(
+        _ connection: PostgresConnection, userID: Int64, events: [WatchEvent], aggregation: any EventAggregation, logger: Logger
+    ) async throws -> EventBatchOutcome {
         let posts = try await postFacts(connection, ids: Array(Set(events.map(\.postID))), locking: true, logger: logger)
         let scope = try await PostgresStore.scope(connection, userID: userID, requested: nil, logger: logger)
         if let refusal = EventPostFacts.refusal(of: events, posts: posts, scope: scope) { return refusal }
-        return try await store(connection, userID: userID, events: events, posts: posts, logger: logger)
+        return try await store(connection, userID: userID, events: events, posts: posts, aggregation: aggregation, logger: logger)
     }
 
     /// Inserts a checked batch and writes its new events' effects (`posts`: the facts of every
     /// post the events name).
     static func store(
-        _ connection: PostgresConnection, userID: Int64, events: [WatchEvent], posts: [Int64: EventPostFacts], logger: Logger
+        _ connection: PostgresConnection, userID: Int64, events: [WatchEvent], posts: [Int64: EventPostFacts],
+        aggregation: any EventAggregation, logger: Logger
     ) async throws -> EventBatchOutcome {
         // The first of each id is the one stored (a repeat within the batch is a duplicate).
         var firstIDs = Set<UUID>()
@@ -42,12 +44,10 @@ enum PostgresEventIngest {
             let chunk = candidates[start..<min(start + rowsPerStatement, candidates.count)]
             inserted.formUnion(try await insertEvents(connection, userID: userID, chunk, logger: logger))
         }
-        var effects = EventEffects()
-        for event in candidates where inserted.contains(event.id) {
-            guard let post = posts[event.postID] else { continue }
-            effects.add(event.interaction(userID: userID), post: post)
+        let new = candidates.compactMap { event in
+            inserted.contains(event.id) ? posts[event.postID].map { (event: event, post: $0) } : nil
         }
-        try await write(effects, connection, userID: userID, logger: logger)
+        try await write(aggregation.effects(of: new), connection, userID: userID, aggregation: aggregation, logger: logger)
         return .recorded(accepted: inserted.count, duplicates: events.count - inserted.count)
     }
 
@@ -92,13 +92,15 @@ enum PostgresEventIngest {
     }
 
     /// Writes a batch's effects: one upsert per table (chunked for a bulk load).
-    static func write(_ effects: EventEffects, _ connection: PostgresConnection, userID: Int64, logger: Logger) async throws {
+    static func write(
+        _ effects: EventEffects, _ connection: PostgresConnection, userID: Int64, aggregation: any EventAggregation, logger: Logger
+    ) async throws {
         let signals = effects.signals.sorted { $0.key < $1.key }
         for start in stride(from: 0, to: signals.count, by: rowsPerStatement) {
             try await upsertSignals(connection, userID: userID, signals[start..<min(start + rowsPerStatement, signals.count)], logger: logger)
         }
         let affinities = effects.affinities.compactMap { key, additions in
-            EventEffects.affinity(stored: nil, adding: additions).map { (key: key, state: $0) }
+            aggregation.affinity(stored: nil, adding: additions).map { (key: key, state: $0) }
         }.sorted { ($0.key.kind.rawValue, $0.key.key) < ($1.key.kind.rawValue, $1.key.key) }
         for start in stride(from: 0, to: affinities.count, by: rowsPerStatement) {
             var query = PostgresFeedSQL()
@@ -111,17 +113,17 @@ enum PostgresEventIngest {
                 INSERT INTO user_affinities AS a (user_id, kind, key, score, updated_at) VALUES \(rows.joined(separator: ", "))
                 ON CONFLICT (user_id, kind, key) DO UPDATE SET
                     score = CASE WHEN excluded.updated_at >= a.updated_at
-                                 THEN a.score * exp((a.updated_at - excluded.updated_at) / \(Affinity.decaySeconds)::float8) + excluded.score
-                                 ELSE a.score + excluded.score * exp((excluded.updated_at - a.updated_at) / \(Affinity.decaySeconds)::float8) END,
+                                 THEN a.score * exp((a.updated_at - excluded.updated_at) / \(aggregation.affinityDecaySeconds)::float8) + excluded.score
+                                 ELSE a.score + excluded.score * exp((excluded.updated_at - a.updated_at) / \(aggregation.affinityDecaySeconds)::float8) END,
                     updated_at = greatest(a.updated_at, excluded.updated_at)
                 """
             try await connection.query(query.query, logger: logger)
         }
         let popularity = effects.popularity.compactMap { postID, additions in
-            EventEffects.popularityKey(stored: nil, adding: additions).map { (postID: postID, key: $0, events: additions.count) }
+            aggregation.popularityKey(stored: nil, adding: additions).map { (postID: postID, key: $0, events: additions.count) }
         }.sorted { $0.postID < $1.postID }
         if !popularity.isEmpty {
-            // log(e^a + e^b) as Popularity.adding computes it: high + log1p(e^(low − high)).
+            // Keys add by log-sum-exp (`EventAggregation.popularityKey`): log(e^a + e^b) = high + log1p(e^(low − high)).
             try await connection.query("""
                 INSERT INTO post_popularity AS p (post_id, log_score, events)
                 SELECT * FROM unnest(\(popularity.map { $0.postID })::bigint[], \(popularity.map { $0.key })::float8[], \(popularity.map { Int64($0.events) })::bigint[])
@@ -178,12 +180,5 @@ enum PostgresEventIngest {
                 label = s.label + excluded.label
             """
         try await connection.query(query.query, logger: logger)
-    }
-}
-
-extension PostgresFeedSQL {
-    /// `bind`, or a literal NULL (typed by the column it lands in).
-    mutating func bindOrNull<Value: PostgresNonThrowingEncodable>(_ value: Value?) -> String {
-        value.map { bind($0) } ?? "NULL"
     }
 }

@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import PostgresNIO
 import ReelModels
-import ReelRank
 import ReelStore
 
 /// The recurring jobs' side of the event log on PostgreSQL: expiry (`events.expire`), the
@@ -26,13 +25,13 @@ extension PostgresStore {
     /// One pass over the events in (person, time, id) order, streamed row by row off
     /// `watch_events_by_user_time` (never collected: a million events stay a few megabytes of
     /// post ids), reading only the event types that can be positive.
-    public func positiveHistories(maxPerUser: Int) async throws -> [[Int64]] {
+    public func positiveHistories(maxPerUser: Int, aggregation: any EventAggregation) async throws -> [[Int64]] {
         guard maxPerUser > 0 else { throw StoreError.invalid("a history keeps at least one post, not \(maxPerUser)") }
         return try await read { connection in
-            var collector = PositiveHistoryCollector(maxPerUser: maxPerUser)
+            var collector = PositiveHistoryCollector(maxPerUser: maxPerUser, aggregation: aggregation)
             let rows = try await connection.query("""
                 SELECT user_id, post_id, type, watched_ms, duration_ms, value FROM watch_events
-                WHERE type = ANY(\(EventUpkeepRules.positiveTypeCodes.map { Int16($0) })::smallint[])
+                WHERE type = ANY(\(aggregation.positiveTypes.map { Int16($0.code) })::smallint[])
                 ORDER BY user_id, at, event_id
                 """, logger: logger)
             for try await row in rows {
@@ -67,26 +66,26 @@ extension PostgresStore {
     }
 
     /// Recounted and replaced in one transaction (MVCC: the count never holds up ingest).
-    public func rebuildLengthPrior() async throws -> LengthPrior {
+    public func rebuildLengthBuckets(edges: [Double]) async throws -> [LengthBucketCount] {
         try await write { connection in
             try await connection.query("DELETE FROM length_prior", logger: logger)
             try await connection.query(PostgresQuery(unsafeSQL: """
                 INSERT INTO length_prior (bucket, judged, long_views)
-                SELECT \(LengthPrior.bucketSQL("p.duration")) AS bucket, sum(s.views + s.skips), sum(s.long_views)
+                SELECT \(LengthBucketCount.bucketSQL("p.duration", edges: edges)) AS bucket, sum(s.views + s.skips), sum(s.long_views)
                 FROM user_post_signals s JOIN posts p ON p.id = s.post_id
                 WHERE p.duration > 0 AND s.views + s.skips > 0
                 GROUP BY 1
                 """), logger: logger)
-            return try await Self.lengthPrior(connection, logger: logger)
+            return try await Self.lengthBuckets(connection, logger: logger)
         }
     }
 
-    /// The prior as the last rebuild left it (neutral before the first).
-    static func lengthPrior(_ connection: PostgresConnection, logger: Logger) async throws -> LengthPrior {
-        let rows = try await connection.query("SELECT bucket, judged, long_views FROM length_prior", logger: logger).collect()
-        return LengthPrior(rows: try rows.map { row in
+    /// The counts as the last rebuild left them (none before the first).
+    static func lengthBuckets(_ connection: PostgresConnection, logger: Logger) async throws -> [LengthBucketCount] {
+        let rows = try await connection.query("SELECT bucket, judged, long_views FROM length_prior ORDER BY bucket", logger: logger).collect()
+        return try rows.map { row in
             let (bucket, judged, longViews) = try row.decode((Int, Int, Int).self)
-            return (bucket: bucket, judged: judged, longViews: longViews)
-        })
+            return LengthBucketCount(bucket: bucket, judged: judged, longViews: longViews)
+        }
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import PostgresNIO
 import ReelModels
-import ReelRank
 import ReelStore
+import ReelStoreCore
 
 extension PostgresStore: LibraryStore {
     /// Every column a `Post` is read from; media as text, decoded in Swift as SQLite's store does.
@@ -139,9 +139,7 @@ extension PostgresStore: LibraryStore {
     /// Marks the post `ready` (or `story`, when it was filed as a story and not kept) with its
     /// media, size, duration and key (nil removes the key of an earlier encrypted publication).
     public func publish(postID: Int64, media: PublishedMedia, key: Data?) async throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let json = String(decoding: try encoder.encode(media), as: UTF8.self)
+        let json = try MediaJSON.encode(media)
         try await write { connection in
             let rows = try await connection.query("""
                 UPDATE posts SET status = CASE
@@ -305,13 +303,7 @@ extension PostgresStore: LibraryStore {
             return parsed
         }
         var media: PublishedMedia?
-        if let json = try value("media_json", String?.self) {
-            do {
-                media = try JSONDecoder().decode(PublishedMedia.self, from: Data(json.utf8))
-            } catch {
-                throw StoreError.corrupt("post \(id) media_json: \(error)")
-            }
-        }
+        if let json = try value("media_json", String?.self) { media = try MediaJSON.decode(json, postID: id) }
         let trim: SourceTrim?
         switch (try value("trim_start", Double?.self), try value("trim_duration", Double?.self)) {
         case (nil, nil): trim = nil

@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import ReelModels
 import ReelStore
+import ReelStoreCore
 
 /// Full-text search on PostgreSQL, answering as `SQLiteStore` does: the same `SearchPlan`
 /// over the same folded fields (`Schema.search`), so the same posts in the same order.
@@ -12,21 +13,23 @@ extension PostgresStore: SearchStore {
 
     public func search(userID: Int64, library: Int64?, query: SearchQuery, offset: Int, limit: Int) async throws -> SearchResults {
         try SearchPlan.checkPage(offset: offset, limit: limit, maxPage: Self.maxFeedPage)
-        // One snapshot, as SQLite's read transaction: the scope, the page and its posts agree.
-        return try await snapshot { connection in
+        // One snapshot, as SQLite's read transaction: the scope and the page agree.
+        let found: (rows: [FeedRow], fetched: Int, terms: [String]) = try await snapshot { connection in
             // Scoped first: a library not granted is "not found" even for an empty query.
             let libraryIDs = try await Self.scope(connection, userID: userID, requested: library, logger: logger).libraryIDs
-            guard !query.isEmpty, libraryIDs?.isEmpty != true else { return SearchResults(items: [], hasMore: false, terms: []) }
+            guard !query.isEmpty, libraryIDs?.isEmpty != true else { return ([], 0, []) }
             let folded = try await Self.foldedWords(connection, query: query, logger: logger)
             let plan = SearchPlan(query) { folded[$0] ?? [] }
-            guard !plan.matchesNothing else { return SearchResults(items: [], hasMore: false, terms: plan.terms) }
+            guard !plan.matchesNothing else { return ([], 0, plan.terms) }
             let statement = PostgresSearchStatement(
                 userID: userID, plan: plan, libraryIDs: libraryIDs, offset: offset, limit: limit + 1, candidates: Self.maxSearchResults
             )
-            let rows = try await connection.query(statement.query, logger: logger).collect().map(PostgresFeedRow.init)
-            let items = try await Self.items(connection, rows: Array(rows.prefix(limit)), logger: logger)
-            return SearchResults(items: items, hasMore: SearchPlan.hasMore(fetched: rows.count, offset: offset, limit: limit), terms: plan.terms)
+            let rows = try await connection.query(statement.query, logger: logger).collect().map(FeedRow.init)
+            return (Array(rows.prefix(limit)), rows.count, plan.terms)
         }
+        return SearchResults(
+            items: try await items(found.rows), hasMore: SearchPlan.hasMore(fetched: found.fetched, offset: offset, limit: limit), terms: found.terms
+        )
     }
 
     public func rebuildSearchIndex() async throws -> Int {

@@ -173,16 +173,10 @@ extension PostgresStore: SocialStore {
                    EXISTS (SELECT 1 FROM libraries WHERE id = \(requested ?? 0))
             FROM users u WHERE u.id = \(userID)
             """, logger: logger).collect()
-        let row = try rows.first.map { try $0.decode((String, Int64, [Int64], Bool).self) }
-        let granted = row?.2 ?? []
-        let isOwner = row?.0 == UserRole.owner.rawValue
-        if let requested {
-            let visible = isOwner ? row?.3 == true : granted.contains(requested)
-            guard visible else { throw StoreError.notFound("library \(requested)") }
-            return .only([requested])
+        let facts = try rows.first.map { row in
+            let (role, count, granted, requestedExists) = try row.decode((String, Int64, [Int64], Bool).self)
+            return ScopeFacts(role: UserRole(rawValue: role), libraryCount: Int(count), granted: granted, requestedExists: requestedExists)
         }
-        guard let row else { return .only([]) }
-        if isOwner { return .all }
-        return granted.count == row.1 && row.1 > 0 ? .all : .only(granted)
+        return try LibraryScope.resolve(facts, requested: requested)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import ReelStore
+import ReelStoreCore
 
 /// Reaches past the protocols, for tests only (internal: `@testable import` sees them).
 extension PostgresStore {
@@ -24,8 +25,8 @@ extension PostgresStore {
     /// each order uses.
     func browseQueryPlan(userID: Int64, query: BrowseQuery, after: CatalogPosition?, limit: Int) async throws -> [String] {
         try await read { connection in
-            let filter = try await PostgresCatalogFilter.resolve(connection, query.filter, userID: userID, logger: logger)
-            var page = try PostgresCatalogListing.browse(query, filter: filter).page(userID: userID, after: after, limit: limit + 1)
+            let filter = try await ResolvedCatalogFilter.resolve(connection, query.filter, userID: userID, logger: logger)
+            var page = try PostgresCatalogSQL(listing: CatalogListing.browse(query), filter: filter).page(userID: userID, after: after, limit: limit + 1)
             page.sql = "EXPLAIN " + page.sql
             return try await connection.query(page, logger: logger).collect().map { try $0.decode(String.self) }
         }

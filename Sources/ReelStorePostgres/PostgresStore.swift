@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import PostgresNIO
 import ReelStore
+import ReelStoreCore
 import ServiceLifecycle
 
 /// Reelhouse's metadata (the library, accounts, the job queue, per-user state, the catalog,
@@ -22,6 +23,8 @@ public final class PostgresStore: Sendable, Service {
     public let url: PostgresDatabaseURL
     let client: PostgresClient
     let logger: Logger
+    /// Posts listings read, by (id, revision): the store core's, shared by every listing.
+    public let postCache = PostCache()
 
     /// Does not connect: the pool opens connections once `run()` is running. Throws only for TLS
     /// settings that cannot work (an unreadable `sslrootcert`).

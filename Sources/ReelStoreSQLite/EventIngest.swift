@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import ReelModels
-import ReelRank
 import ReelStore
 
 /// Records one person's batch of watch events inside the caller's write transaction: checks
@@ -10,7 +9,7 @@ import ReelStore
 /// touched row rather than per event: a batch of 25 views of 25 posts with 3 tags each is 25
 /// inserts, 25 signal upserts, ~100 affinity rows and 25 popularity rows.
 enum EventIngest {
-    static func record(_ db: Database, userID: Int64, events: [WatchEvent]) throws -> EventBatchOutcome {
+    static func record(_ db: Database, userID: Int64, events: [WatchEvent], aggregation: any EventAggregation) throws -> EventBatchOutcome {
         let posts = try postFacts(db, ids: Array(Set(events.map(\.postID))))
         let scope = try SQLiteStore.scope(db, userID: userID, requested: nil)
         if let refusal = EventPostFacts.refusal(of: events, posts: posts, scope: scope) { return refusal }
@@ -18,8 +17,7 @@ enum EventIngest {
             INSERT OR IGNORE INTO watch_events (user_id, event_id, post_id, type, at, watched_ms, duration_ms, loops, value)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        var effects = EventEffects()
-        var accepted = 0
+        var new: [(event: WatchEvent, post: EventPostFacts)] = []
         for event in events {
             try insert.execute(arguments: [
                 userID, eventIDBytes(event.id), event.postID, event.type.code, event.at.timeIntervalSince1970,
@@ -27,11 +25,10 @@ enum EventIngest {
             ])
             // Ignored: this person already sent this id, in an earlier batch or above.
             guard db.changesCount > 0, let post = posts[event.postID] else { continue }
-            accepted += 1
-            effects.add(event.interaction(userID: userID), post: post)
+            new.append((event, post))
         }
-        try effects.write(db, userID: userID)
-        return .recorded(accepted: accepted, duplicates: events.count - accepted)
+        try aggregation.effects(of: new).write(db, userID: userID, aggregation: aggregation)
+        return .recorded(accepted: new.count, duplicates: events.count - new.count)
     }
 
     /// The client's UUID as the 16 bytes `watch_events.event_id` keeps.
@@ -72,10 +69,10 @@ enum EventIngest {
 /// Writing a batch's effects (`EventEffects`, shared with PostgreSQL) in SQLite: one
 /// statement per touched row.
 extension EventEffects {
-    func write(_ db: Database, userID: Int64) throws {
+    func write(_ db: Database, userID: Int64, aggregation: any EventAggregation) throws {
         try writeSignals(db, userID: userID)
-        try writeAffinities(db, userID: userID)
-        try writePopularity(db)
+        try writeAffinities(db, userID: userID, aggregation: aggregation)
+        try writePopularity(db, aggregation: aggregation)
         let hidePost = try db.cachedStatement(sql: """
             INSERT INTO hidden_posts (user_id, post_id, at) VALUES (?, ?, ?)
             ON CONFLICT (user_id, post_id) DO UPDATE SET at = max(at, excluded.at)
@@ -112,7 +109,7 @@ extension EventEffects {
         }
     }
 
-    private func writeAffinities(_ db: Database, userID: Int64) throws {
+    private func writeAffinities(_ db: Database, userID: Int64, aggregation: any EventAggregation) throws {
         let current = try db.cachedStatement(sql: "SELECT score, updated_at FROM user_affinities WHERE user_id = ? AND kind = ? AND key = ?")
         let upsert = try db.cachedStatement(sql: """
             INSERT INTO user_affinities (user_id, kind, key, score, updated_at) VALUES (?, ?, ?, ?, ?)
@@ -121,12 +118,12 @@ extension EventEffects {
         for (key, additions) in affinities {
             let stored = try Row.fetchOne(current, arguments: [userID, key.kind.rawValue, key.key])
                 .map { (score: $0[0] as Double, at: Date(timeIntervalSince1970: $0[1])) }
-            guard let state = Self.affinity(stored: stored, adding: additions) else { continue }
+            guard let state = aggregation.affinity(stored: stored, adding: additions) else { continue }
             try upsert.execute(arguments: [userID, key.kind.rawValue, key.key, state.score, state.at.timeIntervalSince1970])
         }
     }
 
-    private func writePopularity(_ db: Database) throws {
+    private func writePopularity(_ db: Database, aggregation: any EventAggregation) throws {
         let current = try db.cachedStatement(sql: "SELECT log_score FROM post_popularity WHERE post_id = ?")
         let upsert = try db.cachedStatement(sql: """
             INSERT INTO post_popularity (post_id, log_score, events) VALUES (?, ?, ?)
@@ -134,7 +131,7 @@ extension EventEffects {
             """)
         for (postID, additions) in popularity {
             let stored = try Double.fetchOne(current, arguments: [postID])
-            guard let key = Self.popularityKey(stored: stored, adding: additions) else { continue }
+            guard let key = aggregation.popularityKey(stored: stored, adding: additions) else { continue }
             try upsert.execute(arguments: [postID, key, additions.count])
         }
     }

@@ -1,28 +1,12 @@
 import GRDB
 import ReelModels
 import ReelStore
+import ReelStoreCore
 
-/// A feed filter with names turned into ids, ready to become SQL.
-struct ResolvedFeedFilter: Sendable {
-    /// Nil: no tag constraint. Empty: the filter named only unknown tags, so nothing matches.
-    var anyTagIDs: [Int64]?
-    var excludeTagIDs: [Int64]
-    var kind: PostKind?
-    var favoritesOnly: Bool
-    /// Nil when the filter's minimum is absent or ≤ 0 (every post has rating ≥ 0).
-    var minRating: Int?
-    /// The libraries the viewer may see here; nil: every library (no condition at all, so the
-    /// common case of one library, or an owner, costs the feed nothing).
-    var libraryIDs: [Int64]?
-    /// Whether the viewer hid any post ("not interested"): only then does a query pay for the check.
-    var hidesPosts = false
-    /// The uploader keys the viewer hid (a short list: a person hides a few uploaders).
-    var hiddenUploaderKeys: [String] = []
-
-    /// `StoreError.notFound` when the filter names a library the viewer is not granted.
+extension ResolvedFeedFilter {
+    /// `filter` for `userID` inside a read. `StoreError.notFound` when the filter names a
+    /// library the viewer is not granted.
     static func resolve(_ db: Database, _ filter: FeedFilter, userID: Int64) throws -> ResolvedFeedFilter {
-        let wanted = filter.tags.filter { !Vocabulary.isBlank($0) }
-        let libraryIDs = try SQLiteStore.scope(db, userID: userID, requested: filter.library).libraryIDs
         let hidesPosts = try Bool.fetchOne(
             db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM hidden_posts WHERE user_id = ?)"), arguments: [userID]
         ) ?? false
@@ -30,18 +14,13 @@ struct ResolvedFeedFilter: Sendable {
             db.cachedStatement(sql: "SELECT uploader_key FROM hidden_uploaders WHERE user_id = ?"), arguments: [userID]
         )
         return ResolvedFeedFilter(
-            anyTagIDs: wanted.isEmpty ? nil : try Vocabulary.tags.existingIDs(db, names: wanted),
+            filter,
+            tagIDs: try ResolvedFeedFilter.wantedTags(filter).map { try Vocabulary.tags.existingIDs(db, names: $0) },
             excludeTagIDs: try Vocabulary.tags.existingIDs(db, names: filter.excludeTags),
-            kind: filter.kind,
-            favoritesOnly: filter.favoritesOnly,
-            minRating: filter.minRating.flatMap { $0 > 0 ? $0 : nil },
-            libraryIDs: libraryIDs,
-            hidesPosts: hidesPosts,
-            hiddenUploaderKeys: hiddenUploaderKeys
+            scope: try SQLiteStore.scope(db, userID: userID, requested: filter.library),
+            hidesPosts: hidesPosts, hiddenUploaderKeys: hiddenUploaderKeys
         )
     }
-
-    var matchesNothing: Bool { anyTagIDs?.isEmpty == true || (minRating ?? 0) > 5 || libraryIDs?.isEmpty == true }
 }
 
 /// Which set of rows a feed query starts from. The shuffle index finds a page in O(log n) plus
@@ -66,6 +45,13 @@ enum FeedQuery {
                s.position AS viewer_position, s.seen_at AS viewer_seen_at
         """
     }
+
+    /// `select`'s columns for a listing without a shuffle key (0 in its place).
+    static let narrowSelect = """
+        SELECT p.id, p.revision, 0 AS feed_key,
+               s.favorited_at AS viewer_favorited_at, s.rating AS viewer_rating,
+               s.position AS viewer_position, s.seen_at AS viewer_seen_at
+        """
 
     /// Where `select`'s columns are in a page's rows.
     enum Column {
@@ -165,7 +151,7 @@ enum FeedQuery {
     /// is the keyset cursor, so the index seek lands right after the previous page.
     static func page(
         userID: Int64, filter: ResolvedFeedFilter, driver: FeedDriver, order: FeedShuffle.EpochOrder,
-        phase: Int, after: (key: Int64, id: Int64)?, limit: Int
+        phase: Int, after: FeedKeyset?, limit: Int
     ) -> (String, StatementArguments) {
         let key = "p." + FeedShuffleColumns.name(order.column)
         var (sql, arguments) = body(userID: userID, filter: filter, driver: driver, column: order.column)

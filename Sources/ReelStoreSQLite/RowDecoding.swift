@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ReelModels
 import ReelStore
+import ReelStoreCore
 
 /// Turning rows into model values. A value the model cannot represent (an unknown enum case,
 /// unreadable media JSON) is reported as `StoreError.corrupt` rather than silently replaced,
@@ -41,13 +42,7 @@ enum RowDecoding {
             tags: tags
         )
         var media: PublishedMedia?
-        if let json: String = row[columns.mediaJSON] {
-            do {
-                media = try MediaDecodeCache.shared.media(for: json)
-            } catch {
-                throw StoreError.corrupt("post \(id) media_json: \(error)")
-            }
-        }
+        if let json: String = row[columns.mediaJSON] { media = try MediaJSON.decode(json, postID: id) }
         return Post(
             id: id,
             folderName: row[columns.folderName],
@@ -101,12 +96,6 @@ enum RowDecoding {
 
     /// Media as stored in `media_json`: the Codable default (camelCase keys), sorted for
     /// stable diffs.
-    static func mediaJSON(_ media: PublishedMedia) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: try encoder.encode(media), as: UTF8.self)
-    }
-
     static func enumValue<Value: RawRepresentable<String>>(_ raw: String?, _ type: Value.Type, what: String) throws -> Value {
         guard let raw, let value = Value(rawValue: raw) else {
             throw StoreError.corrupt("\(what) has unknown value \(raw ?? "NULL")")

@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import ReelModels
-import ReelRank
 import ReelStore
 
 /// The recurring jobs' side of the event log: expiry (`events.expire`) and the neighbour
@@ -23,13 +22,13 @@ extension SQLiteStore {
     /// One pass over the events by person and time (`watch_events_by_user_time`), reading only
     /// the event types that can be positive and keeping, per person, plain arrays of post ids:
     /// a million events cost a few megabytes, never a million row objects.
-    public func positiveHistories(maxPerUser: Int) async throws -> [[Int64]] {
+    public func positiveHistories(maxPerUser: Int, aggregation: any EventAggregation) async throws -> [[Int64]] {
         guard maxPerUser > 0 else { throw StoreError.invalid("a history keeps at least one post, not \(maxPerUser)") }
         return try await read { db in
-            var collector = PositiveHistoryCollector(maxPerUser: maxPerUser)
+            var collector = PositiveHistoryCollector(maxPerUser: maxPerUser, aggregation: aggregation)
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT user_id, post_id, type, watched_ms, duration_ms, value FROM watch_events INDEXED BY watch_events_by_user_time
-                WHERE type IN (\(EventUpkeepRules.positiveTypeCodes.map(String.init).joined(separator: ", ")))
+                WHERE type IN (\(aggregation.positiveTypes.map { String($0.code) }.joined(separator: ", ")))
                 ORDER BY user_id, at
                 """)
             while let row = try rows.next() {

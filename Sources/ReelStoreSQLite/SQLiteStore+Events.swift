@@ -1,36 +1,31 @@
 import Foundation
 import GRDB
 import ReelModels
-import ReelRank
 import ReelStore
+import ReelStoreCore
 
 /// Watch events in, and the person's own lists out: history and the hidden lists
 /// (docs/recommendations-api.md). The recurring jobs' side is `SQLiteStore+EventUpkeep.swift`.
-extension SQLiteStore: EventStore {
-    public func recordEvents(userID: Int64, _ events: [WatchEvent]) async throws -> EventBatchOutcome {
+extension SQLiteStore: PersonListBackend {
+    public func recordEvents(userID: Int64, _ events: [WatchEvent], aggregation: any EventAggregation) async throws -> EventBatchOutcome {
         if events.isEmpty { return .recorded(accepted: 0, duplicates: 0) }
-        return try await write { db in try EventIngest.record(db, userID: userID, events: events) }
+        return try await write { db in try EventIngest.record(db, userID: userID, events: events, aggregation: aggregation) }
     }
 
     // MARK: - History
 
     /// Walks the partial index `user_post_signals_history (user_id, watched_at, post_id)`
     /// backwards from the cursor.
-    public func history(userID: Int64, after: RecentPostCursor?, limit: Int) async throws -> (entries: [HistoryEntry], next: RecentPostCursor?) {
-        guard limit > 0 else { throw StoreError.invalid("a page holds at least one entry, not \(limit)") }
-        return try await read { db in
-            let page = try Self.recentPostPage(
+    public func historyRows(userID: Int64, after: RecentPostCursor?, limit: Int) async throws -> [HistoryEntry] {
+        try await read { db in
+            try Self.recentRows(
                 db, columns: "post_id, watched_at, views, long_views, skips, watched_ms", table: "user_post_signals",
                 time: "watched_at", condition: " AND watched_at IS NOT NULL", userID: userID, after: after, limit: limit
-            )
-            let entries = page.rows.map { row in
-                let postID: Int64 = row[0]
-                return HistoryEntry(
-                    postID: postID, watchedAt: RowDecoding.date(row[1]), views: row[2], longViews: row[3], skips: row[4],
-                    watchedMs: row[5], item: page.items[postID]
+            ).map { row in
+                HistoryEntry(
+                    postID: row[0], watchedAt: RowDecoding.date(row[1]), views: row[2], longViews: row[3], skips: row[4], watchedMs: row[5], item: nil
                 )
             }
-            return (entries, page.next)
         }
     }
 
@@ -55,28 +50,20 @@ extension SQLiteStore: EventStore {
 
     // MARK: - Hidden lists
 
-    public func notInterested(userID: Int64, after: RecentPostCursor?, limit: Int) async throws -> (entries: [HiddenPostEntry], next: RecentPostCursor?) {
-        guard limit > 0 else { throw StoreError.invalid("a page holds at least one entry, not \(limit)") }
-        return try await read { db in
-            let page = try Self.recentPostPage(
-                db, columns: "post_id, at", table: "hidden_posts", time: "at", userID: userID, after: after, limit: limit
-            )
-            let entries = page.rows.map { row in
-                let postID: Int64 = row[0]
-                return HiddenPostEntry(postID: postID, at: RowDecoding.date(row[1]), item: page.items[postID])
-            }
-            return (entries, page.next)
+    public func notInterestedRows(userID: Int64, after: RecentPostCursor?, limit: Int) async throws -> [HiddenPostEntry] {
+        try await read { db in
+            try Self.recentRows(db, columns: "post_id, at", table: "hidden_posts", time: "at", userID: userID, after: after, limit: limit)
+                .map { HiddenPostEntry(postID: $0[0], at: RowDecoding.date($0[1]), item: nil) }
         }
     }
 
-    /// One page of a person's post list ordered by (`time`, post id), newest first, walked
-    /// backwards from the cursor: its rows (`columns` start with the post id, then the time),
-    /// the visible items of those posts, and the cursor after it (nil on the last page). History
-    /// and "not interested" page the same way.
-    static func recentPostPage(
+    /// A person's post list ordered by (`time`, post id), newest first, walked backwards from the
+    /// cursor (`columns` start with the post id, then the time). History and "not interested"
+    /// page the same way.
+    static func recentRows(
         _ db: Database, columns: String, table: String, time: String, condition: String = "",
         userID: Int64, after: RecentPostCursor?, limit: Int
-    ) throws -> (rows: [Row], items: [Int64: FeedItem], next: RecentPostCursor?) {
+    ) throws -> [Row] {
         var sql = "SELECT \(columns) FROM \(table) WHERE user_id = ?\(condition)"
         var arguments: StatementArguments = [userID]
         if let after {
@@ -84,12 +71,8 @@ extension SQLiteStore: EventStore {
             arguments += [after.at, after.postID]
         }
         sql += " ORDER BY \(time) DESC, post_id DESC LIMIT ?"
-        arguments += [limit + 1]
-        let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
-        let page = Array(rows.prefix(limit))
-        let items = try visibleItems(db, userID: userID, postIDs: page.map { $0[0] })
-        guard rows.count > limit, let last = page.last else { return (page, items, nil) }
-        return (page, items, RecentPostCursor(at: last[1], postID: last[0]))
+        arguments += [limit]
+        return try Row.fetchAll(db, sql: sql, arguments: arguments)
     }
 
     public func undoNotInterested(userID: Int64, postID: Int64) async throws {
@@ -118,22 +101,18 @@ extension SQLiteStore: EventStore {
 
     // MARK: - Helpers
 
-    /// The posts among `postIDs` the person may see in a listing (ready, in a granted library),
-    /// with their refs and the person's state, by id.
-    static func visibleItems(_ db: Database, userID: Int64, postIDs: [Int64]) throws -> [Int64: FeedItem] {
-        guard !postIDs.isEmpty else { return [:] }
-        var sql = """
-            SELECT p.*, s.favorited_at AS viewer_favorited_at, s.rating AS viewer_rating,
-                   s.position AS viewer_position, s.seen_at AS viewer_seen_at
-            FROM posts p LEFT JOIN post_user_state s ON s.user_id = ? AND s.post_id = p.id
-            WHERE p.id IN (\(placeholders(postIDs.count))) AND p.status = 'ready'
-            """
-        var arguments: StatementArguments = [userID] + StatementArguments(postIDs)
-        if case .only(let libraries) = try scope(db, userID: userID, requested: nil) {
-            sql += " AND p.library_id IN (\(placeholders(libraries.count)))"
-            arguments += StatementArguments(libraries)
+    public func visibleRows(userID: Int64, ids: [Int64]) async throws -> [FeedRow] {
+        try await read { db in
+            var sql = FeedQuery.narrowSelect + """
+                 FROM posts p LEFT JOIN post_user_state s ON s.user_id = ? AND s.post_id = p.id
+                WHERE p.id IN (\(Self.placeholders(ids.count))) AND p.status = 'ready'
+                """
+            var arguments: StatementArguments = [userID] + StatementArguments(ids)
+            if let libraries = try Self.scope(db, userID: userID, requested: nil).libraryIDs {
+                sql += " AND p.library_id IN (\(Self.placeholders(libraries.count)))"
+                arguments += StatementArguments(libraries)
+            }
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map(FeedRow.init)
         }
-        let items = try decodeItems(db, rows: Row.fetchAll(db, sql: sql, arguments: arguments))
-        return Dictionary(items.map { ($0.post.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 }

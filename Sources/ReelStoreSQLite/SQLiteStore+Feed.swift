@@ -2,52 +2,86 @@ import Foundation
 import GRDB
 import ReelModels
 import ReelStore
+import ReelStoreCore
 
-extension SQLiteStore {
-    /// The largest page served, so one request cannot ask for the whole library.
-    public static let maxFeedPage = 500
+/// The feed's rows in SQLite (see `FeedBackend`; the walk over epochs, the cursors and the post
+/// cache are the store core's). Each call is one read that resolves the filter, picks the
+/// cheapest driver (`FeedQuery.chooseDriver`) and reads the narrow rows.
+extension SQLiteStore: FeedBackend {
+    /// The largest page served (the store core's bound).
+    public static var maxFeedPage: Int { FeedPaging.maxPage }
 
-    /// One page of the shuffled feed (see `FeedStore` and `FeedShuffle` for the contract).
-    ///
-    /// Reads up to `limit + 1` posts from the rest of the epoch (phase 0, then phase 1): the
-    /// extra one tells whether the epoch goes on. When it does not, the page is what is left and
-    /// `next` is the start of the next epoch, so a page never mixes two epochs and can never hold
-    /// one post twice. A position with nothing left (its posts were deleted) moves on to the next
-    /// epoch at once, so a page is empty only when nothing at all matches.
-    public func feedPage(userID: Int64, filter: FeedFilter, position: FeedPosition, limit: Int) async throws -> (items: [FeedItem], next: FeedPosition?) {
-        guard (1...Self.maxFeedPage).contains(limit) else {
-            throw StoreError.invalid("a feed page holds 1 to \(Self.maxFeedPage) posts, not \(limit)")
-        }
-        guard (0...1).contains(position.phase), (position.lastKey == nil) == (position.lastID == nil) else {
-            throw StoreError.invalid("malformed feed position")
-        }
-        let posts = feedPosts
-        return try await read { db in
+    public func shuffledRows(
+        userID: Int64, filter: FeedFilter, order: FeedShuffle.EpochOrder, phase: Int, after: FeedKeyset?, limit: Int
+    ) async throws -> [FeedRow]? {
+        try await read { db in
             let resolved = try ResolvedFeedFilter.resolve(db, filter, userID: userID)
-            if resolved.matchesNothing { return ([], nil) }
-            let driver = try FeedQuery.chooseDriver(db, userID: userID, filter: resolved) {
-                try FeedQuery.threshold(db, limit: limit)
-            }
-            var position = position
-            while true {
-                let page = try Self.walk(db, posts: posts, userID: userID, filter: resolved, driver: driver, from: position, limit: limit)
-                if !page.items.isEmpty { return page }
-                if position.isEpochStart { return ([], nil) }
-                position = position.nextEpoch
-            }
+            if resolved.matchesNothing { return nil }
+            let driver = try FeedQuery.chooseDriver(db, userID: userID, filter: resolved) { try FeedQuery.threshold(db, limit: limit) }
+            let (sql, arguments) = FeedQuery.page(
+                userID: userID, filter: resolved, driver: driver, order: order, phase: phase, after: after, limit: limit
+            )
+            // A cached statement: the page's SQL has only a few shapes, and preparing it (with GRDB's
+            // authorizer) cost more than running it. A cursor reads each row in place, uncopied.
+            let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+            var rows: [FeedRow] = []
+            while let row = try cursor.next() { rows.append(FeedRow(row)) }
+            return rows
         }
     }
 
-    /// Counts every ready post the filter keeps: O(matches), it is not meant per page.
-    public func countFeed(userID: Int64, filter: FeedFilter) async throws -> Int {
+    public func countMatches(userID: Int64, filter: FeedFilter) async throws -> Int? {
         try await read { db in
             let resolved = try ResolvedFeedFilter.resolve(db, filter, userID: userID)
-            if resolved.matchesNothing { return 0 }
+            if resolved.matchesNothing { return nil }
             let driver = try FeedQuery.chooseDriver(db, userID: userID, filter: resolved) {
                 try Int(Int64.fetchOne(db, sql: "SELECT MAX(id) FROM posts") ?? 0)
             }
             let (body, arguments) = FeedQuery.body(userID: userID, filter: resolved, driver: driver, column: 0)
             return try Int.fetchOne(db, sql: "SELECT COUNT(*) " + body, arguments: arguments) ?? 0
+        }
+    }
+
+    /// A keyset walk of `posts_ready_by_added` backwards from (`date_added`, id) of the last post
+    /// served, or — for a filter that keeps few posts — those few sorted, the same driver choice
+    /// as the shuffled feed.
+    public func latestRows(userID: Int64, filter: FeedFilter, after: LatestPosition?, limit: Int) async throws -> [(row: FeedRow, addedAt: Double)]? {
+        try await read { db in
+            let resolved = try ResolvedFeedFilter.resolve(db, filter, userID: userID)
+            if resolved.matchesNothing { return nil }
+            let driver = try FeedQuery.chooseDriver(db, userID: userID, filter: resolved) { try FeedQuery.threshold(db, limit: limit) }
+            var (sql, arguments) = FeedQuery.body(userID: userID, filter: resolved, driver: driver, column: 0, walkIndex: "posts_ready_by_added")
+            if let after {
+                sql += " AND (p.date_added, p.id) < (?, ?)"
+                arguments += [after.addedAt, after.id]
+            }
+            sql = FeedQuery.narrowSelect + ", p.date_added " + sql + " ORDER BY p.date_added DESC, p.id DESC LIMIT ?"
+            var rows: [(row: FeedRow, addedAt: Double)] = []
+            let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments + [limit])
+            while let row = try cursor.next() { rows.append((FeedRow(row), row[7])) }
+            return rows
+        }
+    }
+
+    public func viewerRows(userID: Int64, ids: [Int64]) async throws -> [FeedRow] {
+        try await read { db in
+            try Row.fetchAll(db.makeStatement(sql: FeedQuery.narrowSelect + """
+                 FROM posts p LEFT JOIN post_user_state s ON s.user_id = ? AND s.post_id = p.id
+                WHERE p.id IN (\(Self.placeholders(ids.count)))
+                """), arguments: [userID] + StatementArguments(ids)).map(FeedRow.init)
+        }
+    }
+
+    public func postsForCache(ids: [Int64]) async throws -> [FeedItem] {
+        try await read { db in
+            let rows = try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT * FROM posts WHERE id IN (\(Self.placeholders(ids.count)))"), arguments: StatementArguments(ids)
+            )
+            return try zip(Self.decodeItems(db, rows: rows), rows).map { item, row in
+                var item = item
+                item.revision = row["revision"]
+                return item
+            }
         }
     }
 
@@ -59,7 +93,7 @@ extension SQLiteStore {
             let driver = try FeedQuery.chooseDriver(db, userID: userID, filter: resolved) {
                 try FeedQuery.threshold(db, limit: limit)
             }
-            let after = position.lastKey.flatMap { key in position.lastID.map { (key: key, id: $0) } }
+            let after = position.lastKey.flatMap { key in position.lastID.map { FeedKeyset(key: key, id: $0) } }
             let order = FeedShuffle.order(seed: position.seed, epoch: position.epoch)
             let (sql, arguments) = FeedQuery.page(
                 userID: userID, filter: resolved, driver: driver, order: order, phase: position.phase, after: after, limit: limit + 1
@@ -67,35 +101,14 @@ extension SQLiteStore {
             return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }
         }
     }
+}
 
-    /// Up to `limit` items of `from`'s epoch after `from`, and where the walk continues.
-    private static func walk(
-        _ db: Database, posts: FeedPostCache, userID: Int64, filter: ResolvedFeedFilter, driver: FeedDriver, from position: FeedPosition, limit: Int
-    ) throws -> (items: [FeedItem], next: FeedPosition?) {
-        let order = FeedShuffle.order(seed: position.seed, epoch: position.epoch)
-        var rows: [(phase: Int, row: FeedRow)] = []
-        var phase = position.phase
-        var after = position.lastKey.flatMap { key in position.lastID.map { (key: key, id: $0) } }
-        while phase <= 1, rows.count <= limit {
-            let (sql, arguments) = FeedQuery.page(
-                userID: userID, filter: filter, driver: driver, order: order, phase: phase, after: after,
-                limit: limit + 1 - rows.count
-            )
-            // A cached statement: the page's SQL has only a few shapes, and preparing it (with GRDB's
-            // authorizer) cost more than running it. A cursor reads each row in place, uncopied.
-            let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
-            while let row = try cursor.next() { rows.append((phase, FeedRow(row))) }
-            if rows.count <= limit {
-                phase += 1
-                after = nil
-            }
-        }
-        let page = rows.prefix(limit)
-        let items = try posts.items(db, rows: page.map(\.row))
-        guard rows.count > limit, let last = page.last else { return (items, position.nextEpoch) }
-        let next = FeedPosition(
-            seed: position.seed, epoch: position.epoch, phase: last.phase, lastKey: last.row.feedKey, lastID: last.row.id
+extension FeedRow {
+    /// The first columns of a narrow select (`FeedQuery.Column`), read where the statement holds them.
+    init(_ row: Row) {
+        self.init(
+            id: row[FeedQuery.Column.id], revision: row[FeedQuery.Column.revision], key: row[FeedQuery.Column.feedKey],
+            viewer: RowDecoding.viewerState(row, columns: FeedQuery.Column.viewer)
         )
-        return (items, next)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ReelModels
 import ReelStore
+import ReelStoreCore
 
 extension SQLiteStore {
     public func post(id: Int64) async throws -> Post? {
@@ -112,7 +113,7 @@ extension SQLiteStore {
     /// with its media, its denormalised size and duration, and its key (a `nil` key removes any
     /// key of an earlier, encrypted publication), in one transaction.
     public func publish(postID: Int64, media: PublishedMedia, key: Data?) async throws {
-        let json = try RowDecoding.mediaJSON(media)
+        let json = try MediaJSON.encode(media)
         try await write { db in
             try db.execute(
                 sql: """

@@ -94,17 +94,14 @@ extension SQLiteStore: LibraryGrantStore {
                    EXISTS (SELECT 1 FROM libraries WHERE id = ?) AS requested_exists
             FROM users u WHERE u.id = ?
             """), arguments: [requested ?? 0, userID])
-        let granted = (row?["granted"] as String?)?.split(separator: ",").compactMap { Int64($0) }.sorted() ?? []
-        let isOwner = (row?["role"] as String?) == UserRole.owner.rawValue
-        if let requested {
-            let visible = isOwner ? (row?["requested_exists"] as Bool?) == true : granted.contains(requested)
-            guard visible else { throw StoreError.notFound("library \(requested)") }
-            return .only([requested])
+        let facts = row.map { row in
+            ScopeFacts(
+                role: (row["role"] as String?).flatMap(UserRole.init), libraryCount: row["total"],
+                granted: (row["granted"] as String?)?.split(separator: ",").compactMap { Int64($0) } ?? [],
+                requestedExists: row["requested_exists"]
+            )
         }
-        guard let row else { return .only([]) }
-        if isOwner { return .all }
-        let total: Int = row["total"]
-        return granted.count == total && total > 0 ? .all : .only(granted)
+        return try LibraryScope.resolve(facts, requested: requested)
     }
 
     @discardableResult

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ReelModels
 import ReelStore
+import ReelStoreCore
 
 extension SQLiteStore {
     /// Bulk-inserts `count` ready video posts with plausible metadata, `tagsPerPost` tags each
@@ -27,7 +28,7 @@ extension SQLiteStore {
             if let known = mediaByDuration[seconds] { return (known, seconds) }
             var shaped = Self.syntheticMedia
             shaped.duration = seconds
-            let json = try RowDecoding.mediaJSON(shaped)
+            let json = try MediaJSON.encode(shaped)
             mediaByDuration[seconds] = json
             return (json, seconds)
         }

@@ -3,6 +3,7 @@ import GRDB
 import NIOCore
 import NIOPosix
 import ReelStore
+import ReelStoreCore
 
 /// The library, the job queue, accounts, per-user state and the feed in one SQLite file.
 ///
@@ -16,8 +17,8 @@ public final class SQLiteStore: LibraryStore, JobStore, AccountStore, SocialStor
     public static let busyTimeout: TimeInterval = 5
 
     let writer: any DatabaseWriter
-    /// Posts the feed decoded, by (id, revision).
-    let feedPosts = FeedPostCache()
+    /// Posts listings read, by (id, revision): the store core's, shared by every listing.
+    public let postCache = PostCache()
 
     /// Opens (creating if needed) the database file at `path`, its parent folder included, and
     /// brings its schema up to date.

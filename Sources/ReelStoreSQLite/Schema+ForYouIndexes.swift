@@ -1,5 +1,6 @@
 import GRDB
-import ReelRank
+import ReelModels
+
 
 extension Schema {
     /// v16: For You's candidate stage finds an uploader's ready posts by the uploader key

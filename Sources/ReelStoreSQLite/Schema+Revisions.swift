@@ -1,4 +1,5 @@
 import GRDB
+import ReelStoreCore
 
 extension Schema {
     /// v7: `posts.revision`, a number that changes whenever anything a post is read from

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ReelStore
+import ReelStoreCore
 
 /// Turns a `SearchPlan` into one SQL statement over `post_search_fields` (folded words by
 /// field with a space on either side, trigram-indexed: see `Schema.addSearchFields`). Every

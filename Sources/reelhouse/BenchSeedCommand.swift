@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReelForYou
 import ReelModels
 import ReelServer
 import ReelStore
@@ -37,7 +38,11 @@ struct BenchSeedCommand: AsyncParsableCommand {
             guard let user else { throw CLIError("bench-seed: could not create the bench user") }
             if users > 0 {
                 let eventsStarted = Date()
-                let members = try sqlite.insertSyntheticEvents(users: users, events: events, now: Date())
+                let members = try sqlite.insertSyntheticUsers(count: users, now: Date())
+                let catalogue = try sqlite.syntheticCatalogue()
+                let watching = SyntheticWatching(postsByTag: catalogue.byTag, allPosts: catalogue.all).events(users: members, count: events, now: Date())
+                try sqlite.loadEvents(watching, aggregation: ForYouRules())
+                try sqlite.loadNeighbors(SyntheticWatching.neighbors(of: watching))
                 FileHandle.standardError.write(Data(
                     "inserted \(users) users and about \(events) events with aggregates and neighbours in \(String(format: "%.1f", Date().timeIntervalSince(eventsStarted))) s\n".utf8
                 ))

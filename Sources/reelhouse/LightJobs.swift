@@ -1,4 +1,5 @@
 import Foundation
+import ReelForYou
 import ReelJobs
 import ReelModels
 import ReelPipeline

@@ -23,7 +23,7 @@ import Testing
         #expect(await server.eventRequests == 0, "two events wait for a third")
         let full = await events.record(.impression, postID: 2)
         #expect(full?.accepted == 3 && full?.waiting == 0)
-        #expect(await server.stored.map(\.type) == ["impression", "view", "impression"])
+        #expect(await server.stored.map(\.type.rawValue) == ["impression", "view", "impression"])
         let view = await server.stored[1]
         #expect(view.watchedMs == 5000 && view.durationMs == 6000)
 
@@ -148,7 +148,7 @@ extension EventRecorder {
     func flush(with types: [EventType], postIDs: [Int64]) async -> EventDelivery {
         var started: EventDelivery?
         for (index, id) in postIDs.enumerated() {
-            if let delivery = await record(APIEvent(type: types[index % types.count], postID: id, at: Date())) { started = delivery }
+            if let delivery = await record(WatchEvent(postID: id, type: types[index % types.count], at: Date())) { started = delivery }
         }
         if let started { return started }
         return await flush()

@@ -21,7 +21,7 @@ actor EventServerDouble: HTTPTransport {
     var existingPosts: Set<Int64>?
     /// Feed pages served in order to `GET /api/v1/feed`.
     var pages: [APIFeedPage] = []
-    private(set) var stored: [APIEvent] = []
+    private(set) var stored: [WatchEvent] = []
     private(set) var eventRequests = 0
     private(set) var feedRequests: [URL] = []
     private var storedIDs = Set<String>()
@@ -57,11 +57,11 @@ actor EventServerDouble: HTTPTransport {
             return Self.error(400, "bad_request", "the body is not an event batch")
         }
         for (index, event) in batch.events.enumerated() where existingPosts.map({ !$0.contains(event.postID) }) ?? false {
-            return Self.error(400, "invalid_event", "events[\(index)] (\(event.type), event_id \(event.eventID)): post \(event.postID) does not exist")
+            return Self.error(400, "invalid_event", "events[\(index)] (\(event.type.rawValue), event_id \(event.id.uuidString.lowercased())): post \(event.postID) does not exist")
         }
         var receipt = APIEventReceipt(accepted: 0, duplicates: 0)
         for event in batch.events {
-            if storedIDs.insert(event.eventID).inserted {
+            if storedIDs.insert(event.id.uuidString.lowercased()).inserted {
                 stored.append(event)
                 receipt.accepted += 1
             } else {

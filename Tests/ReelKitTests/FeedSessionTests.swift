@@ -56,7 +56,7 @@ import Testing
         // Item 2 is three from the end: page two is asked for, and what was recorded goes first.
         try await session.next()
         #expect(await server.feedRequests.count == 2)
-        #expect(await server.stored.map(\.type) == ["impression"])
+        #expect(await server.stored.map(\.type.rawValue) == ["impression"])
         clock.advance(by: 1)
         // A fling passes over item 3: only where it settles is shown.
         try await session.move(to: 2, settled: false)

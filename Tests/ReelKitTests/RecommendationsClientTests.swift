@@ -21,9 +21,9 @@ import Testing
             json(204, ""),
         ])
         let client = ReelClient(baseURL: URL(string: "http://127.0.0.1:9/")!, credentials: .apiKey("k"), transport: transport)
-        let event = APIEvent(
-            eventID: "3b1f6a0e-8f43-4c4b-9a53-6b1d1c1e2f00", type: "view", postID: 4, at: "2026-11-25T12:00:00.123Z",
-            watchedMs: 9400, durationMs: 12000, loops: 0
+        let event = WatchEvent(
+            id: UUID(uuidString: "3b1f6a0e-8f43-4c4b-9a53-6b1d1c1e2f00")!, postID: 4, type: .view,
+            at: try #require(WatchEvent.parseTime("2026-11-25T12:00:00.123Z")), watchedMs: 9400, durationMs: 12000, loops: 0
         )
         #expect(try await client.sendEvents([event]) == APIEventReceipt(accepted: 1, duplicates: 0))
         let page = try await client.feedPage(mode: .latest, cursor: "c", limit: 5, query: FeedQuery(tags: ["cats"]))
@@ -48,7 +48,8 @@ import Testing
         let body = try #require(JSONSerialization.jsonObject(with: sent[0].body ?? Data()) as? [String: [[String: Any]]])
         let wire = try #require(body["events"]?.first)
         #expect(Set(wire.keys) == ["event_id", "type", "post_id", "at", "watched_ms", "duration_ms", "loops"])
-        #expect(wire["event_id"] as? String == event.eventID && wire["watched_ms"] as? Int == 9400)
+        #expect(wire["event_id"] as? String == "3b1f6a0e-8f43-4c4b-9a53-6b1d1c1e2f00" && wire["watched_ms"] as? Int == 9400)
+        #expect(wire["at"] as? String == "2026-11-25T12:00:00.123Z")
         let query = URLComponents(url: sent[1].url, resolvingAgainstBaseURL: false)?.queryItems ?? []
         #expect(Set(query) == [
             URLQueryItem(name: "mode", value: "latest"), URLQueryItem(name: "cursor", value: "c"),
@@ -57,9 +58,11 @@ import Testing
         #expect(URLComponents(url: sent[2].url, resolvingAgainstBaseURL: false)?.queryItems == [URLQueryItem(name: "limit", value: "30")])
     }
 
-    @Test func eventsAreStampedInUTCWithMilliseconds() {
-        let event = APIEvent(type: .like, postID: 1, at: Date(timeIntervalSince1970: 1_795_000_000.25))
-        #expect(event.at == "2026-11-18T11:06:40.250Z")
-        #expect(UUID(uuidString: event.eventID) != nil && event.eventID == event.eventID.lowercased())
+    @Test func eventsAreStampedInUTCWithMilliseconds() throws {
+        let event = WatchEvent(postID: 1, type: .like, at: Date(timeIntervalSince1970: 1_795_000_000.25))
+        let wire = try #require(JSONSerialization.jsonObject(with: try JSONEncoder().encode(event)) as? [String: Any])
+        #expect(wire["at"] as? String == "2026-11-18T11:06:40.250Z")
+        let id = try #require(wire["event_id"] as? String)
+        #expect(UUID(uuidString: id) == event.id && id == id.lowercased())
     }
 }

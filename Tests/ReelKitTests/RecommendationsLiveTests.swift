@@ -54,7 +54,7 @@ import Testing
             #expect(byPost[watched.id]?.video?.id == watched.id)
 
             // A batch whose answer was lost is simply sent again: counted once.
-            let like = APIEvent(type: .like, postID: watched.id, at: Date())
+            let like = WatchEvent(postID: watched.id, type: .like, at: Date())
             #expect(try await client.sendEvents([like]) == APIEventReceipt(accepted: 1, duplicates: 0))
             #expect(try await client.sendEvents([like]) == APIEventReceipt(accepted: 0, duplicates: 1))
 

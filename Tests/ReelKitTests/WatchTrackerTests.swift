@@ -6,7 +6,7 @@ import Testing
 @Suite struct WatchTrackerTests {
     let start = Date(timeIntervalSince1970: 1_800_000_000)
 
-    func summary(_ events: [APIEvent]) -> [String] {
+    func summary(_ events: [WatchEvent]) -> [String] {
         events.map { event in
             var text = "\(event.type) \(event.postID)"
             if let watched = event.watchedMs { text += " watched \(watched)" }

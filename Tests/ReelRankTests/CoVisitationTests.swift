@@ -30,16 +30,12 @@ import Testing
 
     @Test func positiveHistoriesAreTheRecentDistinctPostsOfPositiveEvents() {
         let at = Date(timeIntervalSince1970: 1_000)
-        func event(_ user: Int64, _ post: Int64, _ type: EventType, _ seconds: Double) -> Interaction {
-            Interaction(userID: user, postID: post, type: type, at: at.addingTimeInterval(seconds), watchedMs: type == .skip ? 500 : 10_000, durationMs: 10_000)
+        func event(_ post: Int64, _ type: EventType, _ seconds: Double) -> WatchEvent {
+            WatchEvent(postID: post, type: type, at: at.addingTimeInterval(seconds), watchedMs: type == .skip ? 500 : 10_000, durationMs: 10_000)
         }
-        let interactions = [
-            event(7, 5, .share, 4),
-            event(7, 1, .view, 0),
-            event(7, 4, .skip, 1),
-            event(7, 3, .like, 2),
-            event(7, 1, .view, 3),
-            event(8, 6, .share, 0),
+        let interactions: [Int64: [WatchEvent]] = [
+            7: [event(5, .share, 4), event(1, .view, 0), event(4, .skip, 1), event(3, .like, 2), event(1, .view, 3)],
+            8: [event(6, .share, 0)],
         ]
         // Person 7: 1, (skip), 3, 1 again, 5 → distinct by latest: 3, 1, 5. Person 8 has one post.
         #expect(ProfileBuilder.positiveHistories(interactions) == [[3, 1, 5]])

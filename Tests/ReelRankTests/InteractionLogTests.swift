@@ -17,7 +17,7 @@ import Testing
     @Test func ratingIsOptional() throws {
         let log = try InteractionLog.parseRecBole("user_id:token\titem_id:token\ttimestamp:float\n1\t2\t3\n")
         #expect(log.entries == [LogEntry(userID: 1, itemID: 2, rating: nil, timestamp: 3)])
-        #expect(log.entries[0].interactions.map(\.type) == [.view])
+        #expect(log.entries[0].events.map(\.type) == [.view])
     }
 
     @Test func badInputNamesTheLineAndTheReason() {
@@ -44,9 +44,9 @@ import Testing
 
     @Test func aRatingIsALongViewPlusTheRating() {
         let entry = LogEntry(userID: 1, itemID: 2, rating: 5, timestamp: 10)
-        #expect(entry.interactions.map(\.type) == [.view, .rating])
-        #expect(entry.interactions.map(SignalWeights.weight(of:)).reduce(0, +) == 2.5)
+        #expect(entry.events.map(\.type) == [.view, .rating])
+        #expect(entry.events.map(SignalWeights.weight(of:)).reduce(0, +) == 2.5)
         let panned = LogEntry(userID: 1, itemID: 2, rating: 1, timestamp: 10)
-        #expect(panned.interactions.map(SignalWeights.weight(of:)).reduce(0, +) < 0)
+        #expect(panned.events.map(SignalWeights.weight(of:)).reduce(0, +) < 0)
     }
 }

@@ -6,12 +6,12 @@ import Testing
 @Suite struct ProfileAndCandidateTests {
     let now = Date(timeIntervalSince1970: 2_000_000)
 
-    func interaction(_ post: Int64, _ type: EventType, minutesAgo: Double, watched: Int? = nil, duration: Int? = nil) -> Interaction {
-        Interaction(userID: 1, postID: post, type: type, at: now.addingTimeInterval(-minutesAgo * 60), watchedMs: watched, durationMs: duration)
+    func interaction(_ post: Int64, _ type: EventType, minutesAgo: Double, watched: Int? = nil, duration: Int? = nil) -> WatchEvent {
+        WatchEvent(postID: post, type: type, at: now.addingTimeInterval(-minutesAgo * 60), watchedMs: watched, durationMs: duration)
     }
 
     @Test func anchorsArePositivePostsNewestFirstWithTheirKind() {
-        let profile = ProfileBuilder().build(interactions: [
+        let profile = ProfileBuilder().build(events: [
             interaction(1, .view, minutesAgo: 30, watched: 12_000, duration: 12_000),
             interaction(2, .like, minutesAgo: 10),
             interaction(3, .view, minutesAgo: 5, watched: 12_000, duration: 12_000),
@@ -31,7 +31,7 @@ import Testing
             2: PostTraits(tags: ["cats"], uploader: "bob"),
             3: PostTraits(tags: ["news"], uploader: "bob"),
         ]
-        let profile = ProfileBuilder().build(interactions: [
+        let profile = ProfileBuilder().build(events: [
             interaction(1, .like, minutesAgo: 1),
             interaction(2, .view, minutesAgo: 1, watched: 20_000, duration: 20_000),
             interaction(3, .notInterested, minutesAgo: 1),

@@ -9,16 +9,16 @@ struct ProfileBuildingTests {
 
     @Test func signalsFoldInteractionsAsTheTableStoresThem() {
         var signal = PostSignal(postID: 1, seenAt: t0)
-        signal.add(Interaction(userID: 1, postID: 1, type: .impression, at: t0.addingTimeInterval(1)))
+        signal.add(WatchEvent(postID: 1, type: .impression, at: t0.addingTimeInterval(1)))
         #expect(signal.watchedAt == nil && signal.impressions == 1 && signal.label == 0)
-        signal.add(Interaction(userID: 1, postID: 1, type: .view, at: t0.addingTimeInterval(5), watchedMs: 12_000, durationMs: 12_000))
-        signal.add(Interaction(userID: 1, postID: 1, type: .skip, at: t0.addingTimeInterval(3), watchedMs: 500))
-        signal.add(Interaction(userID: 1, postID: 1, type: .favorite, at: t0.addingTimeInterval(4)))
+        signal.add(WatchEvent(postID: 1, type: .view, at: t0.addingTimeInterval(5), watchedMs: 12_000, durationMs: 12_000))
+        signal.add(WatchEvent(postID: 1, type: .skip, at: t0.addingTimeInterval(3), watchedMs: 500))
+        signal.add(WatchEvent(postID: 1, type: .favorite, at: t0.addingTimeInterval(4)))
         #expect(signal.views == 1 && signal.longViews == 1 && signal.skips == 1 && signal.watchedMs == 12_500)
         #expect(signal.watchedAt == t0.addingTimeInterval(5) && signal.seenAt == t0.addingTimeInterval(5))
         #expect(signal.explicit)
         #expect(signal.label == 1 - 0.5 + 2)
-        signal.add(Interaction(userID: 1, postID: 1, type: .unfavorite, at: t0.addingTimeInterval(6)))
+        signal.add(WatchEvent(postID: 1, type: .unfavorite, at: t0.addingTimeInterval(6)))
         #expect(signal.label == 1 - 0.5 + 2 - 2 && signal.watchedAt == t0.addingTimeInterval(6))
     }
 
@@ -44,20 +44,20 @@ struct ProfileBuildingTests {
 
     @Test func storedAggregatesGiveTheProfileTheInteractionsGive() {
         // Folding a person's interactions into signals (as the ingest stores them) and building
-        // from those gives the anchors `build(interactions:)` gives.
+        // from those gives the anchors `build(events:)` gives.
         let interactions = [
-            Interaction(userID: 1, postID: 10, type: .view, at: t0, watchedMs: 9_000, durationMs: 9_000),
-            Interaction(userID: 1, postID: 11, type: .skip, at: t0.addingTimeInterval(5), watchedMs: 300),
-            Interaction(userID: 1, postID: 12, type: .favorite, at: t0.addingTimeInterval(9)),
-            Interaction(userID: 1, postID: 10, type: .share, at: t0.addingTimeInterval(20)),
-            Interaction(userID: 1, postID: 13, type: .impression, at: t0.addingTimeInterval(30)),
+            WatchEvent(postID: 10, type: .view, at: t0, watchedMs: 9_000, durationMs: 9_000),
+            WatchEvent(postID: 11, type: .skip, at: t0.addingTimeInterval(5), watchedMs: 300),
+            WatchEvent(postID: 12, type: .favorite, at: t0.addingTimeInterval(9)),
+            WatchEvent(postID: 10, type: .share, at: t0.addingTimeInterval(20)),
+            WatchEvent(postID: 13, type: .impression, at: t0.addingTimeInterval(30)),
         ]
         var signals: [Int64: PostSignal] = [:]
         for interaction in interactions {
             signals[interaction.postID, default: PostSignal(postID: interaction.postID, seenAt: interaction.at)].add(interaction)
         }
         let stored = ProfileBuilder().build(signals: Array(signals.values), tagScores: [:], uploaderScores: [:], signalCount: 4)
-        let direct = ProfileBuilder().build(interactions: interactions, now: t0.addingTimeInterval(60))
+        let direct = ProfileBuilder().build(events: interactions, now: t0.addingTimeInterval(60))
         #expect(stored.anchors == direct.anchors)
         #expect(stored.signalCount == direct.signalCount)
     }
@@ -66,11 +66,11 @@ struct ProfileBuildingTests {
         // Built from raw interactions, a tag's affinity is the stored row the ingest would keep:
         // each weight added to the score decayed to its instant, read back decayed to `now`.
         let t0 = Date(timeIntervalSince1970: 1_700_000_000)
-        let like = Interaction(userID: 1, postID: 1, type: .like, at: t0)
-        let view = Interaction(userID: 1, postID: 2, type: .view, at: t0.addingTimeInterval(10 * 86_400), watchedMs: 20_000, durationMs: 20_000)
+        let like = WatchEvent(postID: 1, type: .like, at: t0)
+        let view = WatchEvent(postID: 2, type: .view, at: t0.addingTimeInterval(10 * 86_400), watchedMs: 20_000, durationMs: 20_000)
         let now = t0.addingTimeInterval(20 * 86_400)
         let traits: [Int64: PostTraits] = [1: PostTraits(tags: ["cats", "dogs"]), 2: PostTraits(tags: ["cats"])]
-        let profile = ProfileBuilder().build(interactions: [view, like], now: now) { traits[$0] }
+        let profile = ProfileBuilder().build(events: [view, like], now: now) { traits[$0] }
         let dogs = Affinity.updated(score: nil, at: nil, adding: SignalWeights.weight(of: like), now: like.at)
         let cats = Affinity.updated(score: dogs.score, at: dogs.at, adding: SignalWeights.weight(of: view), now: view.at)
         let ratio = Affinity.score(dogs.score, at: dogs.at, now: now) / Affinity.score(cats.score, at: cats.at, now: now)

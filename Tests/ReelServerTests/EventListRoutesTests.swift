@@ -17,9 +17,9 @@ struct EventListRoutesTests {
         let second = try await server.publishVideo(name: "second")
         let start = Date().addingTimeInterval(-60)
         let events = [
-            APIEvent(type: .view, postID: first.id, at: start, watchedMs: 12_000, durationMs: 12_000, loops: 0),
-            APIEvent(type: .skip, postID: second.id, at: start + 10, watchedMs: 800),
-            APIEvent(type: .impression, postID: first.id, at: start + 20),
+            WatchEvent(postID: first.id, type: .view, at: start, watchedMs: 12_000, durationMs: 12_000, loops: 0),
+            WatchEvent(postID: second.id, type: .skip, at: start + 10, watchedMs: 800),
+            WatchEvent(postID: first.id, type: .impression, at: start + 20),
         ]
         try await server.application().test(.live) { client in
             #expect(try await client.send(.post, "/api/v1/events", key: server.memberKey, json: eventsJSON(events)).status == .ok)
@@ -28,7 +28,7 @@ struct EventListRoutesTests {
             try server.expectMatchesSchema(page.body, "HistoryPage")
             let top = try decode(APIHistoryPage.self, page.body)
             #expect(top.items.map(\.postID) == [second.id] && top.items[0].skips == 1 && top.items[0].video?.id == second.id)
-            #expect(top.items[0].watchedAt == APIEvent.timestamp(start + 10))
+            #expect(top.items[0].watchedAt == WatchEvent.timestamp(start + 10))
             let cursor = try #require(top.nextCursor)
             let rest = try decode(APIHistoryPage.self, try await client.send(.get, "/api/v1/me/history?limit=1&cursor=\(cursor)", key: server.memberKey).body)
             #expect(rest.items.map(\.postID) == [first.id] && rest.items[0].longViews == 1 && rest.nextCursor == nil)
@@ -58,7 +58,7 @@ struct EventListRoutesTests {
         try await server.store.updateMetadata(postID: post.id, metadata: PostMetadata(description: "x", uploader: "Ana Example", username: "ana"))
         let now = Date()
         try await server.application().test(.live) { client in
-            let events = [APIEvent(type: .notInterested, postID: post.id, at: now), APIEvent(type: .hideUploader, postID: post.id, at: now)]
+            let events = [WatchEvent(postID: post.id, type: .notInterested, at: now), WatchEvent(postID: post.id, type: .hideUploader, at: now)]
             #expect(try await client.send(.post, "/api/v1/events", key: server.memberKey, json: eventsJSON(events)).status == .ok)
 
             let list = try await client.send(.get, "/api/v1/me/not-interested", key: server.memberKey)

@@ -10,8 +10,44 @@ import Testing
 @testable import ReelServer
 
 /// A batch body as a client writes it.
-func eventsJSON(_ events: [APIEvent]) -> String {
+func eventsJSON(_ events: [WatchEvent]) -> String {
     String(decoding: try! JSONEncoder().encode(APIEventBatch(events: events)), as: UTF8.self)
+}
+
+/// An event as any client might write it, its fields whatever strings it likes: what the
+/// server must refuse, field by field.
+struct RawEvent: Encodable {
+    var eventID: String
+    var type: String
+    var postID: Int64
+    var at: String
+    var watchedMs: Int?
+    var durationMs: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case eventID = "event_id", type, postID = "post_id", at, watchedMs = "watched_ms", durationMs = "duration_ms"
+    }
+
+    init(eventID: String, type: String, postID: Int64, at: String, watchedMs: Int? = nil, durationMs: Int? = nil) {
+        self.eventID = eventID
+        self.type = type
+        self.postID = postID
+        self.at = at
+        self.watchedMs = watchedMs
+        self.durationMs = durationMs
+    }
+
+    init(_ event: WatchEvent) {
+        self.init(
+            eventID: event.id.uuidString.lowercased(), type: event.type.rawValue, postID: event.postID, at: WatchEvent.timestamp(event.at),
+            watchedMs: event.watchedMs, durationMs: event.durationMs
+        )
+    }
+}
+
+func eventsJSON(_ events: [RawEvent]) -> String {
+    struct Batch: Encodable { var events: [RawEvent] }
+    return String(decoding: try! JSONEncoder().encode(Batch(events: events)), as: UTF8.self)
 }
 
 extension TestClientProtocol {
@@ -37,8 +73,8 @@ struct EventRoutesTests {
     func acceptsBatchesAndBeacons() async throws {
         let server = try await TestServer()
         let post = try await server.publishVideo(name: "clip", tags: ["cats"])
-        let view = APIEvent(type: .view, postID: post.id, at: Date(), watchedMs: 9_400, durationMs: 12_000, loops: 0)
-        let like = APIEvent(type: .like, postID: post.id, at: Date())
+        let view = WatchEvent(postID: post.id, type: .view, at: Date(), watchedMs: 9_400, durationMs: 12_000, loops: 0)
+        let like = WatchEvent(postID: post.id, type: .like, at: Date())
         try await server.application().test(.live) { client in
             let first = try await client.send(.post, "/api/v1/events", key: server.memberKey, json: eventsJSON([view, like, view]))
             #expect(first.status == .ok)
@@ -48,9 +84,9 @@ struct EventRoutesTests {
             // authenticated by the session cookie alone (a beacon can set no header).
             let login = try await client.send(.post, "/api/v1/session", json: #"{"username":"member","password":"\#(TestServer.password)"}"#)
             let cookie = try #require(login.headers[.setCookie]?.split(separator: ";").first.map(String.init))
-            let share = APIEvent(type: .share, postID: post.id, at: Date())
+            let share = WatchEvent(postID: post.id, type: .share, at: Date())
             for (index, type) in ["application/json", "text/plain;charset=UTF-8", nil].enumerated() {
-                let events = index == 0 ? [view, like, share] : [APIEvent(type: .impression, postID: post.id, at: Date())]
+                let events = index == 0 ? [view, like, share] : [WatchEvent(postID: post.id, type: .impression, at: Date())]
                 let answer = try await client.postEvents(eventsJSON(events), credentials: [.cookie: cookie], contentType: type)
                 #expect(answer.status == .ok, "\(type ?? "no content type")")
                 let receipt = try decode(APIEventReceipt.self, answer.body)
@@ -71,13 +107,13 @@ struct EventRoutesTests {
         let secret = try await server.store.createLibrary(name: "Secret", now: Date())
         let elsewhere = try await server.publishVideo(name: "elsewhere", libraryID: secret.id)
         let now = Date()
-        let good = APIEvent(type: .like, postID: post.id, at: now)
+        let good = RawEvent(WatchEvent(postID: post.id, type: .like, at: now))
         let id = "3b1f6c1e-9a4e-4b7e-9a51-0d2c6f1e2a10"
-        @Sendable func event(_ type: String = "view", postID: Int64? = nil, at: String? = nil, watched: Int? = 1_000, duration: Int? = 5_000, eventID: String = id) -> APIEvent {
-            APIEvent(eventID: eventID, type: type, postID: postID ?? post.id, at: at ?? APIEvent.timestamp(now), watchedMs: watched, durationMs: duration)
+        @Sendable func event(_ type: String = "view", postID: Int64? = nil, at: String? = nil, watched: Int? = 1_000, duration: Int? = 5_000, eventID: String = id) -> RawEvent {
+            RawEvent(eventID: eventID, type: type, postID: postID ?? post.id, at: at ?? WatchEvent.timestamp(now), watchedMs: watched, durationMs: duration)
         }
-        let future = APIEvent.timestamp(now.addingTimeInterval(6 * 60))
-        let ancient = APIEvent.timestamp(now.addingTimeInterval(-181 * 86_400))
+        let future = WatchEvent.timestamp(now.addingTimeInterval(6 * 60))
+        let ancient = WatchEvent.timestamp(now.addingTimeInterval(-181 * 86_400))
         let cases: [(String, String, String)] = [
             (eventsJSON([good, event("wave")]), "unknown_event_type", #"events[1]: unknown type "wave""#),
             (eventsJSON([event(eventID: "nope")]), "invalid_event", #"events[0] (view, event_id nope): event_id "nope" is not a UUID"#),
@@ -91,7 +127,7 @@ struct EventRoutesTests {
             (eventsJSON([good, event(postID: 999)]), "invalid_event", "events[1] (view, event_id \(id)): post 999 does not exist"),
             // A post in a library not granted to the person is indistinguishable from none.
             (eventsJSON([good, event(postID: elsewhere.id)]), "invalid_event", "events[1] (view, event_id \(id)): post \(elsewhere.id) does not exist"),
-            (#"{"events":[{"event_id":"\#(id)","type":"like","post_id":"one","at":"\#(APIEvent.timestamp(now))"}]}"#,
+            (#"{"events":[{"event_id":"\#(id)","type":"like","post_id":"one","at":"\#(WatchEvent.timestamp(now))"}]}"#,
              "invalid_event", "events[0] (like, event_id \(id)): post_id must be an integer"),
             (eventsJSON(Array(repeating: good, count: 501)), "too_many_events", "a batch holds at most 500 events; this one has 501"),
             (#"{"items":[]}"#, "bad_request", "the body needs an events array"),
@@ -117,7 +153,7 @@ struct EventRoutesTests {
         let server = try await TestServer()
         let post = try await server.publishVideo(name: "clip")
         @Sendable func batch(_ count: Int) -> String {
-            eventsJSON((0..<count).map { _ in APIEvent(type: .impression, postID: post.id, at: Date()) })
+            eventsJSON((0..<count).map { _ in WatchEvent(postID: post.id, type: .impression, at: Date()) })
         }
         try await server.application().test(.live) { client in
             for _ in 0..<2 {

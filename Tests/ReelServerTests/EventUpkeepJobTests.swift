@@ -1,11 +1,13 @@
 import Foundation
 import Logging
+import ReelForYou
 import ReelJobs
 import ReelModels
 import ReelPipeline
 import ReelRank
 import ReelServer
 import ReelStore
+import ReelStoreCore
 import Testing
 @testable import ReelStoreSQLite
 
@@ -22,7 +24,7 @@ struct EventUpkeepJobTests {
             WatchEvent(id: UUID(), postID: post.id, type: .like, at: start),
             WatchEvent(id: UUID(), postID: post.id, type: .share, at: start + 86_400),
         ]
-        #expect(try await server.store.recordEvents(userID: server.member.id, events) == .recorded(accepted: 2, duplicates: 0))
+        #expect(try await server.store.recordEvents(userID: server.member.id, events, aggregation: ForYouRules()) == .recorded(accepted: 2, duplicates: 0))
         let clock = MediaTestClock(start + 30 * 86_400 + 60)
         let upkeep = EventUpkeep(events: server.store, retention: configuration.eventRetention, logger: Logger(label: "test"), now: { clock.now })
         let job = upkeep.expiryJob()
@@ -49,7 +51,7 @@ struct EventUpkeepJobTests {
             let events = watched.enumerated().map { index, post in
                 WatchEvent(id: UUID(), postID: post, type: .view, at: now + Double(index), watchedMs: 5_000, durationMs: 5_000, loops: 0)
             }
-            _ = try await server.store.recordEvents(userID: user, events)
+            _ = try await server.store.recordEvents(userID: user, events, aggregation: ForYouRules())
         }
         let upkeep = EventUpkeep(events: server.store, retention: 86_400, logger: Logger(label: "test"))
         let job = upkeep.neighborsJob()

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ReelForYou
 import ReelModels
 import ReelStore
 import ReelStoreSQLite

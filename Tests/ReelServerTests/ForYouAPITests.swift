@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ReelForYou
 import ReelModels
 import ReelRank
 import ReelStore
@@ -13,12 +14,10 @@ import Testing
 struct ForYouAPITests {
     /// `count` long views by the member, one per post in turn.
     private func watch(_ server: TestServer, posts: [Post], count: Int, from start: Int = 0) throws {
-        try server.store.loadInteractions((start..<(start + count)).map { index in
-            Interaction(
-                userID: server.member.id, postID: posts[index % posts.count].id, type: .view,
-                at: Date().addingTimeInterval(Double(index - 1_000)), watchedMs: 2_000, durationMs: 2_000
-            )
-        })
+        try server.store.loadEvents((start..<(start + count)).map { index in
+            PersonEvent(userID: server.member.id, event: WatchEvent(postID: posts[index % posts.count].id, type: .view,
+                at: Date().addingTimeInterval(Double(index - 1_000)), watchedMs: 2_000, durationMs: 2_000))
+        }, aggregation: ForYouRules())
     }
 
     @Test func theDefaultModeSwitchesToForYouAtTwentySignals() async throws {
@@ -110,7 +109,7 @@ struct ForYouAPITests {
         let liked = posts[0]
         let neighbor = posts[1]
         try server.store.loadNeighbors([liked.id: [Neighbor(postID: neighbor.id, score: 0.8)]])
-        try server.store.loadInteractions([Interaction(userID: server.member.id, postID: liked.id, type: .favorite, at: Date())])
+        try server.store.loadEvents([PersonEvent(userID: server.member.id, event: WatchEvent(postID: liked.id, type: .favorite, at: Date()))], aggregation: ForYouRules())
         try await server.application().test(.router) { client in
             let page = try decode(APIFeedPage.self, try await client.send(.get, "/api/v1/feed?mode=for_you&limit=4", key: server.memberKey).body)
             let first = try #require(page.items.first)
@@ -134,16 +133,16 @@ struct ForYouAPITests {
         let posts = published
         try server.store.loadNeighbors([posts[0].id: [Neighbor(postID: posts[5].id, score: 0.9)]])
         try await server.application().test(.router) { client in
-            func record(_ events: [APIEvent]) async throws {
+            func record(_ events: [WatchEvent]) async throws {
                 let body = String(decoding: try JSONEncoder().encode(APIEventBatch(events: events)), as: UTF8.self)
                 #expect(try await client.send(.post, "/api/v1/events", key: server.memberKey, json: body).status == .ok)
             }
             // Nineteen skips: signals, but not yet enough for For You.
-            try await record((0..<19).map { APIEvent(type: .skip, postID: posts[1 + $0 % 4].id, at: Date(), watchedMs: 500) })
+            try await record((0..<19).map { WatchEvent(postID: posts[1 + $0 % 4].id, type: .skip, at: Date(), watchedMs: 500) })
             let before = try decode(APIFeedPage.self, try await client.send(.get, "/api/v1/feed", key: server.memberKey).body)
             #expect(before.mode == .shuffle)
             // The twentieth: a like, sent as an event and through its own route (as clients do).
-            try await record([APIEvent(type: .favorite, postID: posts[0].id, at: Date())])
+            try await record([WatchEvent(postID: posts[0].id, type: .favorite, at: Date())])
             #expect(try await client.send(.post, "/api/v1/videos/\(posts[0].id)/favorite", key: server.memberKey).status == .ok)
             let after = try decode(APIFeedPage.self, try await client.send(.get, "/api/v1/feed?limit=3", key: server.memberKey).body)
             #expect(after.mode == .forYou)

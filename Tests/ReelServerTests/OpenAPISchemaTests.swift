@@ -35,7 +35,7 @@ struct OpenAPISchemaTests {
         "PUT /api/v1/collections/{id}": #"{"name":"Road trips"}"#,
         "POST /api/v1/collections/{id}/items": #"{"post_id":1}"#,
         "POST /api/v1/stories/seen": #"{"items":[1]}"#,
-        "POST /api/v1/events": #"{"events":[{"event_id":"3b1f6c1e-9a4e-4b7e-9a51-0d2c6f1e2a10","type":"like","post_id":1,"at":"\#(APIEvent.timestamp(Date()))"}]}"#,
+        "POST /api/v1/events": #"{"events":[{"event_id":"3b1f6c1e-9a4e-4b7e-9a51-0d2c6f1e2a10","type":"like","post_id":1,"at":"\#(WatchEvent.timestamp(Date()))"}]}"#,
     ]
 
     /// Routes whose sample id must not be 1: revoking key 1 (the owner's) would sign the

@@ -1,6 +1,7 @@
 import Foundation
 import ReelModels
 import ReelStore
+import ReelStoreCore
 import ReelStoreSQLite
 import ReelTestSupport
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import ReelModels
 import ReelStore
 @testable import ReelStoreSQLite
+import ReelStoreCore
 import ReelTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import ReelForYou
 import ReelModels
 import ReelRank
 import ReelStore
@@ -38,7 +39,7 @@ struct EventBenchmarkTests {
         let clock = ContinuousClock()
         let elapsed = try await clock.measure {
             for (index, events) in batches.enumerated() {
-                _ = try await store.recordEvents(userID: users[index % users.count], events)
+                _ = try await store.recordEvents(userID: users[index % users.count], events, aggregation: ForYouRules())
             }
         }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -67,7 +68,7 @@ struct EventBenchmarkTests {
         }
         print("BENCH filled \(Self.logSize) events in \(fill)")
         let upkeepStart = clock.now
-        let histories = try await store.positiveHistories(maxPerUser: 200)
+        let histories = try await store.positiveHistories(maxPerUser: 200, aggregation: ForYouRules())
         let read = clock.now - upkeepStart
         let neighbors = CoVisitation().neighbors(histories: histories)
         let computed = clock.now - upkeepStart - read

@@ -1,4 +1,5 @@
 import Foundation
+import ReelForYou
 import ReelModels
 import ReelRank
 import ReelStore
@@ -53,9 +54,9 @@ struct EventStoreTests {
             let post = try await library.post("a")
             let first = event(.like, post)
             let second = event(.view, post, at: t0 + 5, watched: 4_000, duration: 12_000)
-            let outcome = try await store.recordEvents(userID: library.viewer.id, [first, first, second])
+            let outcome = try await store.recordEvents(userID: library.viewer.id, [first, first, second], aggregation: ForYouRules())
             #expect(outcome == .recorded(accepted: 2, duplicates: 1))
-            let again = try await store.recordEvents(userID: library.viewer.id, [second, first, event(.share, post)])
+            let again = try await store.recordEvents(userID: library.viewer.id, [second, first, event(.share, post)], aggregation: ForYouRules())
             #expect(again == .recorded(accepted: 1, duplicates: 2))
             #expect(try await library.count("watch_events") == 3)
             // The duplicates changed no aggregate: like 2 + a third watched (0.6 · ⅓ − 0.2 = 0) + share 1.5.
@@ -63,7 +64,7 @@ struct EventStoreTests {
             #expect(try await library.number("SELECT views FROM user_post_signals") == 1)
             // Another person may use the same id: ids are per person.
             let other = try await store.createUser(name: "other", role: .owner, passwordHash: "h", now: t0)
-            #expect(try await store.recordEvents(userID: other.id, [first]) == .recorded(accepted: 1, duplicates: 0))
+            #expect(try await store.recordEvents(userID: other.id, [first], aggregation: ForYouRules()) == .recorded(accepted: 1, duplicates: 0))
         }
     }
 
@@ -79,10 +80,10 @@ struct EventStoreTests {
             let viewer = library.viewer.id
 
             for (bad, reason) in [(queued, "post \(queued) does not exist"), (hidden, "post \(hidden) does not exist"), (9_999, "post 9999 does not exist")] {
-                let outcome = try await store.recordEvents(userID: viewer, [event(.like, visible), event(.view, bad, watched: 1, duration: 2)])
+                let outcome = try await store.recordEvents(userID: viewer, [event(.like, visible), event(.view, bad, watched: 1, duration: 2)], aggregation: ForYouRules())
                 #expect(outcome == .refused(index: 1, reason: reason))
             }
-            let noUploader = try await store.recordEvents(userID: viewer, [event(.like, visible), event(.hideUploader, anonymous)])
+            let noUploader = try await store.recordEvents(userID: viewer, [event(.like, visible), event(.hideUploader, anonymous)], aggregation: ForYouRules())
             #expect(noUploader == .refused(index: 1, reason: "post \(anonymous) has no uploader or username to hide"))
             for table in ["watch_events", "user_post_signals", "user_affinities", "post_popularity", "hidden_uploaders"] {
                 #expect(try await library.count(table) == 0, "\(table) kept something of a refused batch")
@@ -90,7 +91,7 @@ struct EventStoreTests {
             // Granted the library, the post is fine; a live story is too.
             try await store.grant(libraryID: secret.id, userID: viewer)
             let story = try await fileStory(store, author: "ana", postedAt: Date())
-            #expect(try await store.recordEvents(userID: viewer, [event(.like, hidden), event(.impression, story)]) == .recorded(accepted: 2, duplicates: 0))
+            #expect(try await store.recordEvents(userID: viewer, [event(.like, hidden), event(.impression, story)], aggregation: ForYouRules()) == .recorded(accepted: 2, duplicates: 0))
         }
     }
 
@@ -109,7 +110,7 @@ struct EventStoreTests {
                 event(.view, cats, at: t0 + 3 * day, watched: 3_000, duration: 12_000), // a quarter watched: 0.6 · ¼ − 0.2 = −0.05
                 event(.rating, dogs, at: t0 + 3 * day, value: 5),                      // 1.5
             ]
-            #expect(try await store.recordEvents(userID: library.viewer.id, events) == .recorded(accepted: 6, duplicates: 0))
+            #expect(try await store.recordEvents(userID: library.viewer.id, events, aggregation: ForYouRules()) == .recorded(accepted: 6, duplicates: 0))
 
             func signal(_ column: String, _ post: Int64) async throws -> Double {
                 try await library.number("SELECT \(column) FROM user_post_signals WHERE post_id = \(post)")
@@ -145,7 +146,7 @@ struct EventStoreTests {
 
             // An impression alone marks the post seen but not watched.
             let fresh = try await library.post("fresh")
-            _ = try await store.recordEvents(userID: library.viewer.id, [event(.impression, fresh, at: t0 + 99)])
+            _ = try await store.recordEvents(userID: library.viewer.id, [event(.impression, fresh, at: t0 + 99)], aggregation: ForYouRules())
             #expect(try await signal("seen_at", fresh) == t0.timeIntervalSince1970 + 99)
             #expect(try await library.number("SELECT COUNT(*) FROM user_post_signals WHERE post_id = \(fresh) AND watched_at IS NULL") == 1)
         }
@@ -158,7 +159,7 @@ struct EventStoreTests {
             let post = try await library.post("p", tags: ["cats"])
             let day: TimeInterval = 86_400
             let events = [event(.like, post, at: t0), event(.share, post, at: t0 + 2 * day), event(.like, post, at: t0 + day)]
-            for single in events { _ = try await store.recordEvents(userID: library.viewer.id, [single]) }
+            for single in events { _ = try await store.recordEvents(userID: library.viewer.id, [single], aggregation: ForYouRules()) }
             var expected: (score: Double, at: Date)?
             var key: Double?
             for (weight, at) in [(2.0, t0), (1.5, t0 + 2 * day), (2.0, t0 + day)] {
@@ -182,7 +183,7 @@ struct EventStoreTests {
             try await withThrowingTaskGroup(of: EventBatchOutcome.self) { group in
                 for person in people {
                     for batch in 0..<3 {
-                        group.addTask { try await store.recordEvents(userID: person, [event(.like, post, at: t0 + Double(batch))]) }
+                        group.addTask { try await store.recordEvents(userID: person, [event(.like, post, at: t0 + Double(batch))], aggregation: ForYouRules()) }
                     }
                 }
                 for try await outcome in group { #expect(outcome == .recorded(accepted: 1, duplicates: 0)) }
@@ -212,7 +213,7 @@ struct EventStoreTests {
             var events = posts.enumerated().map { index, post in event(.view, post, at: t0 + Double(index), watched: 1_000, duration: 5_000) }
             events.append(event(.impression, try await library.post("only-shown"), at: t0 + 50))
             events.append(event(.notInterested, posts[0], at: t0 + 60))
-            _ = try await store.recordEvents(userID: viewer, events)
+            _ = try await store.recordEvents(userID: viewer, events, aggregation: ForYouRules())
 
             var seen: [Int64] = []
             var cursor: RecentPostCursor?
@@ -238,7 +239,7 @@ struct EventStoreTests {
             let secret = try await store.createLibrary(name: "Secret", now: t0)
             try await store.grant(libraryID: secret.id, userID: viewer)
             let moving = try await library.post("moving", libraryID: secret.id)
-            _ = try await store.recordEvents(userID: viewer, [event(.like, moving, at: t0 + 100)])
+            _ = try await store.recordEvents(userID: viewer, [event(.like, moving, at: t0 + 100)], aggregation: ForYouRules())
             try await store.revoke(libraryID: secret.id, userID: viewer)
             let top = try #require(try await store.history(userID: viewer, after: nil, limit: 1).entries.first)
             #expect(top.postID == moving && top.item == nil)
@@ -262,7 +263,7 @@ struct EventStoreTests {
             _ = try await store.recordEvents(userID: viewer, [
                 event(.notInterested, ana, at: t0), event(.notInterested, cy, at: t0 + 2),
                 event(.hideUploader, bo, at: t0 + 1), event(.hideUploader, ana, at: t0 + 3),
-            ])
+            ], aggregation: ForYouRules())
             let page = try await store.notInterested(userID: viewer, after: nil, limit: 1)
             #expect(page.entries.map(\.postID) == [cy] && page.entries[0].at == t0 + 2 && page.entries[0].item != nil)
             #expect(try await store.notInterested(userID: viewer, after: page.next, limit: 1).entries.map(\.postID) == [ana])
@@ -286,9 +287,9 @@ struct EventStoreTests {
             let post = try await library.post("a")
             let old = (0..<(EventUpkeepRules.expiryChunk + 7)).map { index in event(.impression, post, at: t0 + Double(index) / 1_000) }
             for start in stride(from: 0, to: old.count, by: 500) {
-                _ = try await store.recordEvents(userID: library.viewer.id, Array(old[start..<min(start + 500, old.count)]))
+                _ = try await store.recordEvents(userID: library.viewer.id, Array(old[start..<min(start + 500, old.count)]), aggregation: ForYouRules())
             }
-            _ = try await store.recordEvents(userID: library.viewer.id, [event(.like, post, at: t0 + 86_400)])
+            _ = try await store.recordEvents(userID: library.viewer.id, [event(.like, post, at: t0 + 86_400)], aggregation: ForYouRules())
             #expect(try await store.expireEvents(before: t0 + 3_600) == old.count)
             #expect(try await library.count("watch_events") == 1)
             #expect(try await library.number("SELECT impressions FROM user_post_signals") == Double(old.count))
@@ -306,14 +307,14 @@ struct EventStoreTests {
             // The viewer likes 0 then 1 (and skips 3); the second person watches 1 then 2 to the end.
             _ = try await store.recordEvents(userID: library.viewer.id, [
                 event(.like, posts[0], at: t0), event(.skip, posts[3], at: t0 + 1, watched: 500), event(.favorite, posts[1], at: t0 + 2),
-            ])
+            ], aggregation: ForYouRules())
             _ = try await store.recordEvents(userID: second.id, [
                 event(.view, posts[1], at: t0, watched: 5_000, duration: 5_000), event(.impression, posts[3], at: t0 + 1),
                 event(.view, posts[2], at: t0 + 2, watched: 5_000, duration: 5_000),
-            ])
-            let histories = try await store.positiveHistories(maxPerUser: 10)
+            ], aggregation: ForYouRules())
+            let histories = try await store.positiveHistories(maxPerUser: 10, aggregation: ForYouRules())
             #expect(Set(histories) == [[posts[0], posts[1]], [posts[1], posts[2]]])
-            #expect(try await store.positiveHistories(maxPerUser: 1).isEmpty)
+            #expect(try await store.positiveHistories(maxPerUser: 1, aggregation: ForYouRules()).isEmpty)
 
             try await store.replaceNeighbors(CoVisitation().neighbors(histories: histories))
             let rows = try await rawStrings(store, "SELECT post_id || '>' || neighbor_id FROM post_neighbors ORDER BY post_id, neighbor_id")

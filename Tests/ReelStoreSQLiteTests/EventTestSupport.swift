@@ -1,4 +1,5 @@
 import Foundation
+import ReelForYou
 import ReelModels
 import ReelRank
 import ReelStore
@@ -10,11 +11,11 @@ import Testing
 // Setup steps and checks beneath the protocols for the event and For You suites, on either
 // backend (as `rawStrings`).
 
-/// Bulk-loads interactions as watch events with their aggregates (`loadInteractions`).
-func loadInteractions(_ store: any PortableStore, _ interactions: [Interaction]) async throws {
-    if let sqlite = store as? SQLiteStore { return try sqlite.loadInteractions(interactions) }
-    if let postgres = store as? PostgresStore { return try await postgres.loadInteractions(interactions) }
-    Issue.record("no interaction loader for \(type(of: store))")
+/// Bulk-loads watch events with their aggregates (`loadEvents`), by For You's rules.
+func loadEvents(_ store: any PortableStore, _ events: [PersonEvent]) async throws {
+    if let sqlite = store as? SQLiteStore { return try sqlite.loadEvents(events, aggregation: ForYouRules()) }
+    if let postgres = store as? PostgresStore { return try await postgres.loadEvents(events, aggregation: ForYouRules()) }
+    Issue.record("no event loader for \(type(of: store))")
 }
 
 /// Writes the neighbour table (`loadNeighbors`).
@@ -47,14 +48,5 @@ func rawCount(_ store: any PortableStore, _ table: String) async throws -> Int {
 
 /// The tags of the posts served to the person lately, as the profile reads them.
 func recentTags(_ store: any PortableStore, userID: Int64, now: Date) async throws -> [String] {
-    if let sqlite = store as? SQLiteStore {
-        return try await sqlite.read { db in try ForYouProfileQuery.recentTags(db, userID: userID, now: now) }
-    }
-    if let postgres = store as? PostgresStore {
-        return try await postgres.read { connection in
-            try await PostgresForYouProfile.recentTags(connection, userID: userID, now: now, logger: postgres.logger)
-        }
-    }
-    Issue.record("no profile query for \(type(of: store))")
-    return []
+    try await store.profileRows(userID: userID, limits: ForYouAssembly.profileLimits, now: now).recentTags
 }

@@ -2,6 +2,7 @@ import Foundation
 import ReelModels
 import ReelStore
 @testable import ReelStoreSQLite
+import ReelStoreCore
 import Testing
 
 @Suite("Feed query plans")

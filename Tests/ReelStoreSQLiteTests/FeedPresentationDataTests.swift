@@ -2,6 +2,7 @@ import Foundation
 import ReelModels
 import ReelStore
 @testable import ReelStoreSQLite
+import ReelStoreCore
 import Testing
 
 @Suite("What a feed page carries for presenting")
@@ -33,21 +34,15 @@ struct FeedPresentationDataTests {
 
     @Test("decoded media is remembered by its exact JSON text, so a changed text is never served stale")
     func mediaCacheIsKeyedByText() throws {
-        let cache = MediaDecodeCache(capacity: 2)
         var changed = sampleMedia
         changed.duration = 9
-        let first = try RowDecoding.mediaJSON(sampleMedia)
-        let second = try RowDecoding.mediaJSON(changed)
-        #expect(try cache.media(for: first) == sampleMedia)
-        #expect(try cache.media(for: second) == changed)
-        #expect(try cache.media(for: first) == sampleMedia)
-        #expect(cache.count == 2)
-        _ = try cache.media(for: try RowDecoding.mediaJSON(PublishedMedia(
-            duration: 1, width: 2, height: 2, hasSourceAudio: false, encrypted: false, masterPlaylist: nil,
-            renditions: [], poster: nil, thumbnail: nil, download: nil, images: []
-        )))
-        #expect(cache.count <= 2)
-        #expect(throws: (any Error).self) { try cache.media(for: "{not json") }
+        let first = try MediaJSON.encode(sampleMedia)
+        let second = try MediaJSON.encode(changed)
+        #expect(try MediaJSON.decode(first, postID: 1) == sampleMedia)
+        #expect(try MediaJSON.decode(second, postID: 1) == changed)
+        #expect(try MediaJSON.decode(first, postID: 1) == sampleMedia)
+        #expect(MediaJSON.count <= 4096)
+        #expect(throws: StoreError.self) { try MediaJSON.decode("{not json", postID: 7) }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ReelForYou
 import ReelModels
 import ReelRank
 import ReelStore
@@ -33,25 +34,25 @@ struct ForYouParityTests {
             try await executeRaw(store, "UPDATE posts SET \(keys.joined(separator: ", ")) WHERE id = \(post.id)")
             ids.append(post.id)
         }
-        var interactions: [Interaction] = []
+        var interactions: [PersonEvent] = []
         for (offset, post) in ids.prefix(6).enumerated() {
-            interactions.append(Interaction(userID: viewer.id, postID: post, type: .view, at: t0.addingTimeInterval(Double(offset * 60 - 7_200)),
-                                            watchedMs: 9_000, durationMs: 9_000))
+            interactions.append(PersonEvent(userID: viewer.id, event: WatchEvent(postID: post, type: .view, at: t0.addingTimeInterval(Double(offset * 60 - 7_200)),
+                                            watchedMs: 9_000, durationMs: 9_000)))
         }
-        interactions.append(Interaction(userID: viewer.id, postID: ids[1], type: .favorite, at: t0.addingTimeInterval(-3_000)))
-        interactions.append(Interaction(userID: viewer.id, postID: ids[7], type: .skip, at: t0.addingTimeInterval(-2_000), watchedMs: 500))
+        interactions.append(PersonEvent(userID: viewer.id, event: WatchEvent(postID: ids[1], type: .favorite, at: t0.addingTimeInterval(-3_000))))
+        interactions.append(PersonEvent(userID: viewer.id, event: WatchEvent(postID: ids[7], type: .skip, at: t0.addingTimeInterval(-2_000), watchedMs: 500)))
         for (index, person) in people.enumerated() {
             for post in ids.dropFirst(8 + index * 5).prefix(6) {
-                interactions.append(Interaction(userID: person, postID: post, type: index == 0 ? .like : .share, at: t0.addingTimeInterval(Double(-post * 10))))
+                interactions.append(PersonEvent(userID: person, event: WatchEvent(postID: post, type: index == 0 ? .like : .share, at: t0.addingTimeInterval(Double(-post * 10)))))
             }
         }
-        try await loadInteractions(store, interactions)
+        try await loadEvents(store, interactions)
         try await loadNeighbors(store, [
             ids[0]: [Neighbor(postID: ids[20], score: 0.9), Neighbor(postID: ids[21], score: 0.4)],
             ids[1]: [Neighbor(postID: ids[22], score: 0.8), Neighbor(postID: ids[20], score: 0.3)],
             ids[5]: [Neighbor(postID: ids[30], score: 0.7)],
         ])
-        _ = try await store.rebuildLengthPrior()
+        _ = try await store.rebuildLengthBuckets(edges: LengthPrior.edges)
         return viewer.id
     }
 
@@ -61,7 +62,7 @@ struct ForYouParityTests {
         var position = ForYouPosition.start(seed: 42)
         for page in 0..<5 {
             let filter = page == 2 ? FeedFilter(tags: ["T1"]) : FeedFilter()
-            let result = try await store.forYouPage(userID: viewer, filter: filter, position: position, limit: 6, now: t0.addingTimeInterval(Double(page)))
+            let result = try await ForYouFeed(source: store, feed: store).page(userID: viewer, filter: filter, position: position, limit: 6, now: t0.addingTimeInterval(Double(page)))
             pages.append(result.items.map { "\($0.item.post.id) \($0.reasonKind) \($0.reason)" })
             position = try #require(result.next)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import ReelForYou
 import ReelModels
 import ReelRank
 import ReelStore
@@ -32,11 +33,11 @@ private struct ForYouLibrary {
     }
 
     func forYou(_ position: ForYouPosition, limit: Int, filter: FeedFilter = FeedFilter(), now: Date) async throws -> (items: [ForYouItem], next: ForYouPosition?) {
-        try await store.forYouPage(userID: viewer.id, filter: filter, position: position, limit: limit, now: now)
+        try await ForYouFeed(source: store, feed: store).page(userID: viewer.id, filter: filter, position: position, limit: limit, now: now)
     }
 
-    func longView(_ postID: Int64, by userID: Int64? = nil, at: Date) -> Interaction {
-        Interaction(userID: userID ?? viewer.id, postID: postID, type: .view, at: at, watchedMs: 2_500, durationMs: 2_500)
+    func longView(_ postID: Int64, by userID: Int64? = nil, at: Date) -> PersonEvent {
+        PersonEvent(userID: userID ?? viewer.id, event: WatchEvent(postID: postID, type: .view, at: at, watchedMs: 2_500, durationMs: 2_500))
     }
 }
 
@@ -51,7 +52,7 @@ struct ForYouStoreTests {
             for index in 0..<15 { ids.append(try await library.post("p\(index)", uploader: "Uploader \(index % 4)", tags: ["t\(index % 3)"])) }
             // Watched three hours ago: seen already, so not served before everything else.
             let watched = Array(ids.prefix(3))
-            try await loadInteractions(store, watched.enumerated().map { library.longView($1, at: t0.addingTimeInterval(-10_800 + Double($0))) })
+            try await loadEvents(store, watched.enumerated().map { library.longView($1, at: t0.addingTimeInterval(-10_800 + Double($0))) })
             var served: [Int64] = []
             var position = ForYouPosition.start(seed: 7)
             var page = 0
@@ -109,7 +110,7 @@ struct ForYouStoreTests {
                 let id = try await library.post("f\(index)", uploader: "U\(index % 5)", tags: index % 3 == 0 ? ["cats"] : ["dogs"])
                 if index % 3 == 0 { cats.insert(id) }
             }
-            try await loadInteractions(store, cats.map { library.longView($0, by: library.other.id, at: t0) })
+            try await loadEvents(store, cats.map { library.longView($0, by: library.other.id, at: t0) })
             let filter = FeedFilter(tags: ["Cats"])
             let forYou = try await library.forYou(.start(seed: 1), limit: 10, filter: filter, now: t0)
             #expect(Set(forYou.items.map(\.item.post.id)) == cats)
@@ -148,9 +149,9 @@ struct ForYouStoreTests {
             for index in 0..<10 { ids.append(try await library.post("c\(index)", uploader: "U\(index)")) }
             // Another person made post 6 the most popular and post 2 the next.
             let at = t0.addingTimeInterval(-60)
-            try await loadInteractions(store,
-                (0..<4).map { _ in Interaction(userID: library.other.id, postID: ids[6], type: .share, at: at) }
-                    + [Interaction(userID: library.other.id, postID: ids[2], type: .share, at: at)]
+            try await loadEvents(store,
+                (0..<4).map { _ in PersonEvent(userID: library.other.id, event: WatchEvent(postID: ids[6], type: .share, at: at)) }
+                    + [PersonEvent(userID: library.other.id, event: WatchEvent(postID: ids[2], type: .share, at: at))]
             )
             let page = try await library.forYou(.start(seed: 9), limit: 5, now: t0)
             let first = try #require(page.items.first)
@@ -177,7 +178,7 @@ struct ForYouStoreTests {
             let liked = unserved.contains(ids[0]) ? ids[0] : unserved[0]
             let neighbor = unserved.first { $0 != liked }!
             try await loadNeighbors(store, [liked: [Neighbor(postID: neighbor, score: 0.9)]])
-            try await loadInteractions(store, [Interaction(userID: library.viewer.id, postID: liked, type: .favorite, at: t0)])
+            try await loadEvents(store, [PersonEvent(userID: library.viewer.id, event: WatchEvent(postID: liked, type: .favorite, at: t0))])
             let next = try await library.forYou(try #require(first.next), limit: 3, now: t0.addingTimeInterval(1))
             let top = try #require(next.items.first)
             #expect(top.item.post.id == neighbor)
@@ -196,7 +197,7 @@ struct ForYouStoreTests {
             for index in 0..<3 { watched.append(try await library.post("w\(index)", uploader: "Bea Maker", tags: ["Knitting"])) }
             let fresh = try await library.post("fresh", uploader: "Bea Maker", tags: ["Knitting"])
             for index in 0..<6 { try await library.post("o\(index)", uploader: "Other \(index)", tags: ["other"]) }
-            try await loadInteractions(store, watched.map { library.longView($0, at: t0.addingTimeInterval(-30)) })
+            try await loadEvents(store, watched.map { library.longView($0, at: t0.addingTimeInterval(-30)) })
             let page = try await library.forYou(.start(seed: 4), limit: 10, now: t0)
             let item = try #require(page.items.first { $0.item.post.id == fresh })
             #expect([ReasonKind.tag, .uploader].contains(item.reasonKind))
@@ -210,8 +211,8 @@ struct ForYouStoreTests {
         try await withStore(backend) { (store) async throws in
             let library = try await ForYouLibrary(store)
             let id = try await library.post("s", uploader: "U")
-            try await loadInteractions(store,
-                (0..<5).map { Interaction(userID: library.viewer.id, postID: id, type: .impression, at: t0.addingTimeInterval(Double($0))) }
+            try await loadEvents(store,
+                (0..<5).map { PersonEvent(userID: library.viewer.id, event: WatchEvent(postID: id, type: .impression, at: t0.addingTimeInterval(Double($0)))) }
                     + (0..<3).map { library.longView(id, at: t0.addingTimeInterval(Double(10 + $0))) }
             )
             #expect(try await library.store.signalCount(userID: library.viewer.id, atMost: 20) == 3)

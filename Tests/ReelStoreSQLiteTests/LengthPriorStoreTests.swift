@@ -1,4 +1,5 @@
 import Foundation
+import ReelForYou
 import ReelModels
 import ReelRank
 import ReelStore
@@ -29,19 +30,19 @@ struct LengthPriorStoreTests {
             for index in 0..<3 { people.append(try await store.createUser(name: "p\(index)", role: .member, passwordHash: "x", now: t0)) }
             let short = try await post(store, "short", seconds: 5)
             let long = try await post(store, "long", seconds: 40)
-            #expect(try await store.rebuildLengthPrior() == .neutral, "no judged views yet: every lift is 1")
+            #expect(LengthPrior(counts: try await store.rebuildLengthBuckets(edges: LengthPrior.edges)) == .neutral, "no judged views yet: every lift is 1")
 
-            var interactions: [Interaction] = []
+            var interactions: [PersonEvent] = []
             for (index, person) in people.enumerated() {
                 let at = t0.addingTimeInterval(Double(index))
                 // Everyone finishes the short clip; two of three skip the long one, one watches 20 s of it.
-                interactions.append(Interaction(userID: person.id, postID: short, type: .view, at: at, watchedMs: 5_000, durationMs: 5_000))
+                interactions.append(PersonEvent(userID: person.id, event: WatchEvent(postID: short, type: .view, at: at, watchedMs: 5_000, durationMs: 5_000)))
                 interactions.append(index < 2
-                    ? Interaction(userID: person.id, postID: long, type: .skip, at: at, watchedMs: 900)
-                    : Interaction(userID: person.id, postID: long, type: .view, at: at, watchedMs: 20_000, durationMs: 40_000))
+                    ? PersonEvent(userID: person.id, event: WatchEvent(postID: long, type: .skip, at: at, watchedMs: 900))
+                    : PersonEvent(userID: person.id, event: WatchEvent(postID: long, type: .view, at: at, watchedMs: 20_000, durationMs: 40_000)))
             }
-            try await loadInteractions(store, interactions)
-            let prior = try await store.rebuildLengthPrior()
+            try await loadEvents(store, interactions)
+            let prior = LengthPrior(counts: try await store.rebuildLengthBuckets(edges: LengthPrior.edges))
             #expect(prior.buckets[LengthPrior.bucket(seconds: 5)] == .init(judged: 3, longViews: 3))
             #expect(prior.buckets[LengthPrior.bucket(seconds: 40)] == .init(judged: 3, longViews: 1))
             #expect(prior.lift(seconds: 5) > 1 && prior.lift(seconds: 40) < 1)

@@ -3,6 +3,7 @@ import GRDB
 import ReelModels
 import ReelStore
 @testable import ReelStoreSQLite
+import ReelStoreCore
 import Testing
 
 /// The feed takes posts from `FeedPostCache` by (id, revision), so every change to what a post
@@ -27,7 +28,7 @@ struct PostRevisionTests {
             let otherBefore = try await revision(other.id)
             var seen = [try await revision()]
             #expect(try await page().metadata.tags == ["cats"])
-            #expect(store.feedPosts.count == 2)
+            #expect(store.postCache.count == 2)
 
             var metadata = try await page().metadata
             metadata.description = "edited"

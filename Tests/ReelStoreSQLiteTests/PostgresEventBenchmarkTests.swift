@@ -1,8 +1,10 @@
 import Foundation
+import ReelForYou
 import ReelModels
 import ReelRank
 import ReelStore
 @testable import ReelStorePostgres
+import ReelStoreCore
 import ReelTestSupport
 import Testing
 
@@ -65,7 +67,7 @@ struct PostgresEventBenchmarkTests {
             let clock = ContinuousClock()
             let batches = (0..<1_600).map { _ in batch() }
             let sequential = try await clock.measure {
-                for (index, events) in batches.enumerated() { _ = try await store.recordEvents(userID: users[index % users.count], events) }
+                for (index, events) in batches.enumerated() { _ = try await store.recordEvents(userID: users[index % users.count], events, aggregation: ForYouRules()) }
             }
             print("BENCH pg ingest, one at a time: \(batches.count * 25) events in \(sequential): \(Int(Double(batches.count * 25) / Self.seconds(sequential))) events/s")
             let more = (0..<1_600).map { _ in batch() }
@@ -74,7 +76,7 @@ struct PostgresEventBenchmarkTests {
                     for lane in 0..<8 {
                         group.addTask {
                             for index in stride(from: lane, to: more.count, by: 8) {
-                                _ = try await store.recordEvents(userID: users[index % users.count], more[index])
+                                _ = try await store.recordEvents(userID: users[index % users.count], more[index], aggregation: ForYouRules())
                             }
                         }
                     }
@@ -84,9 +86,9 @@ struct PostgresEventBenchmarkTests {
             print("BENCH pg ingest, 8 at once: \(more.count * 25) events in \(parallel): \(Int(Double(more.count * 25) / Self.seconds(parallel))) events/s")
 
             let upkeep = try await clock.measure {
-                let histories = try await store.positiveHistories(maxPerUser: 200)
+                let histories = try await store.positiveHistories(maxPerUser: 200, aggregation: ForYouRules())
                 try await store.replaceNeighbors(CoVisitation().neighbors(histories: histories))
-                _ = try await store.rebuildLengthPrior()
+                _ = try await store.rebuildLengthBuckets(edges: LengthPrior.edges)
             }
             print("BENCH pg recs.neighbors over \(batches.count * 50) events: \(upkeep)")
 
@@ -97,7 +99,7 @@ struct PostgresEventBenchmarkTests {
                 var after: LatestPosition?
                 for page in 0..<5 {
                     let start = clock.now
-                    let result = try await store.forYouPage(userID: user, filter: FeedFilter(), position: position, limit: 12, now: t0 + Double(page))
+                    let result = try await ForYouFeed(source: store, feed: store).page(userID: user, filter: FeedFilter(), position: position, limit: 12, now: t0 + Double(page))
                     forYou.append(Self.seconds(clock.now - start) * 1_000)
                     position = try #require(result.next)
                     let latestStart = clock.now

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import ReelForYou
 import ReelModels
 import ReelRank
 import ReelStore
@@ -26,14 +27,15 @@ struct PostgresForYouPlanTests {
                 INSERT INTO user_post_signals (user_id, post_id, seen_at) SELECT \(viewer.id), id, id FROM posts WHERE id % 2 = 0
                 """)
             try await store.executeForTesting("ANALYZE")
+            let filter = try await store.resolve(FeedFilter(), userID: viewer.id)
+            let sizes = ForYouSourceSizes(limit: 12)
+            let scan = ForYouSourceSizes.scanLimit
             let plans = try await store.read { connection in
-                let filter = try await PostgresFeedFilter.resolve(connection, FeedFilter(), userID: viewer.id, logger: store.logger)
-                let sources = PostgresForYouCandidates(
-                    connection: connection, userID: viewer.id, filter: filter, sizes: ForYouSourceSizes(limit: 12),
-                    generator: SeededGenerator(seed: 1), logger: store.logger
-                )
                 var plans: [String: String] = [:]
-                for (name, query) in [("fresh", sources.freshQuery), ("popular", sources.popularQuery)] {
+                for (name, query) in [
+                    ("fresh", PostgresStore.freshQuery(limit: sizes.fresh, scanLimit: scan, userID: viewer.id, filter: filter)),
+                    ("popular", PostgresStore.popularQuery(limit: sizes.want, scanLimit: scan, userID: viewer.id, filter: filter)),
+                ] {
                     var explain = query
                     explain.sql = "EXPLAIN " + explain.sql
                     plans[name] = try await connection.query(explain, logger: store.logger).collect()

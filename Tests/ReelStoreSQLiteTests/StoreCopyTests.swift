@@ -1,4 +1,5 @@
 import Foundation
+import ReelForYou
 import ReelModels
 import ReelStore
 @testable import ReelStorePostgres
@@ -37,7 +38,7 @@ struct StoreCopyTests {
             // For You marks what it serves, so it is asked after the copy, of both stores.
             for user in library.users {
                 let page = { (store: any PortableStore) in
-                    try await store.forYouPage(userID: user, filter: .all, position: .start(seed: 42), limit: 20, now: t0 + 1000).items
+                    try await ForYouFeed(source: store, feed: store).page(userID: user, filter: .all, position: .start(seed: 42), limit: 20, now: t0 + 1000).items
                 }
                 let served = try await page(sqlite)
                 #expect(!served.isEmpty || user == library.revokedMember)
@@ -166,7 +167,7 @@ func fillLibrary(_ store: any PortableStore) async throws -> FilledLibrary {
     _ = try await store.recordEvents(userID: ana.id, [
         WatchEvent(id: UUID(), postID: posts[4], type: .view, at: t0 + 200, watchedMs: 9_000, durationMs: 10_000),
         WatchEvent(id: UUID(), postID: posts[9], type: .notInterested, at: t0 + 210),
-    ])
+    ], aggregation: ForYouRules())
     // Stories: one of Ana's, seen and liked by the owner (Bo no longer sees library 1).
     let story = try await fileStory(store, author: "Ana", userID: ana.id, postedAt: t0 + 500)
     _ = try await store.markStoriesSeen(viewerID: owner.id, postIDs: [story], now: t0 + 600)

@@ -12,7 +12,7 @@ extension ReelClient {
     /// naming the event's index) when any event breaks a rule; `.rateLimited` when the person
     /// sent too many events this minute.
     @discardableResult
-    public func sendEvents(_ events: [APIEvent]) async throws(ReelAPIError) -> APIEventReceipt {
+    public func sendEvents(_ events: [WatchEvent]) async throws(ReelAPIError) -> APIEventReceipt {
         try await json(APIEventReceipt.self, "POST", "/api/v1/events", body: try encode(APIEventBatch(events: events)))
     }
 

@@ -5,9 +5,9 @@ import ReelModels
 /// no batch replaces another; the batch still being filled is rewritten in place as it grows.
 public struct EventBatch: QueuedChange {
     public var id: String
-    public var events: [APIEvent]
+    public var events: [WatchEvent]
 
-    public init(id: String = UUID().uuidString.lowercased(), events: [APIEvent]) {
+    public init(id: String = UUID().uuidString.lowercased(), events: [WatchEvent]) {
         self.id = id
         self.events = events
     }
@@ -56,7 +56,7 @@ public struct EventDelivery: Sendable, Equatable {
     public init() {}
 }
 
-/// Batches watch events (`APIEvent`) and delivers them through a durable `OfflineQueue`: each
+/// Batches watch events (`WatchEvent`) and delivers them through a durable `OfflineQueue`: each
 /// event is written to the queue file when it is recorded, so nothing is lost when the app is
 /// killed, and whatever could not be sent (offline, server trouble) goes with a later flush,
 /// after a relaunch too. Resending is safe: the server counts an `event_id` it has once.
@@ -95,7 +95,7 @@ public actor EventRecorder {
     }
 
     /// Every event not yet confirmed by the server, oldest first.
-    public var pending: [APIEvent] {
+    public var pending: [WatchEvent] {
         get async {
             var batches = await sealedBatches()
             if let open { batches.append(open) }
@@ -108,12 +108,12 @@ public actor EventRecorder {
     public func record(
         _ type: EventType, postID: Int64, watchedMs: Int? = nil, durationMs: Int? = nil, loops: Int? = nil, value: Int? = nil
     ) async -> EventDelivery? {
-        await record(APIEvent(type: type, postID: postID, at: clock.now(), watchedMs: watchedMs, durationMs: durationMs, loops: loops, value: value))
+        await record(WatchEvent(postID: postID, type: type, at: clock.now(), watchedMs: watchedMs, durationMs: durationMs, loops: loops, value: value))
     }
 
     /// Writes `event` to the queue; when that fills the batch it is sent, and the delivery is returned.
     @discardableResult
-    public func record(_ event: APIEvent) async -> EventDelivery? {
+    public func record(_ event: WatchEvent) async -> EventDelivery? {
         var batch = open ?? EventBatch(events: [])
         if open == nil { openedAt = clock.now() }
         batch.events.append(event)

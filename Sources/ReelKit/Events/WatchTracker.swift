@@ -14,11 +14,6 @@ public struct WatchTracker: Sendable, Equatable {
         var loops: Int?
     }
 
-    /// The server's bounds for a view (`watched_ms`, `duration_ms` ≤ 6 h, a ratio ≤ 50, loops ≤ 1000).
-    static let maxMilliseconds = 21_600_000
-    static let maxRatio = 50
-    static let maxLoops = 1000
-
     private var showing: Showing?
 
     public init() {}
@@ -28,13 +23,13 @@ public struct WatchTracker: Sendable, Equatable {
 
     /// `postID` is on screen from `now` on (nil: nothing is). Returns the leaving item's view or
     /// skip, then the new item's impression; nothing when the item did not change.
-    public mutating func show(_ postID: Int64?, durationSeconds: Double?, at now: Date) -> [APIEvent] {
+    public mutating func show(_ postID: Int64?, durationSeconds: Double?, at now: Date) -> [WatchEvent] {
         guard postID != showing?.postID else { return [] }
         var events = leave(at: now).map { [$0] } ?? []
         if let postID {
             let durationMs = durationSeconds.flatMap { $0 > 0 && $0.isFinite ? Int(($0 * 1000).rounded()) : nil }
             showing = Showing(postID: postID, durationMs: durationMs, since: now)
-            events.append(APIEvent(type: .impression, postID: postID, at: now))
+            events.append(WatchEvent(postID: postID, type: .impression, at: now))
         }
         return events
     }
@@ -48,24 +43,24 @@ public struct WatchTracker: Sendable, Equatable {
     }
 
     /// The current item leaves the screen (a swipe, the app going away): its view or skip.
-    public mutating func leave(at now: Date) -> APIEvent? {
+    public mutating func leave(at now: Date) -> WatchEvent? {
         guard let item = showing else { return nil }
         showing = nil
         let onScreen = max(0, Int((now.timeIntervalSince(item.since) * 1000).rounded()))
-        let watched = min(item.watchedMs ?? onScreen, Self.maxMilliseconds)
+        let watched = min(item.watchedMs ?? onScreen, WatchEvent.maxMilliseconds)
         if WatchTracker.isSkip(watchedMs: watched) {
-            return APIEvent(type: .skip, postID: item.postID, at: now, watchedMs: watched)
+            return WatchEvent(postID: item.postID, type: .skip, at: now, watchedMs: watched)
         }
         // An image has no length: it counts as watched once for as long as it was looked at.
-        let duration = min(max(1, item.durationMs ?? watched), Self.maxMilliseconds)
-        let counted = min(watched, duration * Self.maxRatio)
+        let duration = min(max(1, item.durationMs ?? watched), WatchEvent.maxMilliseconds)
+        let counted = min(watched, duration * WatchEvent.maxWatchRatio)
         // A watch of exactly the length is one play, not a loop.
         let loops = item.loops ?? max(0, (counted - 1) / duration)
-        return APIEvent(
-            type: .view, postID: item.postID, at: now, watchedMs: counted, durationMs: duration, loops: min(loops, Self.maxLoops)
+        return WatchEvent(
+            postID: item.postID, type: .view, at: now, watchedMs: counted, durationMs: duration, loops: min(loops, WatchEvent.maxLoops)
         )
     }
 
     /// Left within 2 s (the contract's skip, KuaiRand's too).
-    public static func isSkip(watchedMs: Int) -> Bool { watchedMs < 2000 }
+    public static func isSkip(watchedMs: Int) -> Bool { watchedMs < WatchEvent.skipMilliseconds }
 }

@@ -42,68 +42,12 @@ public enum EventType: String, Codable, Sendable, CaseIterable {
     }
 }
 
-/// One event of `POST /api/v1/events`. `type` stays a string here so that an unknown type can
-/// be refused with a message naming it (decoding into `EventType` would fail the whole body
-/// with a generic error).
-public struct APIEvent: Codable, Sendable, Equatable {
-    /// A UUID the client made; a resent event with the same id counts once.
-    public var eventID: String
-    public var type: String
-    public var postID: Int64
-    /// ISO 8601 with or without fractional seconds.
-    public var at: String
-    public var watchedMs: Int?
-    public var durationMs: Int?
-    public var loops: Int?
-    public var value: Int?
-
-    enum CodingKeys: String, CodingKey {
-        case eventID = "event_id"
-        case type
-        case postID = "post_id"
-        case at
-        case watchedMs = "watched_ms"
-        case durationMs = "duration_ms"
-        case loops
-        case value
-    }
-
-    public init(
-        eventID: String, type: String, postID: Int64, at: String,
-        watchedMs: Int? = nil, durationMs: Int? = nil, loops: Int? = nil, value: Int? = nil
-    ) {
-        self.eventID = eventID
-        self.type = type
-        self.postID = postID
-        self.at = at
-        self.watchedMs = watchedMs
-        self.durationMs = durationMs
-        self.loops = loops
-        self.value = value
-    }
-
-    public init(
-        eventID: UUID = UUID(), type: EventType, postID: Int64, at: Date,
-        watchedMs: Int? = nil, durationMs: Int? = nil, loops: Int? = nil, value: Int? = nil
-    ) {
-        self.init(
-            eventID: eventID.uuidString.lowercased(), type: type.rawValue, postID: postID,
-            at: APIEvent.timestamp(at), watchedMs: watchedMs, durationMs: durationMs, loops: loops, value: value
-        )
-    }
-
-    /// `at` as clients write it: ISO 8601, UTC, milliseconds.
-    public static func timestamp(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
-    }
-}
-
 /// `POST /api/v1/events` body: at most `maxCount` events.
 public struct APIEventBatch: Codable, Sendable, Equatable {
     public static let maxCount = 500
-    public var events: [APIEvent]
+    public var events: [WatchEvent]
 
-    public init(events: [APIEvent]) {
+    public init(events: [WatchEvent]) {
         self.events = events
     }
 }

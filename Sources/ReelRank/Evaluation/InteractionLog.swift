@@ -18,16 +18,16 @@ public struct LogEntry: Sendable, Equatable {
         self.timestamp = timestamp
     }
 
-    /// The entry as the ranking code's interactions: a MovieLens rating means the person watched
-    /// the film through (a long view) *and* rated it, so a 3★ film is a mild anchor, a 5★ one a
+    /// The entry as the person's watch events: a MovieLens rating means the person watched the
+    /// film through (a long view) *and* rated it, so a 3★ film is a mild anchor, a 5★ one a
     /// strong one and a 1★ one none (1 + (r − 3)·0.75 with today's `SignalWeights`).
-    public var interactions: [Interaction] {
+    public var events: [WatchEvent] {
         let at = Date(timeIntervalSince1970: timestamp)
         let film = 6_000_000 // 100 minutes, watched to the end
-        var result = [Interaction(userID: userID, postID: itemID, type: .view, at: at, watchedMs: film, durationMs: film, loops: 0)]
+        var result = [WatchEvent(postID: itemID, type: .view, at: at, watchedMs: film, durationMs: film, loops: 0)]
         if let rating {
             let stars = min(5, max(1, Int(rating.rounded())))
-            result.append(Interaction(userID: userID, postID: itemID, type: .rating, at: at, value: stars))
+            result.append(WatchEvent(postID: itemID, type: .rating, at: at, value: stars))
         }
         return result
     }

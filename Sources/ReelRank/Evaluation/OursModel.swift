@@ -1,4 +1,5 @@
 import Foundation
+import ReelModels
 
 /// For You's real path over an offline log, exactly as the server runs it for one person:
 /// `ProfileBuilder` over their training interactions, `CoVisitation` neighbours over everyone's
@@ -20,9 +21,9 @@ struct OursModel {
     }
 
     func pages(_ data: EvalData, k: Int, seed: UInt64) -> Pages {
-        var byUser: [Int64: [Interaction]] = [:]
-        for entry in data.split.train { byUser[entry.userID, default: []].append(contentsOf: entry.interactions) }
-        let neighbors = coVisitation.neighbors(histories: ProfileBuilder.positiveHistories(byUser.keys.sorted().flatMap { byUser[$0]! }))
+        var byUser: [Int64: [WatchEvent]] = [:]
+        for entry in data.split.train { byUser[entry.userID, default: []].append(contentsOf: entry.events) }
+        let neighbors = coVisitation.neighbors(histories: ProfileBuilder.positiveHistories(byUser))
 
         let now = Date(timeIntervalSince1970: data.split.trainEnd)
         var popularityKey: [Int64: Double] = [:]
@@ -43,7 +44,7 @@ struct OursModel {
         for user in data.testUsers {
             let interactions = byUser[user] ?? []
             let userNow = interactions.map(\.at).max() ?? now
-            let profile = profileBuilder.build(interactions: interactions, now: userNow)
+            let profile = profileBuilder.build(events: interactions, now: userNow)
             let seen = Set(interactions.map(\.postID))
             let fromNeighbors = neighborCandidates.scores(profile: profile, exclude: seen) { neighbors[$0] ?? [] }
 

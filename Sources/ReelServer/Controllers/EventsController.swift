@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ReelForYou
 import ReelModels
 import ReelStore
 
@@ -29,11 +30,11 @@ struct EventsController {
             ).retryAfter {
                 throw APIError.rateLimited(retryAfter: retry)
             }
-            switch try await events.recordEvents(userID: user.id, batch) {
+            switch try await events.recordEvents(userID: user.id, batch, aggregation: ForYouRules()) {
             case .recorded(let accepted, let duplicates):
                 return try Response.json(APIEventReceipt(accepted: accepted, duplicates: duplicates), context: context)
             case .refused(let index, let reason):
-                throw APIError.invalidEvent(EventValidation.message(index: index, event: body.events[index], reason))
+                throw APIError.invalidEvent(EventValidation.message(index: index, event: batch[index], reason))
             }
         }
     }

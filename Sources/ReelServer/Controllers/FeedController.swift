@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import ReelModels
+import ReelForYou
 import ReelRank
 import ReelStore
 
@@ -8,7 +9,8 @@ import ReelStore
 /// `/api/feed/random`.
 struct FeedController {
     let feed: any FeedStore
-    let forYou: any ForYouStore
+    /// For You, ranked above the store.
+    let forYou: ForYouFeed
     let social: any SocialStore
     let presenter: VideoPresenter
     let cursors: FeedCursorCodec
@@ -79,11 +81,11 @@ struct FeedController {
         switch mode {
         case .latest:
             let after: LatestPosition? = if case .latest(let position) = state { position } else { nil }
-            let page = try await forYou.latestPage(userID: userID, filter: filter, after: after, limit: limit)
+            let page = try await feed.latestPage(userID: userID, filter: filter, after: after, limit: limit)
             return (page.items, nil, page.next.map { .latest($0) })
         case .forYou:
             let position: ForYouPosition = if case .forYou(let position) = state { position } else { .start(seed: UInt64.random(in: 1...UInt64.max)) }
-            let page = try await forYou.forYouPage(userID: userID, filter: filter, position: position, limit: limit, now: now())
+            let page = try await forYou.page(userID: userID, filter: filter, position: position, limit: limit, now: now())
             let reasons = Dictionary(page.items.map { ($0.item.post.id, FeedPageBody.Reason(text: $0.reason, kind: $0.reasonKind)) }) { first, _ in first }
             return (page.items.map(\.item), reasons, page.next.map { .forYou($0) })
         case .shuffle:

@@ -50,7 +50,7 @@ extension OperationCatalog {
 enum EventSchemas {
     static var all: [String: JSONObject] {
         let count = Schema.integer(minimum: 0)
-        let milliseconds = EventValidation.maxMilliseconds
+        let milliseconds = WatchEvent.maxMilliseconds
         let nextCursor = Schema.string(description: "opaque; pass it back as cursor; absent on the last page")
         let video = Schema.ref("Video")
         return [
@@ -61,7 +61,7 @@ enum EventSchemas {
                  "at": Schema.string(format: "date-time", description: "ISO 8601; at most 5 minutes ahead, not older than the retention"),
                  "watched_ms": Schema.integer(minimum: 0, maximum: milliseconds, description: "view (every loop counted) and skip (at most 2000)"),
                  "duration_ms": Schema.integer(minimum: 1, maximum: milliseconds, description: "view"),
-                 "loops": Schema.integer(minimum: 0, maximum: EventValidation.maxLoops, description: "view (default 0)"),
+                 "loops": Schema.integer(minimum: 0, maximum: WatchEvent.maxLoops, description: "view (default 0)"),
                  "value": Schema.integer(minimum: 0, maximum: 5, description: "rating (0 clears)")],
                 required: ["event_id", "type", "post_id", "at"]
             ),

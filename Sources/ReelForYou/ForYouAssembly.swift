@@ -1,12 +1,12 @@
 import Foundation
 import ReelModels
 import ReelRank
+import ReelStore
 
-/// For You's page apart from its queries, so every store runs the same recipe: how many
-/// candidates each source gathers, the page's random draws (from the cursor), which ids are
-/// described and recycled, and the ranking, exploration and blend over what the queries found
-/// (ReelRank's `ForYouScorer` and `FeedBlender`). A store fills it source by source, in the
-/// order the SQLite store reads them, then asks for the page.
+/// For You's page apart from its queries: how many candidates each source gathers, the page's
+/// random draws (from the cursor), which ids are described and recycled, and the ranking,
+/// exploration and blend over what the store's walks found (ReelRank's `ForYouScorer` and
+/// `FeedBlender`). `ForYouFeed` fills it source by source, then asks for the page.
 public struct ForYouAssembly: Sendable {
     public let sizes: ForYouSourceSizes
     public var limit: Int { sizes.limit }
@@ -112,25 +112,26 @@ public struct ForYouAssembly: Sendable {
 
     // MARK: - Profile and presentation
 
-    /// The profile from the stored aggregates: affinity rows (`EventEffects.AffinityKind` code,
-    /// key, stored score and instant), the newest positive signals, the capped event count and
-    /// the tags of the posts served lately.
-    public static func profile(
-        affinities: [(kind: Int, key: String, score: Double, updatedAt: Date)], signals: [PostSignal], signalCount: Int,
-        recentTags: [String], now: Date
-    ) -> UserProfile {
+    /// What `profile(_:now:)` reads of a person's aggregates.
+    public static let profileLimits = ProfileRowLimits(
+        signals: UserProfile.maxAnchors, signalCount: UserProfile.signalsForForYou,
+        recentSeconds: UserProfile.recentSeconds, recentWindow: UserProfile.recentWindow
+    )
+
+    /// The profile from the stored aggregates: affinity rows decayed to `now`, the newest
+    /// positive signals, the capped event count and the tags of the posts sent lately.
+    public static func profile(_ rows: ProfileRows, now: Date) -> UserProfile {
         var tags: [String: Double] = [:]
         var uploaders: [String: Double] = [:]
-        for row in affinities {
+        for row in rows.affinities {
             let score = Affinity.score(row.score, at: row.updatedAt, now: now)
-            switch EventEffects.AffinityKind(rawValue: row.kind) {
+            switch row.kind {
             case .tag: tags[row.key] = score
             case .uploader: uploaders[row.key] = score
-            case nil: continue
             }
         }
-        var profile = ProfileBuilder().build(signals: signals, tagScores: tags, uploaderScores: uploaders, signalCount: signalCount)
-        profile.recentTagExposure = recentTags.reduce(into: [:]) { $0[$1, default: 0] += 1 }
+        var profile = ProfileBuilder().build(signals: rows.signals, tagScores: tags, uploaderScores: uploaders, signalCount: rows.signalCount)
+        profile.recentTagExposure = rows.recentTags.reduce(into: [:]) { $0[$1, default: 0] += 1 }
         return profile
     }
 
@@ -160,19 +161,12 @@ public struct ForYouAssembly: Sendable {
 }
 
 extension LengthPrior {
-    /// `bucket(seconds:)` as SQL over a column (the same text in SQLite and PostgreSQL): the
-    /// index of the first edge the length does not exceed.
-    public static func bucketSQL(_ column: String) -> String {
-        let cases = edges.enumerated().map { "WHEN \(column) <= \($0.element) THEN \($0.offset)" }
-        return "CASE " + cases.joined(separator: " ") + " ELSE \(edges.count) END"
-    }
-
-    /// The prior from stored (bucket, judged, long views) rows; buckets it does not know are
-    /// ignored, missing ones count nothing.
-    public init(rows: [(bucket: Int, judged: Int, longViews: Int)]) {
+    /// The prior from stored bucket counts; buckets it does not know are ignored, missing ones
+    /// count nothing.
+    public init(counts: [LengthBucketCount]) {
         var buckets = Array(repeating: Bucket(judged: 0, longViews: 0), count: Self.bucketCount)
-        for row in rows where buckets.indices.contains(row.bucket) {
-            buckets[row.bucket] = Bucket(judged: row.judged, longViews: row.longViews)
+        for count in counts where buckets.indices.contains(count.bucket) {
+            buckets[count.bucket] = Bucket(judged: count.judged, longViews: count.longViews)
         }
         self.init(buckets: buckets)
     }

@@ -18,6 +18,7 @@ public struct EventUpkeep: Sendable {
     let coVisitation: CoVisitation
     let logger: Logger
     let now: @Sendable () -> Date
+    let rules = ForYouRules()
 
     public init(
         events: any EventStore, retention: TimeInterval, coVisitation: CoVisitation = CoVisitation(),
@@ -55,7 +56,7 @@ public struct EventUpkeep: Sendable {
     @discardableResult
     public func rebuildNeighbors() async throws -> Int {
         let started = ContinuousClock.now
-        let histories = try await events.positiveHistories(maxPerUser: coVisitation.maxHistory)
+        let histories = try await events.positiveHistories(maxPerUser: coVisitation.maxHistory, aggregation: rules)
         let coVisitation = coVisitation
         let neighbors = await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .utility).async {
@@ -63,7 +64,7 @@ public struct EventUpkeep: Sendable {
             }
         }
         try await events.replaceNeighbors(neighbors)
-        try await events.rebuildLengthPrior()
+        try await events.rebuildLengthBuckets(edges: rules.lengthBucketEdges)
         logger.info("rebuilt post neighbours", metadata: [
             "people": "\(histories.count)", "posts": "\(neighbors.count)", "elapsed": "\(ContinuousClock.now - started)",
         ])
