@@ -1,7 +1,8 @@
 // The pure parts of the detail sheet, the full player and cast: links and #tags, the resume
 // rule and the batched position saver, the cast decisions, data saver's rung choice.
 import { test, assert, equal, run } from './harness.js';
-import { linkify, feedFromHereHref, parseTags, formatDuration, tagHref } from '../../../Web/js/detail/linkify.js';
+import { linkify, feedFromHereHref, parseTags, tagHref } from '../../../Web/js/detail/linkify.js';
+import { formatDuration } from '../../../Web/js/ui/format.js';
 import { resumeAt, resumeRule, createPositionSaver, DEFAULT_RESUME_RULE } from '../../../Web/js/watch/resume.js';
 import { castKind, castButtonVisible, castUrl, needsPlainSource } from '../../../Web/js/cast/cast-logic.js';
 import { chooseVariant } from '../../../Web/js/player/abr.js';

@@ -6,7 +6,7 @@
 //
 // Events for the grids (window): `reelhouse:post-changed` { item } after a favorite, rating
 // or edit, and `reelhouse:post-deleted` { id } after a delete, so a grid drops the cover.
-import { h, useStylesheet, copyText } from './dom.js';
+import { h, useStylesheet, copyText } from '../ui/dom.js';
 import { detailApi } from './detail-api.js';
 import { renderDetail, titleOf } from './detail-view.js';
 import { openEditor, confirmDelete, openCollections, closePanel } from './owner-tools.js';

@@ -18,7 +18,7 @@ import { wireGestures } from './gestures.js';
 import { wireKeyboard } from './keyboard.js';
 import { renderState } from './states.js';
 import { wireMediaSession, describeForMediaSession } from './media-session.js';
-import { autoplayNextOn } from './preferences.js';
+import { autoplayNextOn } from '../ui/preferences.js';
 import { createCaptionsControl } from './captions-control.js';
 import { createFeedWatchEvents } from './watch-events.js';
 import { createMoreMenus } from './more-menu.js';

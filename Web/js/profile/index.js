@@ -2,7 +2,7 @@
 // { api, navigate, params, query, user, openDetail }). Account, your stories, watch history,
 // not interested, hidden uploaders, password, API keys, preferences, library and about, each a
 // card (css/profile.css).
-import { h, useStylesheet } from '../detail/dom.js';
+import { h, useStylesheet } from '../ui/dom.js';
 import { profileApi } from './profile-api.js';
 import { accountSection, passwordSection } from './account.js';
 import { keysSection } from './keys.js';

@@ -1,7 +1,7 @@
 // Preferences (start muted, data saver, autoplay next), the library switcher and About.
-import { h } from '../detail/dom.js';
+import { h } from '../ui/dom.js';
 import { profileApi } from './profile-api.js';
-import { rememberedMuted, rememberMuted, dataSaverOn, setDataSaver, autoplayNextOn, setAutoplayNext } from '../feed/preferences.js';
+import { rememberedMuted, rememberMuted, dataSaverOn, setDataSaver, autoplayNextOn, setAutoplayNext } from '../ui/preferences.js';
 
 function toggle(name, label, hint, checked, onChange) {
   const input = h('input', { type: 'checkbox', name, checked });

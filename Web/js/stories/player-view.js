@@ -1,6 +1,6 @@
 // The story player's DOM: a modal <dialog> (focus stays inside; Escape closes) holding the
 // stage (media, progress, header, like), the person arrows on wide screens, and a live region.
-import { h } from '../detail/dom.js';
+import { h } from '../ui/dom.js';
 import { icon } from '../ui/icons.js';
 
 const CLOSE_ICON = '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M18.3 5.7L12 12l6.3 6.3-1.4 1.4L10.6 13.4 4.3 19.7 2.9 18.3 9.2 12 2.9 5.7 4.3 4.3l6.3 6.3 6.3-6.3z"/></svg>';

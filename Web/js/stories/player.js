@@ -4,7 +4,7 @@
 // item plays, after a person's last item the next person in tray order. Gestures
 // (gestures.js), keys ← → Space Esc, sound (sound.js), like, seen marks (seen-queue.js) and
 // the look-ahead (preload.js: the next item and the next person's first item).
-import { useStylesheet } from '../detail/dom.js';
+import { useStylesheet } from '../ui/dom.js';
 import { showToast } from '../ui/toast.js';
 import { storiesApiFrom } from './stories-api.js';
 import { pageSeenQueue } from './seen-queue.js';

@@ -4,7 +4,7 @@
 // scrolls; a pull down on touch screens (pull-refresh.js) and a button on desktop reload it.
 // `pageSize` is the server's default (20) unless given. Opening a person goes to
 // /stories/{user} with the tray's order, so the player plays on through the people after them.
-import { h, useStylesheet } from '../detail/dom.js';
+import { h, useStylesheet } from '../ui/dom.js';
 import { storiesApiFrom } from './stories-api.js';
 import { STORIES_CHANGED } from './player.js';
 import { wirePullToRefresh } from './pull-refresh.js';

@@ -6,13 +6,13 @@
 import { borrowPlayer } from '../feed/player-pool.js';
 import { watchEngine } from './engine.js';
 import { request } from '../api.js';
-import { h } from '../detail/dom.js';
+import { h } from '../ui/dom.js';
+import { formatDuration } from '../ui/format.js';
 import { icon } from '../ui/icons.js';
 import { resumeRule, resumeAt, createPositionSaver, SAVE_INTERVAL_MS } from './resume.js';
 import { wireCaptions } from './captions.js';
 import { wireCast } from '../cast/index.js';
-import { formatDuration } from '../detail/linkify.js';
-import { rememberedMuted } from '../feed/preferences.js';
+import { rememberedMuted } from '../ui/preferences.js';
 import { startPlayerWatchEvents } from './watch-events.js';
 
 const SEEK_STEP = 5;
