@@ -6,7 +6,7 @@ import { showLogin, hideLogin } from './auth/login.js';
 import { logout } from './auth/logout.js';
 import { startFeed } from './feed/feed.js';
 import { listFromQuery, listLabel } from './feed/list-source.js';
-import { loadEngine } from './engine-loader.js';
+import { loadEngine } from './playback/engine-loader.js';
 import { prefetchEnabled } from './ui/preferences.js';
 import { watchConnectivity } from './ui/offline.js';
 import { startStoriesOffline } from './ui/stories-offline.js';

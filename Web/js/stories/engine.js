@@ -1,7 +1,7 @@
 // The engine stories use when no feed runs on the page (a deep link to /stories/{user} over
 // Discover): created once. With a feed, a borrowed slot brings the feed's own engine. Expired
 // media URLs are renewed from the person's page (GET /api/v1/stories/{user}).
-import { loadEngine } from '../engine-loader.js';
+import { loadEngine } from '../playback/engine-loader.js';
 import { storiesApi } from './stories-api.js';
 
 let enginePromise = null;

@@ -1,7 +1,7 @@
 // The engine the full player uses when no feed runs on the page (a deep link to /p/{id}):
 // created once, on first Play. With a feed running, the borrowed slot brings the feed's engine.
 import { api } from '../api.js';
-import { loadEngine } from '../engine-loader.js';
+import { loadEngine } from '../playback/engine-loader.js';
 import { createMediaRefresher } from '../feed/media-refresh.js';
 
 let enginePromise = null;
