@@ -6,7 +6,7 @@ import { showLogin, hideLogin } from './auth/login.js';
 import { logout } from './auth/logout.js';
 import { startFeed } from './feed/feed.js';
 import { listFromQuery, listLabel } from './feed/list-source.js';
-import { loadEngine } from './playback/engine-loader.js';
+import { createPlaybackService } from './playback/index.js';
 import { prefetchEnabled } from './ui/preferences.js';
 import { watchConnectivity } from './ui/offline.js';
 import { startStoriesOffline } from './ui/stories-offline.js';
@@ -32,15 +32,22 @@ const connectivity = watchConnectivity({ onOnline: () => { feed ? feed.retry() :
 const refresher = createMediaRefresher({ fetchItem: (id) => api.video(id) });
 
 const lookAhead = prefetchEnabled();
-const enginePromise = loadEngine({
-  prefetch: lookAhead, maxPrefetchBytes: 6_000_000,
+// The page's one owner of playback (js/playback/): the engine, loaded once, and the three
+// <video> elements. The feed, the story player and the full player lease their players from it.
+// Items whose lease brings no refresher of its own (the feed's, the full player's) get fresh
+// URLs by refetching the post.
+const playback = createPlaybackService({
+  engineOptions: { prefetch: lookAhead, maxPrefetchBytes: 6_000_000, whenReachable: () => connectivity.whenBack() },
   refreshItem: (item, options) => refresher.refresh(item, options),
-  whenReachable: () => connectivity.whenBack(),
 });
 // For a bug report (and the tests): `await reelhouse.stats()` in the console shows what the
 // player engine did on this page: prefetch hits, rung, failed items, players alive, and how
-// often a post was refetched for fresh media URLs, and how many watch events wait to be sent.
-globalThis.reelhouse = { stats: async () => ({ ...(await enginePromise).stats(), mediaRefetches: refresher.refetches, pendingEvents: pendingEvents() }) };
+// often a post was refetched for fresh media URLs, and how many watch events wait to be sent;
+// `reelhouse.playback()` who holds each of the three elements and what it plays.
+globalThis.reelhouse = {
+  stats: async () => ({ ...(await playback.stats()), mediaRefetches: refresher.refetches, pendingEvents: pendingEvents() }),
+  playback: () => playback.describe(),
+};
 
 const router = createRouter({ onRoute: (route) => showRoute(route) });
 const nav = createNav(document.getElementById('app-nav'), { api });
@@ -69,16 +76,14 @@ function feedKeyOf(query) {
 
 let feedVisible = false;
 const feedScreen = {
-  async show(query) {
+  show(query) {
     feedVisible = true;
     document.getElementById('feed-view').hidden = false;
     const key = feedKeyOf(query);
-    // The same feed, running or still starting (`feed` is null until the engine has loaded;
-    // stories opened from the tray meanwhile show the feed under them again): kept. A second
-    // start would give the page two pools whose players drive the same three <video> elements.
-    if (key === feedKey) { feed?.setActive(true); return; }
+    // The same feed (stories opened from the tray show the feed under them again): kept where
+    // it was, with its pages and its lease of the players.
+    if (feed && key === feedKey) { feed.setActive(true); return; }
     feed?.stop();
-    feed = null;
     feedKey = key;
     const list = listFromQuery(query);
     const tag = list ? null : query.get('tag') || null;
@@ -86,19 +91,13 @@ const feedScreen = {
     const mode = list ? null : storedMode();
     modeSwitch.setVisible(!list);
     modeSwitch.show(mode);
-    const started = startFeed({
-      engine: await enginePromise, lookAhead, tag, list, connectivity, refresher, mode,
+    // Started at once, the engine or not: its players' loads wait for the engine (js/playback/).
+    feed = startFeed({
+      playback, lookAhead, tag, list, connectivity, refresher, mode,
       onMode: (played) => { if (feedKey === key) modeSwitch.show(played); },
       onUnauthorized: () => openLogin(),
       onFilterChange: setFilter,
     });
-    if (feedKey !== key || !signedIn) {   // overtaken while the engine loaded
-      if (feedKey === key) feedKey = null;
-      started.stop();
-      return;
-    }
-    feed = started;
-    if (!feedVisible) started.setActive(false);   // the person went elsewhere meanwhile
   },
   hide() {
     feedVisible = false;
@@ -116,7 +115,7 @@ function restartFeed() {
   if (feedVisible) feedScreen.show(new URLSearchParams(location.search));
 }
 
-const host = createScreenHost({ api, navigate: router.navigate, feed: feedScreen, nav, getUser: () => user });
+const host = createScreenHost({ api, navigate: router.navigate, feed: feedScreen, nav, getUser: () => user, playback });
 
 function showRoute(route) {
   if (!signedIn) return;

@@ -1,4 +1,4 @@
-// The detail sheet: `openDetail(postId, { api, navigate, context })` → `{ close() }`.
+// The detail sheet: `openDetail(postId, { api, navigate, context, playback })` → `{ close() }`.
 // A modal <dialog> (focus stays inside, Escape closes) at the bottom on phones and centred on
 // wide screens (css/detail.css). While open the URL is /p/{id}: opening from a grid pushes it,
 // closing goes back; the browser's back button closes it (popstate). A link inside (uploader,
@@ -20,7 +20,7 @@ function announce(name, detail) {
   window.dispatchEvent(new CustomEvent(name, { detail }));
 }
 
-export function openDetail(postId, { navigate, context = null } = {}) {
+export function openDetail(postId, { navigate, context = null, playback = null } = {}) {
   useStylesheet('/css/detail.css');
   openSheet?.close({ silent: true });
   const id = Number(postId);
@@ -133,13 +133,15 @@ export function openDetail(postId, { navigate, context = null } = {}) {
   }
 
   let starting = false;
+  /** The full player (js/watch/), on an element leased from the page's playback service. */
   async function play() {
     if (watch || starting) return;
+    if (!playback) { showToast("The player isn't available on this page."); return; }
     starting = true;
     const { startWatch } = await import('../watch/index.js');
     starting = false;
     if (closed || watch) return;
-    watch = startWatch(body.querySelector('.detail-hero'), { item });
+    watch = startWatch(body.querySelector('.detail-hero'), { item, playback });
   }
 
   async function copyLink() {

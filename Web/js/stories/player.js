@@ -1,4 +1,4 @@
-// The full-screen story player: `openStories(username, { api, people, ... })` → `{ close() }`.
+// The full-screen story player: `openStories(username, { api, playback, people, ... })` → `{ close() }`.
 // One person at a time, their items oldest first from the first unseen one; each item's
 // segment fills with the time it was really on screen (story-timer.js); at its end the next
 // item plays, after a person's last item the next person in tray order. Gestures
@@ -13,7 +13,7 @@ import { createStoryTimer } from './story-timer.js';
 import { wireStoryGestures } from './gestures.js';
 import { createMediaDeck } from './preload.js';
 import { createPeopleList } from './people.js';
-import { rememberOwner } from './engine.js';
+import { createStoryRefresher } from './media-refresh.js';
 import { storiesSoundOn, setStoriesSound } from './sound.js';
 import { buildPlayerView, trapFocus, ago } from './player-view.js';
 import { attachOwnerBar, dropItem } from './owner-bar.js';
@@ -30,15 +30,26 @@ function reducedMotion() {
 /**
  * `people`: usernames in tray order (the tray passes what it has loaded, `cursor` its next page);
  * without them the tray is fetched. `onPersonChange(user)` follows the person on screen (the
- * URL), `onClose()` runs once after the player closed.
+ * URL), `onClose()` runs once after the player closed. `playback`: the page's playback service
+ * (the videos play in a lease of its elements, preload.js).
  */
-export function openStories(username, { api, people = null, cursor = null, onPersonChange = () => {}, onClose = () => {} } = {}) {
+export function openStories(username, { api, playback, people = null, cursor = null, onPersonChange = () => {}, onClose = () => {} } = {}) {
   useStylesheet('/css/stories.css');
   openPlayer?.close();
   const stories = storiesApiFrom(api);
   const view = buildPlayerView();
   const progress = createProgress(view.progress);
-  const deck = createMediaDeck();
+  const refresher = createStoryRefresher(stories);
+  const deck = createMediaDeck({
+    playback, refreshItem: (item) => refresher.refresh(item),
+    // A screen opened over the stories took the element of the item on screen: show it again
+    // (another element, or the message that none is free), and never touch that element again.
+    onLost: (ids) => {
+      if (closed || !ids.includes(currentItem()?.id)) return;
+      if (shown?.element instanceof HTMLVideoElement) shown = null;
+      showItem(itemIndex);
+    },
+  });
   const order = createPeopleList(stories, { people, cursor, start: username });
   const pages = new Map();   // username → Promise<page>
   const seen = pageSeenQueue((ids) => stories.seen(ids));
@@ -70,7 +81,7 @@ export function openStories(username, { api, people = null, cursor = null, onPer
     let promise = pages.get(user);
     if (!promise) {
       promise = stories.person(user).then((page) => {
-        page.items.forEach((item) => rememberOwner(item.id, user));
+        refresher.remember(user, page.items);
         return page;
       });
       promise.catch(() => pages.delete(user));
