@@ -74,7 +74,7 @@ def test_owner_deletes_with_confirmation(ctx, size, watch_library):
     post = post_with(ctx, f"Doomed on {size}")
     page = ctx.new_page()
     open_detail(page, post["id"])
-    page.evaluate("window.__deleted = []; addEventListener('reelhouse:post-deleted', (e) => __deleted.push(e.detail.id))")
+    page.evaluate("() => { window.__deleted = []; reelhouse.store.subscribe('postDeleted', (deleted) => __deleted.push(deleted.id)); }")
     sheet = page.locator(SHEET)
     sheet.locator("[data-action=delete]").click()
     assert sheet.locator(".detail-confirm").is_visible()

@@ -112,7 +112,7 @@ def test_library_switcher(ctx, size):
     libraries = ctx.request.get("/api/v1/libraries").json()["libraries"]
     page = ctx.new_page()
     open_profile(page)
-    page.evaluate("window.__switched = []; addEventListener('reelhouse:library', (e) => __switched.push(e.detail?.id ?? null))")
+    page.evaluate("() => { window.__switched = []; reelhouse.store.subscribe('library', (id) => __switched.push(id)); }")
     first = libraries[0]
     option = page.locator(".profile-library", has_text=first["name"]).locator("input")
     option.check()

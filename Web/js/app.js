@@ -16,7 +16,8 @@ import { createMediaRefresher } from './feed/media-refresh.js';
 import { createRouter } from './router.js';
 import { createScreenHost } from './screen-host.js';
 import { createNav } from './nav/nav.js';
-import { setLibraryUser } from './state/library.js';
+import { setLibraryUser, currentLibrary } from './state/library.js';
+import { createStore } from './state/store.js';
 import { mountTray } from './stories/index.js';
 import { startEvents, pendingEvents } from './events/index.js';
 import { storedMode, wireModeSwitch } from './feed/feed-mode.js';
@@ -26,7 +27,10 @@ let feedKey = null;     // the feed's query (tag, or the list it plays): the sam
 let user = null;
 let signedIn = false;
 let feedTray = null;    // the stories tray over the feed (js/stories/tray.js)
-startStoriesOffline();   // the player's offline banner and the stories' way back online
+// The app's state (state/store.js): the chosen library, the session, posts changed or deleted,
+// stories changed; handed to every feature that reads or changes it.
+const store = createStore();
+startStoriesOffline({ store });   // the player's offline banner and the stories' way back online
 const connectivity = watchConnectivity({ onOnline: () => { feed ? feed.retry() : (signedIn ? null : boot()); } });
 // Expired or rotated media URLs: the post is refetched (once a minute at most) for fresh ones.
 const refresher = createMediaRefresher({ fetchItem: (id) => api.video(id) });
@@ -47,10 +51,11 @@ const playback = createPlaybackService({
 globalThis.reelhouse = {
   stats: async () => ({ ...(await playback.stats()), mediaRefetches: refresher.refetches, pendingEvents: pendingEvents() }),
   playback: () => playback.describe(),
+  store,
 };
 
 const router = createRouter({ onRoute: (route) => showRoute(route) });
-const nav = createNav(document.getElementById('app-nav'), { api });
+const nav = createNav(document.getElementById('app-nav'), { api, store });
 // For You · Shuffle · Latest: picking one plays the feed again in that order (same filter,
 // same three players).
 const modeSwitch = wireModeSwitch(document.getElementById('feed-modes'), { onChange: () => restartFeed() });
@@ -93,7 +98,7 @@ const feedScreen = {
     modeSwitch.show(mode);
     // Started at once, the engine or not: its players' loads wait for the engine (js/playback/).
     feed = startFeed({
-      playback, lookAhead, tag, list, connectivity, refresher, mode,
+      playback, store, lookAhead, tag, list, connectivity, refresher, mode,
       onMode: (played) => { if (feedKey === key) modeSwitch.show(played); },
       onUnauthorized: () => openLogin(),
       onFilterChange: setFilter,
@@ -115,7 +120,7 @@ function restartFeed() {
   if (feedVisible) feedScreen.show(new URLSearchParams(location.search));
 }
 
-const host = createScreenHost({ api, navigate: router.navigate, feed: feedScreen, nav, getUser: () => user, playback });
+const host = createScreenHost({ api, navigate: router.navigate, feed: feedScreen, nav, getUser: () => user, playback, store });
 
 function showRoute(route) {
   if (!signedIn) return;
@@ -129,15 +134,17 @@ function showRoute(route) {
 
 function openApp() {
   signedIn = true;
+  store.set('session', 'signed-in');
   hideLogin();
   document.body.classList.add('signed-in');
-  feedTray ??= mountTray(document.getElementById('feed-stories'), { api, navigate: router.navigate });
+  feedTray ??= mountTray(document.getElementById('feed-stories'), { api, navigate: router.navigate, store });
   startEvents();
   router.start();
 }
 
 function openLogin() {
   signedIn = false;
+  store.set('session', 'signed-out');
   feed?.stop();
   feed = null;
   feedKey = null;
@@ -158,6 +165,7 @@ async function boot() {
   try {
     user = await api.me();
     setLibraryUser(user?.id);
+    store.set('library', currentLibrary());   // this person's choice (a change of user is no change of library to reload for)
     status.hidden = true;
     openApp();
   } catch (error) {
@@ -174,8 +182,9 @@ async function signOut() {
 
 document.getElementById('boot-retry').addEventListener('click', boot);
 document.getElementById('logout').addEventListener('click', signOut);
-window.addEventListener('reelhouse:signed-out', () => { if (signedIn) openLogin(); });
-window.addEventListener('reelhouse:library', () => {
+// A 401 on a screen (grid/lazy-grid.js) signs the app out.
+store.subscribe('session', (session) => { if (session === 'signed-out' && signedIn) openLogin(); });
+store.subscribe('library', () => {
   // The endless feed is scoped too: a hidden one starts again in the new library when shown.
   if (!feed) return;
   const query = new URLSearchParams(location.search);

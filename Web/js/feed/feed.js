@@ -42,9 +42,10 @@ const RETRIED_WHEN_BACK = new Set(['network', 'expired']);
  * favorites list from one post on instead of the endless feed; `tag` filters the endless feed.
  * `mode` (for_you / shuffle / latest, or null: the server's choice) orders the endless feed;
  * `onMode(mode)` hears which mode the server played. `playback` is the page's playback service:
- * the feed's players are a lease of its elements (player-pool.js).
+ * the feed's players are a lease of its elements (player-pool.js); `store` the app's state
+ * store (a like saved here is its `postChanged`).
  */
-export function startFeed({ playback: playbackService, lookAhead, tag, list = null, mode = null, onMode = () => {}, onUnauthorized, onFilterChange, connectivity, refresher }) {
+export function startFeed({ playback: playbackService, store, lookAhead, tag, list = null, mode = null, onMode = () => {}, onUnauthorized, onFilterChange, connectivity, refresher }) {
   const scroller = document.getElementById('feed');
   const stateBox = document.getElementById('feed-state');
   // Events go out before each page, so the page already reflects what was just watched.
@@ -248,7 +249,7 @@ export function startFeed({ playback: playbackService, lookAhead, tag, list = nu
 
   function like(element, liked) {
     const entry = entryOf(element);
-    if (entry) setLiked(entry.item, element, liked ?? !entry.item.is_favorited);
+    if (entry) setLiked(entry.item, element, liked ?? !entry.item.is_favorited, { store });
   }
 
   /** The ⋯ panel's actions; the panel closes first (focus goes back to ⋯). */
@@ -290,7 +291,7 @@ export function startFeed({ playback: playbackService, lookAhead, tag, list = nu
       case 'like': like(element); break;
       case 'rate': {
         const value = Number(button.dataset.value);
-        setRating(entry.item, element, entry.item.rating === value ? 0 : value);
+        setRating(entry.item, element, entry.item.rating === value ? 0 : value, { store });
         break;
       }
       case 'info': toggleInfo(element); break;

@@ -1,4 +1,4 @@
-// The full-screen story player: `openStories(username, { api, playback, people, ... })` → `{ close() }`.
+// The full-screen story player: `openStories(username, { api, playback, store, people, ... })` → `{ close() }`.
 // One person at a time, their items oldest first from the first unseen one; each item's
 // segment fills with the time it was really on screen (story-timer.js); at its end the next
 // item plays, after a person's last item the next person in tray order. Gestures
@@ -18,9 +18,6 @@ import { storiesSoundOn, setStoriesSound } from './sound.js';
 import { buildPlayerView, trapFocus, ago } from './player-view.js';
 import { attachOwnerBar, dropItem } from './owner-bar.js';
 
-/** Fired on window when a player closed, after its seen marks were sent: trays refresh. */
-export const STORIES_CHANGED = 'reelhouse:stories-changed';
-
 let openPlayer = null;
 
 function reducedMotion() {
@@ -31,9 +28,11 @@ function reducedMotion() {
  * `people`: usernames in tray order (the tray passes what it has loaded, `cursor` its next page);
  * without them the tray is fetched. `onPersonChange(user)` follows the person on screen (the
  * URL), `onClose()` runs once after the player closed. `playback`: the page's playback service
- * (the videos play in a lease of its elements, preload.js).
+ * (the videos play in a lease of its elements, preload.js); `store`: the app's state store (its
+ * `storiesChanged` goes up when an item was deleted and when the player closed, after its seen
+ * marks were sent: trays reload; on `storiesBackOnline` it shows again what failed to load).
  */
-export function openStories(username, { api, playback, people = null, cursor = null, onPersonChange = () => {}, onClose = () => {} } = {}) {
+export function openStories(username, { api, playback, store, people = null, cursor = null, onPersonChange = () => {}, onClose = () => {} } = {}) {
   useStylesheet('/css/stories.css');
   openPlayer?.close();
   const stories = storiesApiFrom(api);
@@ -73,7 +72,7 @@ export function openStories(username, { api, playback, people = null, cursor = n
   cleanups.push(trapFocus(view.dialog));
   const owner = attachOwnerBar(view, {
     pause: (on) => (on ? timer?.pause('owner') : timer?.resume('owner')),
-    onDeleted: (id) => { window.dispatchEvent(new CustomEvent(STORIES_CHANGED)); const at = dropItem(person.page, id); if (at >= 0) showItem(at); else close(); },
+    onDeleted: (id) => { store.bump('storiesChanged'); const at = dropItem(person.page, id); if (at >= 0) showItem(at); else close(); },
   });
   cleanups.push(() => owner.destroy());
 
@@ -340,7 +339,8 @@ export function openStories(username, { api, playback, people = null, cursor = n
     },
   }));
   listen(view.dialog, 'cancel', (event) => { event.preventDefault(); close(); });
-  listen(window, 'reelhouse:stories-online', () => { if (!view.message.hidden) (person ? showItem(itemIndex) : showPerson(username)); });   // back online (ui/stories-offline.js): retry what failed
+  // Back online (ui/stories-offline.js): show again what failed to load.
+  cleanups.push(store.subscribe('storiesBackOnline', () => { if (!view.message.hidden) (person ? showItem(itemIndex) : showPerson(username)); }));
   // On the document: the dialog is modal, and focus may have fallen back to <body>.
   listen(document, 'keydown', (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
@@ -369,7 +369,7 @@ export function openStories(username, { api, playback, people = null, cursor = n
     view.dialog.close();
     view.dialog.remove();
     if (openPlayer === player) openPlayer = null;
-    seen.flush().finally(() => window.dispatchEvent(new CustomEvent(STORIES_CHANGED)));
+    seen.flush().finally(() => store.bump('storiesChanged'));
     if (!silent) onClose();
     restoreFocus();
   }
