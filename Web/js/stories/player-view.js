@@ -91,6 +91,24 @@ export function trapFocus(dialog) {
   return () => dialog.removeEventListener('keydown', onKey);
 }
 
+/**
+ * Focus back on `opener` (the tray's ring the player was opened from) once the player closed:
+ * now, and again after the history step of `onClose` showed the screen behind (popstate).
+ */
+export function restoreFocus(opener) {
+  if (!opener) return;
+  const refocus = () => {
+    // A refreshed tray drew its rings anew: the same person's ring stands in for the old one.
+    const user = opener.closest?.('a.story-ring')?.dataset.user;
+    const target = opener.isConnected || !user ? opener
+      : [...document.querySelectorAll(`a.story-ring[data-user="${CSS.escape(user)}"]`)].find((ring) => ring.offsetParent !== null);
+    if (target?.isConnected && target.offsetParent !== null) target.focus({ preventScroll: true });
+  };
+  refocus();
+  const until = performance.now() + 1000;
+  window.addEventListener('popstate', () => { if (performance.now() < until) setTimeout(refocus); }, { once: true });
+}
+
 /** "3 h", "12 min", "now": how long ago an item was posted. */
 export function ago(iso, now = Date.now()) {
   const then = Date.parse(iso);

@@ -15,7 +15,7 @@ import { createMediaDeck } from './preload.js';
 import { createPeopleList } from './people.js';
 import { createStoryRefresher } from './media-refresh.js';
 import { storiesSoundOn, setStoriesSound } from './sound.js';
-import { buildPlayerView, trapFocus, ago } from './player-view.js';
+import { buildPlayerView, trapFocus, restoreFocus, ago } from './player-view.js';
 import { attachOwnerBar, dropItem } from './owner-bar.js';
 
 let openPlayer = null;
@@ -371,22 +371,7 @@ export function openStories(username, { api, playback, store, people = null, cur
     if (openPlayer === player) openPlayer = null;
     seen.flush().finally(() => store.bump('storiesChanged'));
     if (!silent) onClose();
-    restoreFocus();
-  }
-
-  /** Now, and again after the history step of `onClose` showed the screen behind (popstate). */
-  function restoreFocus() {
-    if (!opener) return;
-    const refocus = () => {
-      // A refreshed tray drew its rings anew: the same person's ring stands in for the old one.
-      const user = opener.closest?.('a.story-ring')?.dataset.user;
-      const target = opener.isConnected || !user ? opener
-        : [...document.querySelectorAll(`a.story-ring[data-user="${CSS.escape(user)}"]`)].find((ring) => ring.offsetParent !== null);
-      if (target?.isConnected && target.offsetParent !== null) target.focus({ preventScroll: true });
-    };
-    refocus();
-    const until = performance.now() + 1000;
-    window.addEventListener('popstate', () => { if (performance.now() < until) setTimeout(refocus); }, { once: true });
+    restoreFocus(opener);
   }
 
   const player = {
