@@ -49,8 +49,6 @@ function heldService(options = {}) {
 const playerOf = (engine, leased) => engine.players.find((player) => player.video === leased.seat.video);
 const elementsOf = (lease) => lease.players.map((player) => player.index);
 const aborted = (promise) => promise.then(() => 'loaded', (error) => error?.code);
-/** A load reaches the engine player a few microtasks after it was asked (it waits for the engine). */
-const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 test('seats: the top lease first, a lease keeps what it holds, the least valuable goes first', () => {
   const shares = allocateSeats([
@@ -89,8 +87,8 @@ test('a screen over the feed takes an idle element first, then one off screen, t
   await arrive();
   const feed = playback.lease({ name: 'feed', players: 3, layer: LAYER.base });
   const [onScreen, next, idle] = feed.players;
-  onScreen.load({ id: 1 }).catch(() => {});   // taken below before the load reaches the engine: aborted
-  next.load({ id: 2 }).catch(() => {});
+  onScreen.load({ id: 1 });
+  next.load({ id: 2 });
   feed.focus(onScreen);
   const watch = playback.lease({ name: 'watch', players: 1, layer: LAYER.cover });
   equal(elementsOf(watch), [idle.index], 'the idle one;');
@@ -160,6 +158,34 @@ test('a load asked before the engine arrived, on an element taken meanwhile, nev
   const watchPlayer = playerOf(engine, watch.players[0]);
   watchPlayer.loads[0].resolve();
   equal(await aborted(loading), 'loaded');
+});
+
+test('a load reaches the engine in the same task; loads asked before the engine go first when it arrives, then focus and prefetch', async () => {
+  const { playback, engine, arrive } = heldService();
+  const log = [];
+  const feed = playback.lease({ name: 'feed', players: 3, layer: LAYER.base });
+  const [current, next] = feed.players;
+  next.load({ id: 2 });                   // the planner may fill the element of the next item first
+  current.load({ id: 1 });
+  feed.focus(current);
+  feed.prefetch([{ id: 2 }, { id: 3 }]);
+  const watch = (name) => { const original = engine[name]; engine[name] = (arg) => { log.push([name, name === 'prefetch' ? arg.map((item) => item.id) : arg?.itemId ?? null]); return original.call(engine, arg); }; };
+  watch('focus');
+  watch('prefetch');
+  const attach = engine.attach;
+  engine.attach = (video) => {
+    const player = attach.call(engine, video);
+    const load = player.load;
+    player.load = (item, options) => { log.push(['load', item.id]); return load.call(player, item, options); };
+    return player;
+  };
+  await arrive();
+  equal(log.slice(0, 4), [['load', 1], ['load', 2], ['focus', 1], ['prefetch', [2, 3]]],
+    'the loads (in element order) before the foreground is named and prefetch runs: item 2 is held by its player then;');
+  log.length = 0;
+  next.load({ id: 4 });
+  equal(log, [['load', 4]], 'with the engine here, the load is made before load() returns;');
+  equal(playerOf(engine, next).itemId, 4);
 });
 
 test('only the top lease reaches the engine\'s foreground and prefetch; the next one\'s apply when it goes', async () => {
@@ -251,13 +277,11 @@ test('a player error after its load goes to the lease holding the element, for i
   const feed = playback.lease({ name: 'feed', players: 3, layer: LAYER.base, onError: (player, error) => errors.push(['feed', player.index, error.code]) });
   const third = feed.players[2];
   third.load({ id: 8 });
-  await settled();
   playerOf(engine, third).emit('error', { code: 'network' });
   const watch = playback.lease({ name: 'watch', players: 1, layer: LAYER.cover, onError: (player, error) => errors.push(['watch', player.index, error.code]) });
   const [mine] = watch.players;
   playerOf(engine, mine).emit('error', { code: 'decode' });   // nothing loaded by the watch yet
   mine.load({ id: 9 });
-  await settled();
   playerOf(engine, mine).emit('error', { code: 'key' });
   equal(errors, [['feed', third.index, 'network'], ['watch', mine.index, 'key']]);
 });
@@ -268,7 +292,6 @@ test('describe: who holds each element and what its player holds', async () => {
   equal(playback.describe().map((seat) => [seat.holder, seat.engineReady]), [['stories', false], ['stories', false], [null, false]]);
   await arrive();
   stories.players[1].load({ id: 77 });
-  await settled();
   equal(playback.describe().map((seat) => seat.itemId), [null, 77, null]);
   equal(await playback.stats(), { players: 3 });
 });

@@ -7,14 +7,13 @@ import { abortedError } from '../player/errors.js';
 
 /** One of the page's elements, lent to one lease. */
 export class LeasedPlayer {
-  /** `seat`: the service's { index, video, player }; `whenPlayer()`: its engine player, once loaded. */
-  constructor(lease, seat, whenPlayer) {
+  /** `seat`: the service's { index, video, player } (player null until the engine arrived). */
+  constructor(lease, seat) {
     this.lease = lease;
     this.seat = seat;
-    this.whenPlayer = whenPlayer;
     this.active = true;
-    this.generation = 0;   // bumps on every load, unload and the revoke: late continuations give up
     this.itemId = null;
+    this.pending = null;   // a load asked before the engine arrived: { item, options, resolve, reject }
   }
 
   /** The element while this lease holds it; null after (the next holder owns it then). */
@@ -24,33 +23,46 @@ export class LeasedPlayer {
   get index() { return this.seat.index; }
 
   /**
-   * The engine's `player.load(item, options)` (README: the engine contract), waiting for the
-   * engine module first if it is still on its way. Rejects with code 'aborted' when this
-   * player was unloaded, loaded again or revoked meanwhile.
+   * The engine's `player.load(item, options)` (README: the engine contract). Made at once when
+   * the engine is here — in the same task, as the engine expects: the player holds the item
+   * before the caller's focus and prefetch run (prefetch leaves an item a player holds to that
+   * player) — else kept until it arrives (`start`). A load kept and then overtaken (another
+   * load, an unload, the element revoked) rejects with code 'aborted' and never reaches it.
    */
   load(item, options) {
     if (!this.active) return Promise.reject(abortedError());
-    const mine = ++this.generation;
     this.itemId = item.id;
     this.lease.adopt(item);
-    return this.whenPlayer().then((player) => {
-      if (!this.active || mine !== this.generation) throw abortedError();
-      return player.load(item, options);
-    });
+    this.dropPending();
+    if (this.seat.player) return this.seat.player.load(item, options);
+    return new Promise((resolve, reject) => { this.pending = { item, options, resolve, reject }; });
+  }
+
+  /** The engine arrived (service.js): the load asked meanwhile is made now. */
+  start() {
+    const pending = this.pending;
+    this.pending = null;
+    if (pending && this.active) this.seat.player.load(pending.item, pending.options).then(pending.resolve, pending.reject);
   }
 
   unload() {
     if (!this.active) return;
-    this.generation += 1;
     this.itemId = null;
+    this.dropPending();
     this.seat.player?.unload();
   }
 
   /** The service took the element back (the holder hears it through its lease's onChange). */
   revoke() {
     this.active = false;
-    this.generation += 1;
     this.itemId = null;
+    this.dropPending();
+  }
+
+  dropPending() {
+    const pending = this.pending;
+    this.pending = null;
+    pending?.reject(abortedError());
   }
 }
 

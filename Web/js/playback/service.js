@@ -81,6 +81,10 @@ export function createPlaybackService({ engineOptions = {}, refreshItem = null, 
           if (holder?.active && holder.itemId !== null && holder.itemId === seat.player.itemId) holder.lease.onError(holder, error);
         });
       }
+      // The loads asked while the engine was on its way go now, then the top lease's focus and
+      // prefetch: the order a screen uses when the engine is there (its players hold their
+      // items before prefetch runs, the foreground is named once its load has begun).
+      for (const seat of seats) seat.holder?.start();
       applyTop({ force: true });
       return engine;
     });
@@ -131,7 +135,7 @@ export function createPlaybackService({ engineOptions = {}, refreshItem = null, 
     for (const { seat, to } of moves) {
       if (seat.holder) { seat.holder = null; seat.player?.unload(); resetVideo(seat.video, seat.index); }
       if (!to?.active || seat.holder) continue;   // released meanwhile: dealt again by the next round
-      seat.holder = new LeasedPlayer(to, seat, () => engineReady.then(() => seat.player));
+      seat.holder = new LeasedPlayer(to, seat);
       gainers.add(to);
     }
     gainers.forEach((lease) => notify(lease));
