@@ -231,8 +231,9 @@ test('an element changing hands: the loser hears first, the element as it left i
   equal(heard, [['feed', 2, true]], 'the feed heard first, its element untouched; the new lease hears nothing of what it got at once;');
   const [given] = stories.players;
   equal(given.video, moved);
-  equal([moved.className, moved.isConnected, moved.loop, moved.muted, Object.keys(moved.dataset)], ['player', false, false, true, ['element']],
-    'reset: class, document, loop, sound and data attributes as the service made it;');
+  equal([moved.className, moved.isConnected, moved.loop, moved.muted, moved.paused], ['player', false, false, true, true],
+    'reset: class, document, loop, sound and playing as the service made it;');
+  equal([moved.dataset.slot, moved.dataset.element], ['2', '2'], 'data attributes are the holder\'s to remove (the element stays the same one);');
   assert(moved.playsInline && moved.hasAttribute('playsinline'), 'inline, as autoplay needs');
   stories.release();
   equal(heard.at(-1), ['feed', 3, false], 'the gainer hears after the reset;');

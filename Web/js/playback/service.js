@@ -18,8 +18,10 @@
 //
 // An element changing hands: its holder hears it first (`onChange`, the element still as it
 // left it, so it can read the playhead and drop its listeners), then the element is put back
-// as the service made it (paused, muted, no loop, no controls, class `player`, no data
-// attributes, out of the document), then the new holder hears that it has it.
+// as the service made it (paused, muted, no loop, no controls, class `player`, out of the
+// document), then the new holder hears that it has it. Data attributes are left alone: the
+// element is the same one for the page's life (a test marks it to see that), and a holder
+// removes the ones it set.
 import { loadEngine as loadEngineModule } from './engine-loader.js';
 import { allocateSeats } from './seats.js';
 import { Lease, LeasedPlayer } from './lease.js';
@@ -40,14 +42,12 @@ function pageVideo(index) {
 }
 
 /** Back as the service made it, for the next holder (the MediaSource stays: media-pipe.js). */
-function resetVideo(video, index) {
+function resetVideo(video) {
   video.pause();
   video.muted = true;
   video.loop = false;
   video.controls = false;
   video.className = 'player';
-  for (const key of Object.keys(video.dataset)) delete video.dataset[key];
-  video.dataset.element = String(index);
   if (document.pictureInPictureElement === video) document.exitPictureInPicture().catch(() => {});
   video.remove();
 }
@@ -133,7 +133,7 @@ export function createPlaybackService({ engineOptions = {}, refreshItem = null, 
     losers.forEach((lease) => notify(lease));
     const gainers = new Set();
     for (const { seat, to } of moves) {
-      if (seat.holder) { seat.holder = null; seat.player?.unload(); resetVideo(seat.video, seat.index); }
+      if (seat.holder) { seat.holder = null; seat.player?.unload(); resetVideo(seat.video); }
       if (!to?.active || seat.holder) continue;   // released meanwhile: dealt again by the next round
       seat.holder = new LeasedPlayer(to, seat);
       gainers.add(to);
@@ -163,7 +163,7 @@ export function createPlaybackService({ engineOptions = {}, refreshItem = null, 
         seat.holder.revoke();
         seat.holder = null;
         seat.player?.unload();
-        resetVideo(seat.video, seat.index);
+        resetVideo(seat.video);
       }
       leases.splice(leases.indexOf(lease), 1);
       rebalance();

@@ -29,7 +29,7 @@ export function photoURL(item, cssWidth = window.innerWidth) {
  * opened over the stories (the player shows its item again, or says no player is free).
  */
 export function createMediaDeck({ playback, refreshItem = null, onLost = () => {} }) {
-  let slots = [];              // { player (a LeasedPlayer), itemId, loading: Promise }
+  let slots = [];              // { player (a LeasedPlayer), video, itemId, loading: Promise }
   const photos = new Map();    // item id → Promise<HTMLImageElement> (decoded)
   let lease = null;
   let released = false;
@@ -43,13 +43,23 @@ export function createMediaDeck({ playback, refreshItem = null, onLost = () => {
   function adopt(player) {
     player.video.loop = false;
     player.video.classList.add('story-video');
-    return { player, itemId: null, loading: null };
+    return { player, video: player.video, itemId: null, loading: null };
+  }
+
+  /**
+   * The element goes back: the attribute set here goes (the service resets the rest). Also when
+   * the lease lost it: its onChange comes while the element is still as the deck left it.
+   */
+  function letGo(slot) {
+    delete slot.video.dataset.storyItem;
   }
 
   /** The lease's players changed: drop the slots it lost (and say which items), adopt new ones. */
   function sync() {
     const live = lease.players;
-    const lost = slots.filter((slot) => !live.includes(slot.player)).map((slot) => slot.itemId).filter((id) => id !== null);
+    const gone = slots.filter((slot) => !live.includes(slot.player));
+    gone.forEach(letGo);
+    const lost = gone.map((slot) => slot.itemId).filter((id) => id !== null);
     slots = live.map((player) => slots.find((slot) => slot.player === player) ?? adopt(player));
     if (lost.length) onLost(lost);
   }
@@ -125,9 +135,10 @@ export function createMediaDeck({ playback, refreshItem = null, onLost = () => {
     /** Every element this deck holds (the tests count them against the pool). */
     get videos() { return slots.map((slot) => slot.player.video); },
 
-    /** The elements go back (the service resets them: class, data attributes, playhead). */
+    /** The elements go back (the service resets them: class, sound, loop, playing). */
     release() {
       released = true;
+      slots.forEach(letGo);
       slots = [];
       lease?.release();
     },
