@@ -179,18 +179,18 @@ def test_the_favorites_tab_appears_with_the_first_favorite(browser, catalog, art
 
 def test_every_listing_follows_the_chosen_library(browser, catalog):
     """state/library.js: once a library is chosen, listing calls carry `library=` and the
-    screen on show reloads on the `reelhouse:library` event."""
+    screen on show reloads on the app store's `library` (state/store.js)."""
     context, page = open_app(browser, catalog["url"], SIZES[1].values[0], "/search?q=catalog+post")
     wait_covers(page)
     page.wait_for_selector('.lazy-grid[data-done="true"]:not([aria-busy])')   # nothing in flight
     asked = []
     page.on("request", lambda request: asked.append(request.url) if "/api/v1/search?" in request.url else None)
-    page.evaluate("import('/js/state/library.js').then(m => m.setLibrary(1))")
+    page.evaluate("import('/js/state/library.js').then(m => m.setLibrary(reelhouse.store, 1))")
     page.wait_for_function("() => document.querySelectorAll('.lazy-grid .cover[data-item-id]').length > 0")
     page.wait_for_timeout(500)
     assert asked and all("library=1" in url for url in asked), asked
     assert page.evaluate("import('/js/state/library.js').then(m => m.currentLibrary())") == 1
-    page.evaluate("import('/js/state/library.js').then(m => m.setLibrary(null))")
+    page.evaluate("import('/js/state/library.js').then(m => m.setLibrary(reelhouse.store, null))")
     context.close()
 
 

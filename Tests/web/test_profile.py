@@ -22,19 +22,8 @@ def ctx(browser, watch_library, size):
 
 
 def open_profile(page) -> None:
-    """/profile; until the shell's router renders it there, the screen is mounted the way the
-    router mounts a screen (renderProfile(root, ctx))."""
+    """/profile, as the app's router shows it."""
     page.goto("/profile")
-    try:
-        page.wait_for_selector(f"{PROFILE} .profile-name", timeout=3_000)
-    except Exception:
-        page.evaluate("""() => import('/js/profile/index.js').then((m) => {
-            const root = document.createElement('main');
-            root.id = 'screen-under-test';
-            root.style.cssText = 'position:fixed;inset:0;z-index:20;background:#000;overflow:auto';
-            document.body.append(root);
-            window.__profile = m.renderProfile(root, {});
-        })""")
     page.wait_for_selector(f"{PROFILE} .profile-name", timeout=10_000)
 
 
@@ -77,8 +66,6 @@ def test_preferences_are_remembered(ctx, size):
 
 
 def test_api_key_create_use_revoke(ctx, size, artifacts):
-    if ctx.request.get("/api/v1/me/keys").status == 404:
-        pytest.skip("API keys are not on this server yet")
     page = ctx.new_page()
     open_profile(page)
     name = f"script on {size}"
@@ -107,17 +94,15 @@ def test_api_key_create_use_revoke(ctx, size, artifacts):
 
 
 def test_library_switcher(ctx, size):
-    if ctx.request.get("/api/v1/libraries").status == 404:
-        pytest.skip("libraries are not on this server yet")
     libraries = ctx.request.get("/api/v1/libraries").json()["libraries"]
     page = ctx.new_page()
     open_profile(page)
-    page.evaluate("window.__switched = []; addEventListener('reelhouse:library', (e) => __switched.push(e.detail?.id ?? null))")
+    page.evaluate("() => { window.__switched = []; reelhouse.store.subscribe('library', (id) => __switched.push(id)); }")
     first = libraries[0]
     option = page.locator(".profile-library", has_text=first["name"]).locator("input")
     option.check()
     page.wait_for_function("() => __switched.length > 0")
-    current = page.evaluate("() => import('/js/state/library.js').then((m) => m.currentLibrary()).catch(() => Number(localStorage.getItem('reelhouse.library')))")
+    current = page.evaluate("() => import('/js/state/library.js').then((m) => m.currentLibrary())")
     assert current == first["id"]
     assert page.locator(".profile-libraries [role=status], .profile-status", has_text=f"Showing {first['name']}").count() >= 1
     page.reload()
@@ -132,8 +117,6 @@ def test_change_password(browser, watch_library, size):
     context = browser.new_context(base_url=watch_library["url"], viewport=DESKTOP, service_workers="block", bypass_csp=True)
     try:
         assert context.request.post("/api/v1/session", data={"username": user, "password": PASSWORD}).ok
-        if context.request.put("/api/v1/me/password", data={}).status == 404:
-            pytest.skip("PUT /api/v1/me/password is not on this server yet")
         page = context.new_page()
         open_profile(page)
         page.fill("input[name=current-password]", "not the password")

@@ -1,6 +1,6 @@
 """The page's three <video> elements across screens: the full player on a page with no feed
-(its own engine, one element), and autoplay next (Profile's preference) moving the feed on when
-a video ends instead of looping it."""
+(the page's playback service, one element in the document), and autoplay next (Profile's
+preference) moving the feed on when a video ends instead of looping it."""
 from conftest import new_context
 from detail_helpers import SHEET, post_with, video_count
 from helpers import CURRENT, current_id, wait_current_changes
@@ -16,7 +16,11 @@ def test_full_player_without_a_feed_uses_one_page_element(browser, watch_library
             content_type="text/html", body="<!doctype html><title>no feed</title><div id=toasts></div>"))
         page.goto("/no-feed.html")
         assert video_count(page) == 0
-        page.evaluate("""(id) => import('/js/detail/index.js').then((m) => { window.__sheet = m.openDetail(id, { navigate: (p) => history.pushState(null, '', p) }); })""", post["id"])
+        # The page's playback service, as the app's boot makes it: its elements are out of the
+        # document until a screen leases one.
+        page.evaluate("""(id) => Promise.all([import('/js/detail/index.js'), import('/js/playback/index.js')]).then(([m, { createPlaybackService }]) => {
+            window.__sheet = m.openDetail(id, { navigate: (p) => history.pushState(null, '', p), playback: createPlaybackService() });
+        })""", post["id"])
         page.wait_for_selector(f"{SHEET} .detail-title")
         page.locator(f"{SHEET} .detail-actions [data-action=play]").click()
         page.wait_for_function(f"() => {{ const v = document.querySelector('{SHEET} .watch video'); return v && !v.paused && v.readyState >= 2; }}", timeout=20_000)

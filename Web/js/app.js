@@ -6,8 +6,8 @@ import { showLogin, hideLogin } from './auth/login.js';
 import { logout } from './auth/logout.js';
 import { startFeed } from './feed/feed.js';
 import { listFromQuery, listLabel } from './feed/list-source.js';
-import { loadEngine } from './engine-loader.js';
-import { prefetchEnabled } from './feed/preferences.js';
+import { createPlaybackService } from './playback/index.js';
+import { prefetchEnabled } from './ui/preferences.js';
 import { watchConnectivity } from './ui/offline.js';
 import { startStoriesOffline } from './ui/stories-offline.js';
 import { toggleHelp } from './ui/help.js';
@@ -16,7 +16,8 @@ import { createMediaRefresher } from './feed/media-refresh.js';
 import { createRouter } from './router.js';
 import { createScreenHost } from './screen-host.js';
 import { createNav } from './nav/nav.js';
-import { setLibraryUser } from './state/library.js';
+import { setLibraryUser, currentLibrary } from './state/library.js';
+import { createStore } from './state/store.js';
 import { mountTray } from './stories/index.js';
 import { startEvents, pendingEvents } from './events/index.js';
 import { storedMode, wireModeSwitch } from './feed/feed-mode.js';
@@ -26,24 +27,35 @@ let feedKey = null;     // the feed's query (tag, or the list it plays): the sam
 let user = null;
 let signedIn = false;
 let feedTray = null;    // the stories tray over the feed (js/stories/tray.js)
-startStoriesOffline();   // the player's offline banner and the stories' way back online
+// The app's state (state/store.js): the chosen library, the session, posts changed or deleted,
+// stories changed; handed to every feature that reads or changes it.
+const store = createStore();
+startStoriesOffline({ store });   // the player's offline banner and the stories' way back online
 const connectivity = watchConnectivity({ onOnline: () => { feed ? feed.retry() : (signedIn ? null : boot()); } });
 // Expired or rotated media URLs: the post is refetched (once a minute at most) for fresh ones.
 const refresher = createMediaRefresher({ fetchItem: (id) => api.video(id) });
 
 const lookAhead = prefetchEnabled();
-const enginePromise = loadEngine({
-  prefetch: lookAhead, maxPrefetchBytes: 6_000_000,
+// The page's one owner of playback (js/playback/): the engine, loaded once, and the three
+// <video> elements. The feed, the story player and the full player lease their players from it.
+// Items whose lease brings no refresher of its own (the feed's, the full player's) get fresh
+// URLs by refetching the post.
+const playback = createPlaybackService({
+  engineOptions: { prefetch: lookAhead, maxPrefetchBytes: 6_000_000, whenReachable: () => connectivity.whenBack() },
   refreshItem: (item, options) => refresher.refresh(item, options),
-  whenReachable: () => connectivity.whenBack(),
 });
 // For a bug report (and the tests): `await reelhouse.stats()` in the console shows what the
 // player engine did on this page: prefetch hits, rung, failed items, players alive, and how
-// often a post was refetched for fresh media URLs, and how many watch events wait to be sent.
-globalThis.reelhouse = { stats: async () => ({ ...(await enginePromise).stats(), mediaRefetches: refresher.refetches, pendingEvents: pendingEvents() }) };
+// often a post was refetched for fresh media URLs, and how many watch events wait to be sent;
+// `reelhouse.playback()` who holds each of the three elements and what it plays.
+globalThis.reelhouse = {
+  stats: async () => ({ ...(await playback.stats()), mediaRefetches: refresher.refetches, pendingEvents: pendingEvents() }),
+  playback: () => playback.describe(),
+  store,
+};
 
 const router = createRouter({ onRoute: (route) => showRoute(route) });
-const nav = createNav(document.getElementById('app-nav'), { api });
+const nav = createNav(document.getElementById('app-nav'), { api, store });
 // For You · Shuffle · Latest: picking one plays the feed again in that order (same filter,
 // same three players).
 const modeSwitch = wireModeSwitch(document.getElementById('feed-modes'), { onChange: () => restartFeed() });
@@ -69,16 +81,14 @@ function feedKeyOf(query) {
 
 let feedVisible = false;
 const feedScreen = {
-  async show(query) {
+  show(query) {
     feedVisible = true;
     document.getElementById('feed-view').hidden = false;
     const key = feedKeyOf(query);
-    // The same feed, running or still starting (`feed` is null until the engine has loaded;
-    // stories opened from the tray meanwhile show the feed under them again): kept. A second
-    // start would give the page two pools whose players drive the same three <video> elements.
-    if (key === feedKey) { feed?.setActive(true); return; }
+    // The same feed (stories opened from the tray show the feed under them again): kept where
+    // it was, with its pages and its lease of the players.
+    if (feed && key === feedKey) { feed.setActive(true); return; }
     feed?.stop();
-    feed = null;
     feedKey = key;
     const list = listFromQuery(query);
     const tag = list ? null : query.get('tag') || null;
@@ -86,19 +96,13 @@ const feedScreen = {
     const mode = list ? null : storedMode();
     modeSwitch.setVisible(!list);
     modeSwitch.show(mode);
-    const started = startFeed({
-      engine: await enginePromise, lookAhead, tag, list, connectivity, refresher, mode,
+    // Started at once, the engine or not: its players' loads wait for the engine (js/playback/).
+    feed = startFeed({
+      playback, store, lookAhead, tag, list, connectivity, refresher, mode,
       onMode: (played) => { if (feedKey === key) modeSwitch.show(played); },
       onUnauthorized: () => openLogin(),
       onFilterChange: setFilter,
     });
-    if (feedKey !== key || !signedIn) {   // overtaken while the engine loaded
-      if (feedKey === key) feedKey = null;
-      started.stop();
-      return;
-    }
-    feed = started;
-    if (!feedVisible) started.setActive(false);   // the person went elsewhere meanwhile
   },
   hide() {
     feedVisible = false;
@@ -116,7 +120,7 @@ function restartFeed() {
   if (feedVisible) feedScreen.show(new URLSearchParams(location.search));
 }
 
-const host = createScreenHost({ api, navigate: router.navigate, feed: feedScreen, nav, getUser: () => user });
+const host = createScreenHost({ api, navigate: router.navigate, feed: feedScreen, nav, getUser: () => user, playback, store });
 
 function showRoute(route) {
   if (!signedIn) return;
@@ -130,15 +134,17 @@ function showRoute(route) {
 
 function openApp() {
   signedIn = true;
+  store.set('session', 'signed-in');
   hideLogin();
   document.body.classList.add('signed-in');
-  feedTray ??= mountTray(document.getElementById('feed-stories'), { api, navigate: router.navigate });
+  feedTray ??= mountTray(document.getElementById('feed-stories'), { api, navigate: router.navigate, store });
   startEvents();
   router.start();
 }
 
 function openLogin() {
   signedIn = false;
+  store.set('session', 'signed-out');
   feed?.stop();
   feed = null;
   feedKey = null;
@@ -159,6 +165,7 @@ async function boot() {
   try {
     user = await api.me();
     setLibraryUser(user?.id);
+    store.set('library', currentLibrary());   // this person's choice (a change of user is no change of library to reload for)
     status.hidden = true;
     openApp();
   } catch (error) {
@@ -175,8 +182,9 @@ async function signOut() {
 
 document.getElementById('boot-retry').addEventListener('click', boot);
 document.getElementById('logout').addEventListener('click', signOut);
-window.addEventListener('reelhouse:signed-out', () => { if (signedIn) openLogin(); });
-window.addEventListener('reelhouse:library', () => {
+// A 401 on a screen (grid/lazy-grid.js) signs the app out.
+store.subscribe('session', (session) => { if (session === 'signed-out' && signedIn) openLogin(); });
+store.subscribe('library', () => {
   // The endless feed is scoped too: a hidden one starts again in the new library when shown.
   if (!feed) return;
   const query = new URLSearchParams(location.search);

@@ -23,7 +23,7 @@ const SCREENS = {
 const DETAIL_BACKGROUND = '/discover';
 const STORIES_BACKGROUND = '/discover';
 
-export function createScreenHost({ api, navigate, feed, nav, getUser }) {
+export function createScreenHost({ api, navigate, feed, nav, getUser, playback, store }) {
   const container = document.getElementById('screens');
   let screen = null;        // { key, url, root, instance }
   // Screens left for another one are kept a while (detached, with their scroll position), so
@@ -49,7 +49,7 @@ export function createScreenHost({ api, navigate, feed, nav, getUser }) {
     const saved = { kind: context?.kind ?? 'browse', query: String(context?.query ?? '') };
     history.replaceState({ ...(history.state ?? {}), background: here, context: saved }, '', location.href);
     closeDetail();
-    detail = { id: String(id), sheet: openDetail(Number(id), { api, navigate, context: { kind: saved.kind, query: new URLSearchParams(saved.query) } }) };
+    detail = { id: String(id), sheet: openDetail(Number(id), { api, navigate, playback, store, context: { kind: saved.kind, query: new URLSearchParams(saved.query) } }) };
   }
 
   function closeScreen() {
@@ -104,7 +104,7 @@ export function createScreenHost({ api, navigate, feed, nav, getUser }) {
     const spec = SCREENS[route.name];
     document.title = `${spec.title} · Reelhouse`;
     const ctx = {
-      api, navigate, params: { id: route.id }, query: route.query, user: getUser(), scroller: container,
+      api, navigate, store, params: { id: route.id }, query: route.query, user: getUser(), scroller: container,
       openDetail: openDetailFrom,
     };
     screen = { key, url: route.url, root, title: document.title, instance: spec.render(root, ctx) };
@@ -123,7 +123,7 @@ export function createScreenHost({ api, navigate, feed, nav, getUser }) {
     const saved = route.state.context;
     const context = saved ? { kind: saved.kind ?? 'browse', query: new URLSearchParams(saved.query ?? '') } : null;
     // A reload, a shared link or "forward": the URL is /p/{id} already, so the sheet pushes nothing.
-    detail = { id: route.id, sheet: openDetail(Number(route.id), { api, navigate, context }) };
+    detail = { id: route.id, sheet: openDetail(Number(route.id), { api, navigate, playback, store, context }) };
   }
 
   function closeStories() {
@@ -148,7 +148,7 @@ export function createScreenHost({ api, navigate, feed, nav, getUser }) {
     const opened = {};
     stories = opened;
     opened.player = openStories(username, {
-      api, navigate,
+      api, navigate, playback, store,
       people: Array.isArray(state.storiesPeople) ? state.storiesPeople : null,
       cursor: typeof state.storiesCursor === 'string' ? state.storiesCursor : null,
       onPersonChange: (user) => {

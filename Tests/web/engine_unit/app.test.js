@@ -1,12 +1,14 @@
 // The pure parts of the detail sheet, the full player and cast: links and #tags, the resume
-// rule and the batched position saver, the cast decisions, data saver's rung choice.
+// rule and the batched position saver, the cast decisions, data saver's rung choice; and the
+// feed's pool on a lease of the playback service (the lease rules themselves: playback.test.js).
 import { test, assert, equal, run } from './harness.js';
-import { linkify, feedFromHereHref, parseTags, formatDuration, tagHref } from '../../../Web/js/detail/linkify.js';
+import { linkify, feedFromHereHref, parseTags, tagHref } from '../../../Web/js/detail/linkify.js';
+import { formatDuration } from '../../../Web/js/ui/format.js';
 import { resumeAt, resumeRule, createPositionSaver, DEFAULT_RESUME_RULE } from '../../../Web/js/watch/resume.js';
 import { castKind, castButtonVisible, castUrl, needsPlainSource } from '../../../Web/js/cast/cast-logic.js';
 import { chooseVariant } from '../../../Web/js/player/abr.js';
 import { createPlayerPool } from '../../../Web/js/feed/player-pool.js';
-import { borrowPlayer } from '../../../Web/js/feed/video-lease.js';
+import { createPlaybackService, LAYER } from '../../../Web/js/playback/index.js';
 
 test('linkify: links, #tags and text in order, joined back to the input', () => {
   const text = 'See https://example.org/a. and #Cats, not a#b or &#39; #café-time';
@@ -102,58 +104,69 @@ test('data saver: always the lowest rung', () => {
 /** An engine that records what it is told; its players never finish loading. */
 const recordingEngine = () => ({
   focused: [],
-  attach: (video) => ({ video, load: () => new Promise(() => {}), unload() {}, on() {} }),
+  players: [],
+  attach(video) {
+    const player = { video, itemId: null, load(item) { this.itemId = item.id; return new Promise(() => {}); }, unload() { this.itemId = null; }, on() {} };
+    this.players.push(player);
+    return player;
+  },
   detach() {},
   focus(player) { this.focused.push(player); },
   prefetch() {},
+  stats: () => ({}),
 });
-const feedPool = (engine, onReturn = () => {}) => {
+const playerOf = (engine, video) => engine.players.find((player) => player.video === video);
+const feedPool = (playback, onSeatsChange = () => {}) => {
   const element = document.createElement('article');
   element.innerHTML = '<div class="stage"></div>';
-  return createPlayerPool({ engine, lookup: () => ({ item: { id: 1 }, element }), onReady() {}, onError() {}, onReturn });
+  return createPlayerPool({ playback, lookup: () => ({ item: { id: 1 }, element }), onReady() {}, onError() {}, onSeatsChange });
 };
 
-test('pool: a borrower (stories, the full player) names the player on screen; the feed replanning behind it does not', async () => {
+test('pool: a screen over the feed (stories, the full player) names the player on screen; the feed replanning behind it does not', async () => {
   const engine = recordingEngine();
-  let returns = 0;
-  const pool = feedPool(engine, () => { returns += 1; });
+  const playback = createPlaybackService({ loadEngine: () => engine });
+  await playback.ready();
+  let changes = 0;
+  const pool = feedPool(playback, () => { changes += 1; });
   try {
     pool.apply([0, null, null]);
     pool.focus(0);
-    const feedPlayer = pool.slotFor(0).player;
-    equal(engine.focused.at(-1) === feedPlayer, true, 'the feed focuses its own player;');
-    const lease = await borrowPlayer({ engine: () => engine });
-    assert(lease && lease.player !== feedPlayer, 'an idle slot is lent, not the one on screen');
-    equal(engine.focused.at(-1), null, 'lending clears the foreground until the borrower names its player;');
-    assert(pool.lending, 'the pool knows it is lending');
-    lease.engine.focus(lease.player);      // the story on screen
+    const feedVideo = pool.slotFor(0).video;
+    equal(engine.focused.at(-1) === playerOf(engine, feedVideo), true, 'the feed focuses its own player;');
+    const stories = playback.lease({ name: 'stories', players: 1, layer: LAYER.cover });
+    const [lent] = stories.players;
+    assert(lent && lent.video !== feedVideo, 'an idle element is lent, not the one on screen');
+    equal(engine.focused.at(-1), null, 'a screen on top clears the foreground until it names its player;');
+    equal([changes, pool.slots.length], [1, 2], 'the feed hears that an element went;');
+    stories.focus(lent);                   // the story on screen
     pool.focus(0);                         // a page of the feed arrives behind it
-    equal(engine.focused.at(-1) === lease.player, true, 'the borrower keeps the foreground;');
-    lease.giveBack();
-    equal(returns, 1);
-    assert(!pool.lending, 'nothing lent after the give-back');
-    pool.focus(0);
-    equal(engine.focused.at(-1) === feedPlayer, true, 'the feed focuses again once given back;');
+    equal(engine.focused.at(-1) === playerOf(engine, lent.video), true, 'the screen on top keeps the foreground;');
+    stories.release();
+    equal([changes, pool.slots.length], [2, 3], 'the feed has it back after the release;');
+    equal(engine.focused.at(-1) === playerOf(engine, feedVideo), true, 'the feed\'s player on screen is the foreground again;');
   } finally {
     pool.destroy();
   }
 });
 
-test('lease: an element borrowed while the engine loads is already lent to a pool created meanwhile', async () => {
+test('lease: elements taken while the engine loads stay with their screen; a feed started meanwhile drives only the rest', async () => {
   const engine = recordingEngine();
   let engineLoaded;
   const loading = new Promise((resolve) => { engineLoaded = resolve; });
-  const borrowing = borrowPlayer({ engine: () => loading });   // no pool yet: an element of its own
-  const pool = feedPool(engine);                               // the app's engine arrived first
+  const playback = createPlaybackService({ loadEngine: () => loading });
+  const stories = playback.lease({ name: 'stories', players: 2, layer: LAYER.cover });   // opened before the engine arrived
+  stories.players[0].load({ id: 7 }).catch(() => {});
+  const pool = feedPool(playback);                                                        // the feed starts meanwhile
   try {
-    equal(pool.slots.length, 2, 'the pool leaves the element being borrowed to its borrower;');
+    equal(pool.slots.length, 1, 'the feed gets the element left over;');
+    const storyVideos = stories.players.map((player) => player.video);
+    assert(!pool.slots.some((slot) => storyVideos.includes(slot.video)), 'no feed slot on an element the stories hold');
     engineLoaded(engine);
-    const lease = await borrowing;
-    assert(!pool.slots.some((slot) => slot.video === lease.video), 'no pool player drives the borrowed element');
-    const others = [pool.lend(), pool.lend()];
-    assert(others.every((loan) => loan && loan.video !== lease.video), 'the pool lends only the two elements it drives');
-    equal(pool.lend(), null, 'and then none;');
-    lease.giveBack();
+    await playback.ready();
+    equal(engine.players.length, 3, 'one engine player per element, never a second;');
+    equal(playerOf(engine, storyVideos[0]).itemId, 7, 'the load asked before the engine arrived reached the story\'s element;');
+    stories.release();
+    equal(pool.slots.length, 3, 'and then all three are the feed\'s;');
   } finally {
     pool.destroy();
   }

@@ -3,7 +3,7 @@
 // choice of language. Results land in window.__results for pytest (test_engine_unit.py).
 import { parseSubtitleRenditions, parseTimestamp, parseWebVTT } from '../../../Web/js/player/webvtt.js';
 import { CaptionTrack } from '../../../Web/js/player/captions.js';
-import { captionFor, rememberedCaptions } from '../../../Web/js/feed/captions-control.js';
+import { captionFor, rememberedCaptions } from '../../../Web/js/ui/preferences.js';
 import { test, assert, equal, run } from './harness.js';
 
 const base = 'http://127.0.0.1:8080/media/TOKEN/5/';
@@ -100,6 +100,12 @@ test('a CaptionTrack adds each cue once, switches language without leftovers, an
   equal(track.cues.length, 0, 'hiding drops the cues');
   equal(drawn.at(-1), [], 'and clears what the page drew');
   equal(await captions.show(`${base}master.m3u8`, { language: 'de', name: 'German' }), false, 'a language the post lacks');
+
+  // The next holder of the element (another feed, a story, the full player) draws into the same track.
+  const later = new CaptionTrack(video, { fetchText: server.fetchText, onCues: () => {} });
+  equal(await later.show(`${base}master.m3u8`, { language: 'en', name: 'English' }), true);
+  equal(video.textTracks.length, 1, 'a second CaptionTrack on the element takes over its track');
+  later.hide();
 });
 
 test('the feed picks the remembered caption by name, else by language', () => {

@@ -1,10 +1,10 @@
 // The detail sheet's content for one post: poster header, title, uploader, description with
 // links and #tags, tags, facts (duration, dates, source), favorite and rating, and the action
 // row. Buttons carry `data-action`; the sheet (index.js) decides what they do.
-import { h } from './dom.js';
+import { h } from '../ui/dom.js';
 import { icon } from '../ui/icons.js';
-import { formatDate, displayName } from '../feed/format.js';
-import { linkify, tagHref, uploaderHref, formatDuration } from './linkify.js';
+import { formatDate, displayName, formatDuration } from '../ui/format.js';
+import { linkify, tagHref, uploaderHref } from './linkify.js';
 
 /** The title grids show (the server sends `title`; older servers: first description line). */
 export function titleOf(item) {

@@ -1,12 +1,12 @@
-// The detail sheet: `openDetail(postId, { api, navigate, context })` → `{ close() }`.
+// The detail sheet: `openDetail(postId, { api, navigate, context, playback, store })` → `{ close() }`.
 // A modal <dialog> (focus stays inside, Escape closes) at the bottom on phones and centred on
 // wide screens (css/detail.css). While open the URL is /p/{id}: opening from a grid pushes it,
 // closing goes back; the browser's back button closes it (popstate). A link inside (uploader,
 // #tag, tag chip) closes the sheet and replaces /p/{id} with where it leads.
 //
-// Events for the grids (window): `reelhouse:post-changed` { item } after a favorite, rating
-// or edit, and `reelhouse:post-deleted` { id } after a delete, so a grid drops the cover.
-import { h, useStylesheet, copyText } from './dom.js';
+// The app's store (state/store.js) hears `postChanged` { item } after a favorite, rating or
+// edit, and `postDeleted` { id } after a delete, so a grid drops the cover.
+import { h, useStylesheet, copyText } from '../ui/dom.js';
 import { detailApi } from './detail-api.js';
 import { renderDetail, titleOf } from './detail-view.js';
 import { openEditor, confirmDelete, openCollections, closePanel } from './owner-tools.js';
@@ -16,11 +16,9 @@ import { recordEvent } from '../events/index.js';
 
 let openSheet = null;
 
-function announce(name, detail) {
-  window.dispatchEvent(new CustomEvent(name, { detail }));
-}
-
-export function openDetail(postId, { navigate, context = null } = {}) {
+export function openDetail(postId, { navigate, context = null, playback = null, store = null } = {}) {
+  // A sheet opened on its own (no app around it: the tests) tells nobody.
+  const announce = (key, value) => store?.set(key, value);
   useStylesheet('/css/detail.css');
   openSheet?.close({ silent: true });
   const id = Number(postId);
@@ -104,7 +102,7 @@ export function openDetail(postId, { navigate, context = null } = {}) {
   function changed(change) {
     Object.assign(item, change);
     render();
-    announce('reelhouse:post-changed', { item });
+    announce('postChanged', { item });
   }
 
   async function toggleFavorite() {
@@ -133,13 +131,15 @@ export function openDetail(postId, { navigate, context = null } = {}) {
   }
 
   let starting = false;
+  /** The full player (js/watch/), on an element leased from the page's playback service. */
   async function play() {
     if (watch || starting) return;
+    if (!playback) { showToast("The player isn't available on this page."); return; }
     starting = true;
     const { startWatch } = await import('../watch/index.js');
     starting = false;
     if (closed || watch) return;
-    watch = startWatch(body.querySelector('.detail-hero'), { item });
+    watch = startWatch(body.querySelector('.detail-hero'), { item, playback });
   }
 
   async function copyLink() {
@@ -171,7 +171,7 @@ export function openDetail(postId, { navigate, context = null } = {}) {
       case 'delete':
         confirmDelete(panel, {
           remove: () => detailApi.remove(id),
-          onDeleted: () => { announce('reelhouse:post-deleted', { id }); showToast('Post deleted.'); close(); },
+          onDeleted: () => { announce('postDeleted', { id }); showToast('Post deleted.'); close(); },
         });
         break;
       case 'collections':

@@ -52,16 +52,6 @@ export function feedFromHereHref(postId, context) {
   return `/?${parts}`;
 }
 
-/** "3:07", "1:02:03"; null for no duration. */
-export function formatDuration(seconds) {
-  if (!Number.isFinite(seconds) || seconds < 0) return null;
-  const total = Math.round(seconds);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = String(total % 60).padStart(2, '0');
-  return h ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
-}
-
 /** Tags typed as "cats, #dogs  sea" → ["cats", "dogs", "sea"] (no duplicates, no empties). */
 export function parseTags(text) {
   const tags = String(text ?? '').split(/[\s,]+/).map((tag) => tag.replace(/^#+/, '').trim().toLowerCase()).filter(Boolean);

@@ -1,6 +1,6 @@
 // The owner's tools in the detail sheet's panel: edit description and tags, delete (with an
 // inline confirmation), and add to a collection (an existing one, or a new one named inline).
-import { h } from './dom.js';
+import { h } from '../ui/dom.js';
 import { parseTags } from './linkify.js';
 
 function showPanel(panel, ...children) {

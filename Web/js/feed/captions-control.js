@@ -3,26 +3,7 @@
 // that has that language. Only the video on screen shows captions, drawn in its stage as
 // plain text above the overlay.
 import { CaptionTrack } from '../player/captions.js';
-
-const KEY = 'reelhouse.captions';
-
-export function rememberedCaptions() {
-  try {
-    const value = JSON.parse(localStorage.getItem(KEY) ?? 'null');
-    return value && typeof value.language === 'string' ? { language: value.language, name: String(value.name ?? '') } : null;
-  } catch { return null; }
-}
-
-function rememberCaptions(choice) {
-  try { localStorage.setItem(KEY, JSON.stringify(choice)); } catch { /* for this visit only */ }
-}
-
-/** The item's caption matching `choice` (same name, else same language), or null. */
-export function captionFor(item, choice) {
-  const captions = item?.captions ?? [];
-  if (!choice) return null;
-  return captions.find((c) => c.name === choice.name) ?? captions.find((c) => c.language === choice.language) ?? null;
-}
+import { rememberedCaptions, rememberCaptions, captionFor } from '../ui/preferences.js';
 
 export function createCaptionsControl({ pool, entryFor }) {
   let choice = rememberedCaptions();

@@ -1,6 +1,6 @@
 // Carousels: a sideways scroll-snap track of images with dots. Native horizontal scrolling
 // gives touch swipes and trackpads; arrow buttons and ←/→ cover mouse and keyboard.
-import { escapeHTML, srcset } from './format.js';
+import { escapeHTML, srcset } from '../ui/format.js';
 import { icon } from '../ui/icons.js';
 
 /** `sizes` is the stage's (see frame.js). */

@@ -18,7 +18,7 @@ import { wireGestures } from './gestures.js';
 import { wireKeyboard } from './keyboard.js';
 import { renderState } from './states.js';
 import { wireMediaSession, describeForMediaSession } from './media-session.js';
-import { autoplayNextOn } from './preferences.js';
+import { autoplayNextOn } from '../ui/preferences.js';
 import { createCaptionsControl } from './captions-control.js';
 import { createFeedWatchEvents } from './watch-events.js';
 import { createMoreMenus } from './more-menu.js';
@@ -41,9 +41,11 @@ const RETRIED_WHEN_BACK = new Set(['network', 'expired']);
  * `list` (list-source.js's listFromQuery) plays a browse / search / shelf / collection /
  * favorites list from one post on instead of the endless feed; `tag` filters the endless feed.
  * `mode` (for_you / shuffle / latest, or null: the server's choice) orders the endless feed;
- * `onMode(mode)` hears which mode the server played.
+ * `onMode(mode)` hears which mode the server played. `playback` is the page's playback service:
+ * the feed's players are a lease of its elements (player-pool.js); `store` the app's state
+ * store (a like saved here is its `postChanged`).
  */
-export function startFeed({ engine, lookAhead, tag, list = null, mode = null, onMode = () => {}, onUnauthorized, onFilterChange, connectivity, refresher }) {
+export function startFeed({ playback: playbackService, store, lookAhead, tag, list = null, mode = null, onMode = () => {}, onUnauthorized, onFilterChange, connectivity, refresher }) {
   const scroller = document.getElementById('feed');
   const stateBox = document.getElementById('feed-state');
   // Events go out before each page, so the page already reflects what was just watched.
@@ -69,9 +71,9 @@ export function startFeed({ engine, lookAhead, tag, list = null, mode = null, on
   const lookup = (key) => entries[key] ?? null;
   const entryOf = (element) => entries[Number(element?.dataset.entry)] ?? null;
   const pool = createPlayerPool({
-    engine, lookup,
-    // The full player gave back the element it borrowed: put the feed's players in place again.
-    onReturn: () => { if (!stopped && source.items.length) { planPlayers(); playback.playerReady(); captions.update(); } },
+    playback: playbackService, lookup,
+    // A screen over the feed took an element, or gave it back: put the feed's players in place again.
+    onSeatsChange: () => { if (!stopped && source.items.length) { planPlayers(); playback.playerReady(); captions.update(); } },
     onReady: (slot, { element }) => { clearItemError(element); playback.playerReady(); captions.update(); },
     onError: (slot, { element }, error) => {
       showItemError(element, ERROR_TEXT[error?.code] ?? error?.message ?? ERROR_TEXT.decode);
@@ -106,9 +108,9 @@ export function startFeed({ engine, lookAhead, tag, list = null, mode = null, on
     pool.focus(kinds[current] === 'video' ? keys[current] : null);
     captions.update();
     loadImagesNear(keys.map((key) => entries[key].element), current);
-    // The engine's prefetch list is one list: while stories or the full player cover the feed
-    // (they borrowed a player), theirs is the one that counts; onReturn replans ours.
-    if (lookAhead && !pool.lending) engine.prefetch(prefetchTargets(kinds, current).map((index) => entries[keys[index]].item));
+    // The engine's prefetch list is one list: while stories or the full player cover the feed,
+    // theirs is the one that counts (the playback service keeps ours for when they close).
+    if (lookAhead) pool.prefetch(prefetchTargets(kinds, current).map((index) => entries[keys[index]].item));
   }
 
   /**
@@ -247,7 +249,7 @@ export function startFeed({ engine, lookAhead, tag, list = null, mode = null, on
 
   function like(element, liked) {
     const entry = entryOf(element);
-    if (entry) setLiked(entry.item, element, liked ?? !entry.item.is_favorited);
+    if (entry) setLiked(entry.item, element, liked ?? !entry.item.is_favorited, { store });
   }
 
   /** The ⋯ panel's actions; the panel closes first (focus goes back to ⋯). */
@@ -289,7 +291,7 @@ export function startFeed({ engine, lookAhead, tag, list = null, mode = null, on
       case 'like': like(element); break;
       case 'rate': {
         const value = Number(button.dataset.value);
-        setRating(entry.item, element, entry.item.rating === value ? 0 : value);
+        setRating(entry.item, element, entry.item.rating === value ? 0 : value, { store });
         break;
       }
       case 'info': toggleInfo(element); break;

@@ -1,6 +1,6 @@
 // Builds the element for one feed item: a stage (poster, then the pooled <video>, or the
 // photo / carousel) and the overlay. Markup contract: data-item-id is the API id.
-import { escapeHTML, displayName, srcset } from './format.js';
+import { escapeHTML, displayName, srcset } from '../ui/format.js';
 import { overlayHTML, renderSocial } from './overlay.js';
 import { carouselHTML } from './carousel.js';
 import { applyFrame, frameFor, imageSizes } from './frame.js';

@@ -1,5 +1,5 @@
 // Lock-screen / media-key integration: what is playing and next / previous / play / pause.
-import { displayName } from './format.js';
+import { displayName } from '../ui/format.js';
 
 export function wireMediaSession(actions) {
   if (!('mediaSession' in navigator)) return;

@@ -3,7 +3,7 @@
 // (no menu role, whose arrow-key contract it would not honour): Tab moves through it, Escape
 // or a tap elsewhere closes it and gives focus back to ⋯; so does another item becoming the
 // current one (the feed calls close). The feed handles the data-actions.
-import { escapeHTML } from './format.js';
+import { escapeHTML } from '../ui/format.js';
 
 /** Whose posts "Hide posts from …" hides: the server's key is `uploader`, else `username`. */
 export function uploaderKey(item) {

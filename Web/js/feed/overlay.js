@@ -3,7 +3,7 @@
 // they were chosen (`reason`, e.g. "because you liked “…”"); other modes send none.
 // Buttons carry data-action; the feed handles them.
 import { icon } from '../ui/icons.js';
-import { displayName, escapeHTML, formatDate } from './format.js';
+import { displayName, escapeHTML, formatDate } from '../ui/format.js';
 import { moreButtonHTML, morePanelHTML } from './more-menu.js';
 
 export function overlayHTML(item) {

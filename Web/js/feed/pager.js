@@ -2,7 +2,7 @@
 // touch swipes, wheels and trackpads; an IntersectionObserver says which item is on screen.
 // Programmatic moves (keyboard) announce the new item at once instead of after the scroll.
 // Items hidden in place ("Not interested") take no room and are stepped over.
-import { prefersReducedMotion } from './preferences.js';
+import { prefersReducedMotion } from '../ui/preferences.js';
 
 export function createPager({ scroller, onCurrentChange }) {
   const elements = [];

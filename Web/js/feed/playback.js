@@ -1,7 +1,7 @@
 // Who plays: only the current item's video, and only while the user has not paused it, is not
 // holding a long-press, and the tab is visible. Every other pooled video is paused and muted.
 // Autoplay with sound may be refused by the browser; then the video plays muted with a hint.
-import { rememberMuted, rememberedMuted } from './preferences.js';
+import { rememberMuted, rememberedMuted } from '../ui/preferences.js';
 
 export function createPlayback({ pool, elementFor }) {
   let muted = rememberedMuted();

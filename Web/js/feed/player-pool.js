@@ -1,43 +1,58 @@
-// Exactly three <video> elements, created once and recycled: each is moved into the item it is
-// assigned to (so the on-screen item contains its video) and loaded through the engine. Only
-// the current item's video may play or make sound; the others sit paused and muted, warm.
+// The feed's players: a lease of the page's three <video> elements from the playback service
+// (js/playback/), recycled: each is moved into the item it is assigned to (so the on-screen
+// item contains its video) and loaded through the engine. Only the current item's video may
+// play or make sound; the others sit paused and muted, warm.
 // Items are named by their feed position (`key`), not their API id: after the endless feed
 // wraps, one post can appear twice, and each copy is its own place for a player.
 //
-// The three elements belong to the page, not to one feed: a feed started again (a new filter)
-// reuses them, and the full player (js/watch/) borrows one through `borrowPlayer` instead of
-// creating a fourth. A borrowed slot is invisible to the feed (`slots`, `assignment`, `apply`
-// skip it) until it is given back; then the feed plans its players again (`onReturn`).
-import { lendVideo, pageVideos, registerPool } from './video-lease.js';
+// The feed is the page's base layer: the story player and the full player, opened over it,
+// take elements from this lease (an idle one first, the one on screen last). A slot whose
+// element was taken vanishes from `slots` at once; when the element comes back it is a new,
+// idle slot; either way `onSeatsChange` lets the feed plan its players again.
+import { LAYER } from '../playback/index.js';
 
-export { borrowPlayer } from './video-lease.js';
-
-export function createPlayerPool({ engine, size = 3, lookup, onReady, onError, onReturn = () => {} }) {
+export function createPlayerPool({ playback, lookup, onReady, onError, onSeatsChange = () => {} }) {
   const park = document.createElement('div');
   park.hidden = true;
   park.className = 'video-park';
   document.body.append(park);
 
-  const slots = pageVideos().slice(0, size).map((video, index) => {
-    video.loop = true;
-    video.muted = true;
-    video.dataset.slot = String(index);
-    const lent = lendVideo(video);
-    if (!lent) park.append(video);
-    const slot = { video, player: lent ? null : engine.attach(video), key: null, ready: false, generation: 0, error: null, borrowed: lent };
-    slot.player?.on?.('error', (error) => errorOf(slot, error));
-    return slot;
+  let slots = [];   // { player (a LeasedPlayer), video, key, ready, generation, error }
+  const lease = playback.lease({
+    name: 'feed', players: 3, layer: LAYER.base,
+    onChange: () => { if (sync()) onSeatsChange(); },
+    onError: (player, error) => {
+      const slot = slots.find((candidate) => candidate.player === player);
+      const target = slot && slot.key !== null ? lookup(slot.key) : null;
+      if (target) onError(slot, target, error);
+    },
   });
 
-  function errorOf(slot, error) {
-    const target = slot.key === null ? null : lookup(slot.key);
-    if (target) onError(slot, target, error);
+  function adopt(player) {
+    const { video } = player;
+    video.loop = true;
+    video.muted = true;
+    park.append(video);
+    return { player, video, key: null, ready: false, generation: 0, error: null };
   }
 
-  /** The slots the feed may use: every one not lent to the full player. */
-  const available = () => slots.filter((slot) => !slot.borrowed);
-  const slotFor = (key) => available().find((slot) => slot.key === key) ?? null;
-  let focusedKey = null;
+  /** `slots` follows the lease's players; true when any came or went. */
+  function sync() {
+    const live = lease.players;
+    let changed = false;
+    for (const slot of slots) {
+      if (live.includes(slot.player)) continue;
+      // Taken by a screen over the feed: its item's spinner goes, its late load is ignored.
+      if (slot.key !== null) lookup(slot.key)?.element.classList.remove('loading');
+      slot.generation += 1;
+      changed = true;
+    }
+    slots = live.map((player) => slots.find((slot) => slot.player === player) ?? (changed = true, adopt(player)));
+    return changed;
+  }
+  sync();
+
+  const slotFor = (key) => slots.find((slot) => slot.key === key) ?? null;
 
   function release(slot) {
     // A load cut short leaves its item's spinner behind otherwise.
@@ -75,14 +90,15 @@ export function createPlayerPool({ engine, size = 3, lookup, onReady, onError, o
     });
   }
 
-  const pool = {
-    get slots() { return available(); },
+  return {
+    /** The slots the feed holds now (fewer while a screen over the feed holds elements). */
+    get slots() { return slots; },
     /** Current assignment as feed positions (null = idle), in the order of `slots`. */
-    assignment: () => available().map((slot) => slot.key),
+    assignment: () => slots.map((slot) => slot.key),
 
     /** Applies a plan from planPool (over `slots`): players whose item changes are reloaded. */
     apply(plan) {
-      const open = available();
+      const open = slots;
       plan.forEach((key, index) => {
         const slot = open[index];
         if (!slot) return;
@@ -104,65 +120,21 @@ export function createPlayerPool({ engine, size = 3, lookup, onReady, onError, o
     slotFor,
 
     /**
-     * Tells the engine which player is on screen (`key` null: none), so it downloads first.
-     * While a borrower (stories, the full player) holds one of our elements, its screen covers
-     * the feed and it names the player on screen: the feed replanning behind it (a page of
-     * items arriving) must not hand the link back to a video nobody sees. takeBack replans.
+     * Names the player on screen (`key` null: none), so its downloads go first. While a screen
+     * over the feed holds the lease's top place, the service keeps this for when it closes.
      */
     focus(key) {
-      focusedKey = key;
-      if (!pool.lending) engine.focus(key === null ? null : slotFor(key)?.player ?? null);
+      lease.focus(key === null ? null : slotFor(key)?.player ?? null);
     },
 
-    /** Whether a borrower holds one of our elements (its screen is over the feed). */
-    get lending() { return slots.some((slot) => slot.borrowed); },
-
-    releaseAll() {
-      available().forEach((slot) => { release(slot); park.append(slot.video); });
-    },
-
-    /**
-     * Lends a player to the full player: an idle slot first, else one not on screen, else the
-     * one on screen (the feed is hidden behind the full player then). Null if all are lent.
-     */
-    lend() {
-      const open = available();
-      const slot = open.find((candidate) => candidate.key === null)
-        ?? open.find((candidate) => candidate.key !== focusedKey) ?? open[0];
-      if (!slot) return null;
-      if (slot.key !== null || slot.generation > 0) release(slot);
-      // The borrower's screen covers the feed: until it names its own player on screen, no
-      // feed video behind it holds the link (`focus` leaves the engine alone while lending).
-      engine.focus(null);
-      slot.borrowed = true;
-      slot.video.loop = false;
-      return { video: slot.video, player: slot.player, engine };
-    },
-
-    /** The full player is done with `video`: the feed may use it again. */
-    takeBack(video, player) {
-      const slot = slots.find((candidate) => candidate.video === video);
-      if (!slot || !slot.borrowed) return;
-      slot.borrowed = false;
-      if (!slot.player || slot.player !== player) {   // lent by an earlier pool, or none: attach ours
-        slot.player = engine.attach(video);
-        slot.player.on?.('error', (error) => errorOf(slot, error));
-      }
-      slot.player.unload();
-      slot.video.loop = true;
-      slot.video.muted = true;
-      park.append(slot.video);
-      onReturn();
-    },
+    /** The items to warm next (the engine's prefetch, while the feed is the screen on top). */
+    prefetch(items) { lease.prefetch(items); },
 
     destroy() {
-      engine.focus(null);
-      registerPool(null, pool);
-      // A lent slot keeps playing in the full player; the borrower detaches it when done.
-      available().forEach((slot) => { release(slot); engine.detach(slot.player); });
+      slots.forEach((slot) => release(slot));
+      slots = [];
+      lease.release();
       park.remove();
     },
   };
-  registerPool(pool);
-  return pool;
 }

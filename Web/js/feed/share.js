@@ -1,6 +1,6 @@
 // Sharing a post from the feed: the system share sheet (phones) or a copied link, both to the
 // post's own page (/p/{id}); either counts as a `share` event once it went through.
-import { copyText } from '../detail/dom.js';
+import { copyText } from '../ui/dom.js';
 import { showToast } from '../ui/toast.js';
 import { recordEvent } from '../events/index.js';
 

@@ -6,7 +6,7 @@ import { recordEvent } from '../events/index.js';
 import { showToast } from '../ui/toast.js';
 import { renderSocial } from './overlay.js';
 
-async function commit(item, element, change, send, failure, event) {
+async function commit(item, element, change, send, failure, event, store) {
   const before = { is_favorited: item.is_favorited, rating: item.rating };
   Object.assign(item, change);
   renderSocial(element, item);
@@ -14,7 +14,7 @@ async function commit(item, element, change, send, failure, event) {
     await send();
     recordEvent(event.type, item.id, event.fields);
     // The rest of the app follows (the Favorites tab appears with the first like).
-    window.dispatchEvent(new CustomEvent('reelhouse:post-changed', { detail: { item } }));
+    store.set('postChanged', { item });
   } catch (error) {
     Object.assign(item, before);
     renderSocial(element, item);
@@ -22,13 +22,14 @@ async function commit(item, element, change, send, failure, event) {
   }
 }
 
-export function setLiked(item, element, liked) {
+/** `store`: the app's (state/store.js), told `postChanged` once the server saved it. */
+export function setLiked(item, element, liked, { store }) {
   if (Boolean(item.is_favorited) === liked) return Promise.resolve();
   return commit(item, element, { is_favorited: liked }, () => api.setFavorite(item.id, liked),
-    liked ? "Couldn't save your like." : "Couldn't remove your like.", { type: liked ? 'favorite' : 'unfavorite' });
+    liked ? "Couldn't save your like." : "Couldn't remove your like.", { type: liked ? 'favorite' : 'unfavorite' }, store);
 }
 
-export function setRating(item, element, rating) {
+export function setRating(item, element, rating, { store }) {
   return commit(item, element, { rating }, () => api.setRating(item.id, rating), "Couldn't save your rating.",
-    { type: 'rating', fields: { value: rating } });
+    { type: 'rating', fields: { value: rating } }, store);
 }

@@ -1,6 +1,6 @@
 // What the feed shows instead of reels: loading, an empty library, a filter with no match,
 // or an error with a retry. Never a blank screen.
-import { escapeHTML } from './format.js';
+import { escapeHTML } from '../ui/format.js';
 
 export function renderState(box, state, { onRetry, onClearFilter } = {}) {
   if (!state) { box.hidden = true; box.innerHTML = ''; return; }

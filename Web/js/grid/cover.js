@@ -2,7 +2,8 @@
 // opens the detail sheet in place. The picture is the post's content-hashed thumbnail or
 // poster (a changed cover has a new URL, so it always shows), chosen by `srcset` for the size
 // drawn; the box keeps a 9:16 shape whatever the picture, so grids never go ragged.
-import { formatDuration, postTitle } from './post-title.js';
+import { postTitle } from './post-title.js';
+import { formatDuration } from '../ui/format.js';
 
 /** `srcset` candidates from the small thumbnail up to the full poster (or an image's variants). */
 export function coverSources(item) {
@@ -46,7 +47,7 @@ export function createCover(item, { sizes, onOpen, decorateTitle, tag = 'li' }) 
   if (decorateTitle) decorateTitle(caption, title); else caption.textContent = title;
   link.append(caption);
 
-  const badge = formatDuration(item.duration);
+  const badge = item.duration > 0 ? formatDuration(item.duration) : null;   // no badge for an unknown length
   if (badge && item.kind === 'video') {
     const duration = document.createElement('span');
     duration.className = 'cover-duration';

@@ -10,7 +10,7 @@ const SKELETONS = 12;
  * `fetchPage({ cursor, signal })` → `{ items, next_cursor }`. `onOpen(item, items)` opens a
  * cover; `onFirstPage(result)` sees the first answer (titles); `decorateTitle` as in cover.js.
  */
-export function createLazyGrid({ fetchPage, onOpen, onFirstPage, decorateTitle, emptyText = 'Nothing here yet.', label, root = null }) {
+export function createLazyGrid({ store, fetchPage, onOpen, onFirstPage, decorateTitle, emptyText = 'Nothing here yet.', label, root = null }) {
   const element = document.createElement('div');
   element.className = 'lazy-grid';
   const list = document.createElement('ul');
@@ -76,7 +76,7 @@ export function createLazyGrid({ fetchPage, onOpen, onFirstPage, decorateTitle, 
     } catch (error) {
       skeletons.forEach((skeleton) => skeleton.remove());
       if (error?.name === 'AbortError' || mine !== generation) return;
-      if (error?.isUnauthorized) { window.dispatchEvent(new CustomEvent('reelhouse:signed-out')); return; }
+      if (error?.isUnauthorized) { store.set('session', 'signed-out'); return; }   // app.js shows the sign-in form
       showStatus(error?.message ?? 'This list could not be loaded.', true);
       return;
     } finally {
@@ -91,15 +91,15 @@ export function createLazyGrid({ fetchPage, onOpen, onFirstPage, decorateTitle, 
 
   observer.observe(sentinel);
   // A post deleted from the detail sheet leaves the grid at once.
-  const onDeleted = (event) => {
-    const id = Number(event.detail?.id);
+  const onDeleted = (deleted) => {
+    const id = Number(deleted?.id);
     const index = items.findIndex((item) => item.id === id);
     if (index < 0) return;
     items.splice(index, 1);
     list.querySelector(`.cover[data-item-id="${id}"]`)?.closest('.cover-cell')?.remove();
     element.dataset.count = String(items.length);
   };
-  window.addEventListener('reelhouse:post-deleted', onDeleted);
+  const unwatchDeleted = store.subscribe('postDeleted', onDeleted);
 
   return {
     element,
@@ -121,7 +121,7 @@ export function createLazyGrid({ fetchPage, onOpen, onFirstPage, decorateTitle, 
       generation += 1;
       controller?.abort();
       observer.disconnect();
-      window.removeEventListener('reelhouse:post-deleted', onDeleted);
+      unwatchDeleted();
     },
   };
 }

@@ -38,7 +38,7 @@ function svg(path) {
   return icon;
 }
 
-export function createNav(container, { api }) {
+export function createNav(container, { api, store }) {
   const list = document.createElement('ul');
   const links = new Map();
   for (const tab of TABS) {
@@ -71,7 +71,7 @@ export function createNav(container, { api }) {
 
   let currentName = null;
   // The detail sheet (or the feed) changed a favorite: the tab may appear or go at once.
-  window.addEventListener('reelhouse:post-changed', () => checkFavorites(true));
+  store.subscribe('postChanged', () => checkFavorites(true));
   return {
     /** Marks the tab of `routeName` as the current page, and re-checks Favorites now and then. */
     select(routeName) {

@@ -69,8 +69,14 @@ export class CaptionTrack {
     this.onCues([]);
   }
 
+  /**
+   * The element's one caption track. Text tracks cannot be removed, and the pooled elements
+   * outlive every feed, story and full player that draws into them: the track made by an
+   * earlier CaptionTrack on this element is taken over, never a second one added.
+   */
   ownTrack() {
-    this.track ??= this.video.addTextTrack('subtitles', 'Captions');
+    this.track ??= [...this.video.textTracks].find((track) => track.kind === 'subtitles' && track.label === 'Captions' && !track.language)
+      ?? this.video.addTextTrack('subtitles', 'Captions');
     return this.track;
   }
 

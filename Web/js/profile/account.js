@@ -1,5 +1,5 @@
 // Who you are, sign out, and change password.
-import { h } from '../detail/dom.js';
+import { h } from '../ui/dom.js';
 import { profileApi } from './profile-api.js';
 import { logout } from '../auth/logout.js';
 

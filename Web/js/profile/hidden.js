@@ -1,8 +1,8 @@
 // What the person hid from For You: posts marked "Not interested" (GET /api/v1/me/not-interested,
 // paged; Undo → DELETE …/{id}) and uploaders hidden with "Hide posts from NAME"
 // (GET /api/v1/me/hidden-uploaders; Unhide → DELETE …/{name}, percent-encoded).
-import { h } from '../detail/dom.js';
-import { formatDate } from '../feed/format.js';
+import { h } from '../ui/dom.js';
+import { formatDate } from '../ui/format.js';
 import { historyApi } from './profile-api.js';
 import { postRow, pagedList } from './post-row.js';
 

@@ -1,8 +1,8 @@
 // Watch history on Profile (GET /api/v1/me/history, newest first, paged): each post opens its
 // detail sheet; "Remove" forgets one post (DELETE /api/v1/me/history/{id}); "Clear history",
 // asked first, forgets them all (DELETE /api/v1/me/history) — For You starts over from there.
-import { h } from '../detail/dom.js';
-import { formatDate } from '../feed/format.js';
+import { h } from '../ui/dom.js';
+import { formatDate } from '../ui/format.js';
 import { historyApi } from './profile-api.js';
 import { postRow, pagedList } from './post-row.js';
 

@@ -1,8 +1,8 @@
 // The Profile screen: `renderProfile(root, ctx)` → `{ destroy() }` (ctx as every screen's:
-// { api, navigate, params, query, user, openDetail }). Account, your stories, watch history,
+// { api, navigate, store, params, query, user, openDetail }). Account, your stories, watch history,
 // not interested, hidden uploaders, password, API keys, preferences, library and about, each a
 // card (css/profile.css).
-import { h, useStylesheet } from '../detail/dom.js';
+import { h, useStylesheet } from '../ui/dom.js';
 import { profileApi } from './profile-api.js';
 import { accountSection, passwordSection } from './account.js';
 import { keysSection } from './keys.js';
@@ -21,7 +21,7 @@ export function renderProfile(root, ctx = {}) {
     if (gone) return;
     screen.append(
       accountSection(user), storiesSection(), historySection({ openDetail: ctx.openDetail }),
-      notInterestedSection({ openDetail: ctx.openDetail }), hiddenUploadersSection(), librariesSection(), preferencesSection(), keysSection(), passwordSection(), aboutSection());
+      notInterestedSection({ openDetail: ctx.openDetail }), hiddenUploadersSection(), librariesSection({ store: ctx.store }), preferencesSection(), keysSection(), passwordSection(), aboutSection());
   }
   if (ctx.user) fill(ctx.user);
   else profileApi.me().then(fill, () => fill(null));

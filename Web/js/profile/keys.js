@@ -1,7 +1,7 @@
 // API keys for native apps and scripts: create (the secret is shown once, with a copy button),
 // list, revoke (after a confirmation).
-import { h, copyText } from '../detail/dom.js';
-import { formatDate } from '../feed/format.js';
+import { h, copyText } from '../ui/dom.js';
+import { formatDate } from '../ui/format.js';
 import { profileApi } from './profile-api.js';
 
 export function keysSection() {

@@ -1,7 +1,7 @@
 // One post in a Profile list (watch history, not interested): its thumbnail and title as a
 // link that opens the post, a line of facts, and the row's own buttons. A post no longer
 // visible (deleted, or its library no longer shared) is named by its id, without a link.
-import { h } from '../detail/dom.js';
+import { h } from '../ui/dom.js';
 import { postTitle } from '../grid/post-title.js';
 
 export function postRow({ postId, video, facts, buttons, openDetail }) {

@@ -1,7 +1,8 @@
 // Preferences (start muted, data saver, autoplay next), the library switcher and About.
-import { h } from '../detail/dom.js';
+import { h } from '../ui/dom.js';
 import { profileApi } from './profile-api.js';
-import { rememberedMuted, rememberMuted, dataSaverOn, setDataSaver, autoplayNextOn, setAutoplayNext } from '../feed/preferences.js';
+import { currentLibrary, setLibrary } from '../state/library.js';
+import { rememberedMuted, rememberMuted, dataSaverOn, setDataSaver, autoplayNextOn, setAutoplayNext } from '../ui/preferences.js';
 
 function toggle(name, label, hint, checked, onChange) {
   const input = h('input', { type: 'checkbox', name, checked });
@@ -17,33 +18,18 @@ export function preferencesSection() {
     toggle('autoplay-next', 'Autoplay next', 'Move on to the next post when a video ends.', autoplayNextOn(), setAutoplayNext));
 }
 
-/** The shell's library state (js/state/library.js); a stand-in until that module is there. */
-async function libraryState() {
-  try {
-    return await import('../state/library.js');
-  } catch {
-    const key = 'reelhouse.library';
-    return {
-      currentLibrary: () => { try { return Number(localStorage.getItem(key)) || null; } catch { return null; } },
-      setLibrary: (id) => {
-        try { if (id === null) localStorage.removeItem(key); else localStorage.setItem(key, String(id)); } catch { /* visit only */ }
-        window.dispatchEvent(new CustomEvent('reelhouse:library', { detail: { id } }));
-      },
-    };
-  }
-}
-
-export function librariesSection() {
+/** `store`: the app's state store; a choice made here is its `library` (state/library.js). */
+export function librariesSection({ store }) {
   const list = h('div', { class: 'profile-libraries', role: 'radiogroup', 'aria-labelledby': 'profile-libraries-title' },
     h('p', { class: 'profile-muted' }, 'Loading…'));
   const status = h('p', { class: 'profile-status', role: 'status' });
-  Promise.all([profileApi.libraries(), libraryState()]).then(([answer, state]) => {
+  profileApi.libraries().then((answer) => {
     const libraries = answer.libraries ?? [];
-    const current = state.currentLibrary();
+    const current = currentLibrary();
     const option = (id, name, count) => {
       const input = h('input', { type: 'radio', name: 'library', value: id === null ? '' : String(id), checked: current === id });
       input.addEventListener('change', () => {
-        state.setLibrary(id);
+        setLibrary(store, id);
         status.textContent = `Showing ${name}.`;
       });
       return h('label', { class: 'profile-library' }, input, h('span', {}, name), count === null ? null : h('small', {}, ` ${count} post${count === 1 ? '' : 's'}`));

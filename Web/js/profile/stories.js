@@ -1,8 +1,8 @@
 // "Your stories" on Profile: your own story items, live and expired (GET /api/v1/stories/archive,
 // newest first, paged), each a small poster labelled live / expired / kept with its date, and
 // Keep as post / Delete (asked first) as in the player's ⋯ menu.
-import { h, useStylesheet } from '../detail/dom.js';
-import { formatDate } from '../feed/format.js';
+import { h, useStylesheet } from '../ui/dom.js';
+import { formatDate } from '../ui/format.js';
 import { storiesOwnerApi, isExpired } from '../stories/owner-api.js';
 
 const PAGE_SIZE = 24;

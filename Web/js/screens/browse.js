@@ -37,6 +37,7 @@ export function render(root, ctx) {
 
   const panel = createFilterPanel({ api: ctx.api, onChange: (next) => setQuery(next) });
   const grid = createLazyGrid({
+    store: ctx.store,
     root: ctx.scroller,
     label: 'All posts',
     emptyText: 'No post matches these filters.',
@@ -65,7 +66,7 @@ export function render(root, ctx) {
 
   paint();
   grid.loadMore();
-  const unwatch = onLibraryChange(() => grid.reload());
+  const unwatch = onLibraryChange(ctx.store, () => grid.reload());
   return {
     /** The URL changed under this screen (sort, filters, back/forward): follow it. */
     update(nextQuery) {

@@ -37,6 +37,7 @@ export function renderCollection(root, ctx) {
     grid?.destroy();
     dirty = false;
     grid = createLazyGrid({
+      store: ctx.store,
       root: ctx.scroller,
       label: 'Collection',
       emptyText: 'This collection has no posts yet.',
@@ -73,6 +74,6 @@ export function renderCollection(root, ctx) {
   }
 
   showGrid();
-  const unwatch = onLibraryChange(() => { dirty = true; if (!editing) showGrid(); });
+  const unwatch = onLibraryChange(ctx.store, () => { dirty = true; if (!editing) showGrid(); });
   return { destroy() { unwatch(); controller?.abort(); grid?.destroy(); } };
 }

@@ -17,7 +17,7 @@ export function render(root, ctx) {
   const trayRoot = document.createElement('div');
   trayRoot.className = 'discover-stories';
   root.replaceChildren(header, trayRoot, body);
-  const tray = mountTray(trayRoot, { api: ctx.api, navigate: ctx.navigate });
+  const tray = mountTray(trayRoot, { api: ctx.api, navigate: ctx.navigate, store: ctx.store });
   let rows = [];
   let controller = null;
 
@@ -57,7 +57,7 @@ export function render(root, ctx) {
     }
   }
 
-  const unwatch = onLibraryChange(load);
+  const unwatch = onLibraryChange(ctx.store, load);
   load();
   return {
     destroy() { unwatch(); controller?.abort(); rows.forEach((row) => row.destroy()); tray.destroy(); },

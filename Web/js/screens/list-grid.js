@@ -7,6 +7,7 @@ function renderList(root, ctx, { title, kind, query, fetchPage, titleOf, emptyTe
   const header = screenHeader(title);
   const heading = header.querySelector('h1');
   const grid = createLazyGrid({
+    store: ctx.store,
     root: ctx.scroller,
     label: title,
     emptyText,
@@ -16,7 +17,7 @@ function renderList(root, ctx, { title, kind, query, fetchPage, titleOf, emptyTe
   });
   root.replaceChildren(header, grid.element);
   grid.loadMore();
-  const unwatch = onLibraryChange(() => grid.reload());
+  const unwatch = onLibraryChange(ctx.store, () => grid.reload());
   return { destroy() { unwatch(); grid.destroy(); } };
 }
 

@@ -27,8 +27,7 @@ export function messageBox(text, { onRetry } = {}) {
   return box;
 }
 
-/** Reloads the screen when the person picks another library (state/library.js). */
-export function onLibraryChange(reload) {
-  window.addEventListener('reelhouse:library', reload);
-  return () => window.removeEventListener('reelhouse:library', reload);
+/** Reloads the screen when the person picks another library (the store's `library`); returns the unsubscribe. */
+export function onLibraryChange(store, reload) {
+  return store.subscribe('library', () => reload());
 }

@@ -38,6 +38,7 @@ export function render(root, ctx) {
     onHint: (prefix) => { input.value = `${input.value.trim()} ${prefix}`.trimStart(); input.focus(); },
   });
   const grid = createLazyGrid({
+    store: ctx.store,
     root: ctx.scroller,
     label: 'Search results',
     emptyText: 'No results. Try fewer words, or part of a word.',
@@ -80,7 +81,7 @@ export function render(root, ctx) {
   paint();
   if (q) grid.loadMore(); else aside.refresh();
   if (!q) requestAnimationFrame(() => input.focus({ preventScroll: true }));
-  const unwatch = onLibraryChange(() => { if (q) grid.reload(); });
+  const unwatch = onLibraryChange(ctx.store, () => { if (q) grid.reload(); });
   return {
     update(nextQuery) {
       const next = (nextQuery.get('q') ?? '').trim();

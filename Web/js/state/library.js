@@ -1,6 +1,6 @@
 // The library the person chose to look at (docs/catalog-api.md, "Library scope"): kept in
-// localStorage per user, sent as `library=` with every listing call (api.js), and announced
-// with a `reelhouse:library` window event so that every screen reloads in the new scope.
+// localStorage per user, sent as `library=` with every listing call (api.js), and held in the
+// app's store (`library`, state/store.js) so that every screen reloads in the new scope.
 
 let userKey = 'anonymous';
 
@@ -19,11 +19,14 @@ export function currentLibrary() {
   } catch { return null; }
 }
 
-/** Stores the choice (null: every library) and tells the screens. */
-export function setLibrary(id) {
+/**
+ * Stores the choice (null: every library), then puts it in the app's `store`, whose `library`
+ * subscribers reload: the listing calls they make already carry the new choice.
+ */
+export function setLibrary(store, id) {
   try {
     if (id === null || id === undefined || id === '') localStorage.removeItem(storageKey());
     else localStorage.setItem(storageKey(), String(id));
   } catch { /* a private window: the choice lasts for this page only */ }
-  window.dispatchEvent(new CustomEvent('reelhouse:library', { detail: { id: currentLibrary() } }));
+  store.set('library', currentLibrary());
 }

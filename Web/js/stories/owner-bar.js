@@ -4,7 +4,7 @@
 // `attachOwnerBar(view, { pause(on), onDeleted(id), onKept(item) })` → { show(item, mine),
 // busy, destroy() }. While the menu or the sheet is open the story holds (`pause(true)`) and
 // the player's keys (← → Space Esc) are the sheet's: Escape closes it, not the player.
-import { h, useStylesheet } from '../detail/dom.js';
+import { h, useStylesheet } from '../ui/dom.js';
 import { icon } from '../ui/icons.js';
 import { showToast } from '../ui/toast.js';
 import { storiesOwnerApi } from './owner-api.js';

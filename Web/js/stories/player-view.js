@@ -1,6 +1,6 @@
 // The story player's DOM: a modal <dialog> (focus stays inside; Escape closes) holding the
 // stage (media, progress, header, like), the person arrows on wide screens, and a live region.
-import { h } from '../detail/dom.js';
+import { h } from '../ui/dom.js';
 import { icon } from '../ui/icons.js';
 
 const CLOSE_ICON = '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M18.3 5.7L12 12l6.3 6.3-1.4 1.4L10.6 13.4 4.3 19.7 2.9 18.3 9.2 12 2.9 5.7 4.3 4.3l6.3 6.3 6.3-6.3z"/></svg>';
@@ -89,6 +89,24 @@ export function trapFocus(dialog) {
   };
   dialog.addEventListener('keydown', onKey);
   return () => dialog.removeEventListener('keydown', onKey);
+}
+
+/**
+ * Focus back on `opener` (the tray's ring the player was opened from) once the player closed:
+ * now, and again after the history step of `onClose` showed the screen behind (popstate).
+ */
+export function restoreFocus(opener) {
+  if (!opener) return;
+  const refocus = () => {
+    // A refreshed tray drew its rings anew: the same person's ring stands in for the old one.
+    const user = opener.closest?.('a.story-ring')?.dataset.user;
+    const target = opener.isConnected || !user ? opener
+      : [...document.querySelectorAll(`a.story-ring[data-user="${CSS.escape(user)}"]`)].find((ring) => ring.offsetParent !== null);
+    if (target?.isConnected && target.offsetParent !== null) target.focus({ preventScroll: true });
+  };
+  refocus();
+  const until = performance.now() + 1000;
+  window.addEventListener('popstate', () => { if (performance.now() < until) setTimeout(refocus); }, { once: true });
 }
 
 /** "3 h", "12 min", "now": how long ago an item was posted. */

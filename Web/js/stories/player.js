@@ -1,10 +1,10 @@
-// The full-screen story player: `openStories(username, { api, people, ... })` → `{ close() }`.
+// The full-screen story player: `openStories(username, { api, playback, store, people, ... })` → `{ close() }`.
 // One person at a time, their items oldest first from the first unseen one; each item's
 // segment fills with the time it was really on screen (story-timer.js); at its end the next
 // item plays, after a person's last item the next person in tray order. Gestures
 // (gestures.js), keys ← → Space Esc, sound (sound.js), like, seen marks (seen-queue.js) and
 // the look-ahead (preload.js: the next item and the next person's first item).
-import { useStylesheet } from '../detail/dom.js';
+import { useStylesheet } from '../ui/dom.js';
 import { showToast } from '../ui/toast.js';
 import { storiesApiFrom } from './stories-api.js';
 import { pageSeenQueue } from './seen-queue.js';
@@ -13,13 +13,10 @@ import { createStoryTimer } from './story-timer.js';
 import { wireStoryGestures } from './gestures.js';
 import { createMediaDeck } from './preload.js';
 import { createPeopleList } from './people.js';
-import { rememberOwner } from './engine.js';
+import { createStoryRefresher } from './media-refresh.js';
 import { storiesSoundOn, setStoriesSound } from './sound.js';
-import { buildPlayerView, trapFocus, ago } from './player-view.js';
+import { buildPlayerView, trapFocus, restoreFocus, ago } from './player-view.js';
 import { attachOwnerBar, dropItem } from './owner-bar.js';
-
-/** Fired on window when a player closed, after its seen marks were sent: trays refresh. */
-export const STORIES_CHANGED = 'reelhouse:stories-changed';
 
 let openPlayer = null;
 
@@ -30,15 +27,28 @@ function reducedMotion() {
 /**
  * `people`: usernames in tray order (the tray passes what it has loaded, `cursor` its next page);
  * without them the tray is fetched. `onPersonChange(user)` follows the person on screen (the
- * URL), `onClose()` runs once after the player closed.
+ * URL), `onClose()` runs once after the player closed. `playback`: the page's playback service
+ * (the videos play in a lease of its elements, preload.js); `store`: the app's state store (its
+ * `storiesChanged` goes up when an item was deleted and when the player closed, after its seen
+ * marks were sent: trays reload; on `storiesBackOnline` it shows again what failed to load).
  */
-export function openStories(username, { api, people = null, cursor = null, onPersonChange = () => {}, onClose = () => {} } = {}) {
+export function openStories(username, { api, playback, store, people = null, cursor = null, onPersonChange = () => {}, onClose = () => {} } = {}) {
   useStylesheet('/css/stories.css');
   openPlayer?.close();
   const stories = storiesApiFrom(api);
   const view = buildPlayerView();
   const progress = createProgress(view.progress);
-  const deck = createMediaDeck();
+  const refresher = createStoryRefresher(stories);
+  const deck = createMediaDeck({
+    playback, refreshItem: (item) => refresher.refresh(item),
+    // A screen opened over the stories took the element of the item on screen: show it again
+    // (another element, or the message that none is free), and never touch that element again.
+    onLost: (ids) => {
+      if (closed || !ids.includes(currentItem()?.id)) return;
+      if (shown?.element instanceof HTMLVideoElement) shown = null;
+      showItem(itemIndex);
+    },
+  });
   const order = createPeopleList(stories, { people, cursor, start: username });
   const pages = new Map();   // username → Promise<page>
   const seen = pageSeenQueue((ids) => stories.seen(ids));
@@ -62,7 +72,7 @@ export function openStories(username, { api, people = null, cursor = null, onPer
   cleanups.push(trapFocus(view.dialog));
   const owner = attachOwnerBar(view, {
     pause: (on) => (on ? timer?.pause('owner') : timer?.resume('owner')),
-    onDeleted: (id) => { window.dispatchEvent(new CustomEvent(STORIES_CHANGED)); const at = dropItem(person.page, id); if (at >= 0) showItem(at); else close(); },
+    onDeleted: (id) => { store.bump('storiesChanged'); const at = dropItem(person.page, id); if (at >= 0) showItem(at); else close(); },
   });
   cleanups.push(() => owner.destroy());
 
@@ -70,7 +80,7 @@ export function openStories(username, { api, people = null, cursor = null, onPer
     let promise = pages.get(user);
     if (!promise) {
       promise = stories.person(user).then((page) => {
-        page.items.forEach((item) => rememberOwner(item.id, user));
+        refresher.remember(user, page.items);
         return page;
       });
       promise.catch(() => pages.delete(user));
@@ -329,7 +339,8 @@ export function openStories(username, { api, people = null, cursor = null, onPer
     },
   }));
   listen(view.dialog, 'cancel', (event) => { event.preventDefault(); close(); });
-  listen(window, 'reelhouse:stories-online', () => { if (!view.message.hidden) (person ? showItem(itemIndex) : showPerson(username)); });   // back online (ui/stories-offline.js): retry what failed
+  // Back online (ui/stories-offline.js): show again what failed to load.
+  cleanups.push(store.subscribe('storiesBackOnline', () => { if (!view.message.hidden) (person ? showItem(itemIndex) : showPerson(username)); }));
   // On the document: the dialog is modal, and focus may have fallen back to <body>.
   listen(document, 'keydown', (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
@@ -358,24 +369,9 @@ export function openStories(username, { api, people = null, cursor = null, onPer
     view.dialog.close();
     view.dialog.remove();
     if (openPlayer === player) openPlayer = null;
-    seen.flush().finally(() => window.dispatchEvent(new CustomEvent(STORIES_CHANGED)));
+    seen.flush().finally(() => store.bump('storiesChanged'));
     if (!silent) onClose();
-    restoreFocus();
-  }
-
-  /** Now, and again after the history step of `onClose` showed the screen behind (popstate). */
-  function restoreFocus() {
-    if (!opener) return;
-    const refocus = () => {
-      // A refreshed tray drew its rings anew: the same person's ring stands in for the old one.
-      const user = opener.closest?.('a.story-ring')?.dataset.user;
-      const target = opener.isConnected || !user ? opener
-        : [...document.querySelectorAll(`a.story-ring[data-user="${CSS.escape(user)}"]`)].find((ring) => ring.offsetParent !== null);
-      if (target?.isConnected && target.offsetParent !== null) target.focus({ preventScroll: true });
-    };
-    refocus();
-    const until = performance.now() + 1000;
-    window.addEventListener('popstate', () => { if (performance.now() < until) setTimeout(refocus); }, { once: true });
+    restoreFocus(opener);
   }
 
   const player = {

@@ -1,9 +1,10 @@
-// The story player's media: photos through <img> + decode(), videos through the page's player
-// pool (feed/video-lease.js). Two of the pool's three elements are borrowed — the item on
-// screen and the one after it, loaded ahead so a tap starts from a warm player — and the engine
-// prefetches the next person's first video; nothing here ever creates a <video>.
-import { borrowPlayer } from '../feed/player-pool.js';
-import { storiesEngine } from './engine.js';
+// The story player's media: photos through <img> + decode(), videos through a lease of two of
+// the page's three elements from the playback service (js/playback/) — the item on screen and
+// the one after it, loaded ahead so a tap starts from a warm player — and the engine prefetches
+// the next person's first video; nothing here ever creates a <video>. The lease is taken when
+// the player first shows a video or looks ahead, and sits over the feed (LAYER.cover): the feed
+// plays on with the element left to it, and gets the two back when the player closes.
+import { LAYER } from '../playback/index.js';
 
 const LEASES = 2;
 const PHOTO_CACHE = 8;
@@ -22,24 +23,45 @@ export function photoURL(item, cssWidth = window.innerWidth) {
   return pick?.url ?? item.media?.poster?.url ?? null;
 }
 
-export function createMediaDeck() {
-  const slots = [];            // { lease, itemId, loading: Promise }
+/**
+ * `playback`: the page's playback service; `refreshItem`: fresh URLs for a story item
+ * (media-refresh.js); `onLost(itemIds)`: elements holding these items were taken by a screen
+ * opened over the stories (the player shows its item again, or says no player is free).
+ */
+export function createMediaDeck({ playback, refreshItem = null, onLost = () => {} }) {
+  let slots = [];              // { player (a LeasedPlayer), video, itemId, loading: Promise }
   const photos = new Map();    // item id → Promise<HTMLImageElement> (decoded)
-  let borrowing = null;
+  let lease = null;
   let released = false;
 
-  function borrowAll() {
-    borrowing ??= (async () => {
-      while (slots.length < LEASES && !released) {
-        const lease = await borrowPlayer({ engine: storiesEngine });
-        if (!lease) break;
-        if (released) { lease.giveBack(); break; }
-        lease.video.loop = false;
-        lease.video.classList.add('story-video');
-        slots.push({ lease, itemId: null, loading: null });
-      }
-    })();
-    return borrowing;
+  function takeLease() {
+    if (lease || released) return;
+    lease = playback.lease({ name: 'stories', players: LEASES, layer: LAYER.cover, refreshItem, onChange: sync });
+    slots = lease.players.map(adopt);
+  }
+
+  function adopt(player) {
+    player.video.loop = false;
+    player.video.classList.add('story-video');
+    return { player, video: player.video, itemId: null, loading: null };
+  }
+
+  /**
+   * The element goes back: the attribute set here goes (the service resets the rest). Also when
+   * the lease lost it: its onChange comes while the element is still as the deck left it.
+   */
+  function letGo(slot) {
+    delete slot.video.dataset.storyItem;
+  }
+
+  /** The lease's players changed: drop the slots it lost (and say which items), adopt new ones. */
+  function sync() {
+    const live = lease.players;
+    const gone = slots.filter((slot) => !live.includes(slot.player));
+    gone.forEach(letGo);
+    const lost = gone.map((slot) => slot.itemId).filter((id) => id !== null);
+    slots = live.map((player) => slots.find((slot) => slot.player === player) ?? adopt(player));
+    if (lost.length) onLost(lost);
   }
 
   function slotHolding(id) {
@@ -56,12 +78,13 @@ export function createMediaDeck() {
     const slot = slots.find((candidate) => candidate.itemId === null)
       ?? slots.find((candidate) => candidate.itemId !== keep) ?? null;
     if (!slot) return null;
-    slot.lease.video.pause();
-    slot.lease.player.unload();
+    const { video } = slot.player;
+    video.pause();
+    slot.player.unload();
     slot.itemId = item.id;
     // Which story the element holds, for the story bench's per-tap diagnostics.
-    slot.lease.video.dataset.storyItem = String(item.id);
-    slot.loading = slot.lease.player.load(item, { lookahead: ahead });
+    video.dataset.storyItem = String(item.id);
+    slot.loading = slot.player.load(item, { lookahead: ahead });
     slot.loading.catch(() => {});
     return slot;
   }
@@ -90,12 +113,12 @@ export function createMediaDeck() {
      * preloaded next (its slot is left alone when another is free). Null when no element is free.
      */
     async video(item, { keep = null } = {}) {
-      await borrowAll();
+      takeLease();
       if (released) return null;
       const slot = slotFor(item, keep);
       if (!slot) return null;
-      slot.lease.engine.focus(slot.lease.player);
-      return { video: slot.lease.video, player: slot.lease.player, loaded: slot.loading };
+      lease.focus(slot.player);
+      return { video: slot.player.video, loaded: slot.loading };
     },
 
     /** Warms what comes next: `next` into the other player (or decoded), `later` prefetched. */
@@ -103,26 +126,21 @@ export function createMediaDeck() {
       if (preloadOff()) return;
       if (next?.kind === 'photo') this.photo(next).catch(() => {});
       if (later?.kind === 'photo') this.photo(later).catch(() => {});
-      await borrowAll();
+      takeLease();
       if (released) return;
       if (next?.kind === 'video' && slots.length > 1) slotFor(next, current, { ahead: true });
-      const engine = slots[0]?.lease.engine;
-      const toPrefetch = [next, later].filter((item) => item?.kind === 'video' && !slotHolding(item.id));
-      engine?.prefetch(toPrefetch);
+      lease.prefetch([next, later].filter((item) => item?.kind === 'video' && !slotHolding(item.id)));
     },
 
     /** Every element this deck holds (the tests count them against the pool). */
-    get videos() { return slots.map((slot) => slot.lease.video); },
+    get videos() { return slots.map((slot) => slot.player.video); },
 
+    /** The elements go back (the service resets them: class, sound, loop, playing). */
     release() {
       released = true;
-      slots.splice(0).forEach((slot) => {
-        slot.lease.video.classList.remove('story-video');
-        delete slot.lease.video.dataset.storyItem;
-        slot.lease.engine.focus(null);
-        slot.lease.engine.prefetch([]);
-        slot.lease.giveBack();
-      });
+      slots.forEach(letGo);
+      slots = [];
+      lease?.release();
     },
   };
 }

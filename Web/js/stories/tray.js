@@ -1,12 +1,11 @@
-// The stories tray at the top of the feed and of Discover: `mountTray(root, { api, navigate })`
+// The stories tray at the top of the feed and of Discover: `mountTray(root, { api, navigate, store })`
 // → `{ refresh(), destroy() }`. One round avatar per person, the ring a gradient while they
 // have something unseen and grey once all is seen; pages sideways through `next_cursor` as it
 // scrolls; a pull down on touch screens (pull-refresh.js) and a button on desktop reload it.
 // `pageSize` is the server's default (20) unless given. Opening a person goes to
 // /stories/{user} with the tray's order, so the player plays on through the people after them.
-import { h, useStylesheet } from '../detail/dom.js';
+import { h, useStylesheet } from '../ui/dom.js';
 import { storiesApiFrom } from './stories-api.js';
-import { STORIES_CHANGED } from './player.js';
 import { wirePullToRefresh } from './pull-refresh.js';
 
 const REFRESH_ICON = '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M17.7 6.3A8 8 0 1019.7 14h-2.1a6 6 0 11-1.4-6.2L13 11h7V4z"/></svg>';
@@ -30,7 +29,7 @@ function renderEntry(entry) {
     h('span', { class: 'story-name' }, entry.is_me ? 'Your story' : entry.user)));
 }
 
-export function mountTray(root, { api, navigate, pageSize }) {
+export function mountTray(root, { api, navigate, store = null, pageSize }) {
   useStylesheet('/css/stories.css');
   const stories = storiesApiFrom(api);
   const list = h('ol', { class: 'stories-tray-list' });
@@ -109,9 +108,9 @@ export function mountTray(root, { api, navigate, pageSize }) {
   });
   refreshButton.addEventListener('click', () => refresh());
   const unwirePull = wirePullToRefresh(tray, { indicator: pull, onRefresh: refresh });
-  const onChanged = () => refresh();
-  window.addEventListener(STORIES_CHANGED, onChanged);
-  window.addEventListener('reelhouse:library', onChanged);
+  // The app's store: stories changed (a player closed, an item deleted, back online) or another
+  // library was chosen. A tray mounted on its own (no store) refreshes by hand only.
+  const unwatch = [store?.subscribe('storiesChanged', () => refresh()), store?.subscribe('library', () => refresh())];
 
   refresh();
   return {
@@ -121,8 +120,7 @@ export function mountTray(root, { api, navigate, pageSize }) {
       destroyed = true;
       observer.disconnect();
       unwirePull();
-      window.removeEventListener(STORIES_CHANGED, onChanged);
-      window.removeEventListener('reelhouse:library', onChanged);
+      unwatch.forEach((off) => off?.());
       tray.remove();
     },
   };

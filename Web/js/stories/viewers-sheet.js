@@ -2,7 +2,7 @@
 // paged through `next_cursor` (a "Show more" button that also presses itself when it scrolls
 // into view). Closes with its × button, Escape, or a swipe down on its header; `onClose` runs
 // once. The player stays paused while it is open (the owner bar's job).
-import { h } from '../detail/dom.js';
+import { h } from '../ui/dom.js';
 import { icon } from '../ui/icons.js';
 import { ago } from './player-view.js';
 

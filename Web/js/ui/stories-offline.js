@@ -1,5 +1,5 @@
 // The stories' offline banner, and their way back online. Started once by the app
-// (`startStoriesOffline()`); it needs nothing from the tray or the player.
+// (`startStoriesOffline({ store })`); it needs nothing from the tray or the player.
 //
 // While the story player is open and the page has no network — the browser is offline, or the
 // service worker answered a stories request with its stored copy because the server did not
@@ -9,42 +9,14 @@
 //
 // When the network comes back (the `online` event, then /health answering — tried again with
 // backoff, as a link that just came up often drops the first requests) the banner goes and
-// the stories load again by themselves: the window events STORIES_CHANGED (every tray
-// refreshes) and `reelhouse:stories-online` (the player retries what it could not load).
+// the stories load again by themselves: the app's store (state/store.js) counts it in
+// `storiesChanged` (every tray reloads) and `storiesBackOnline` (the player retries what it
+// could not load).
 
 const TEXT = "You're offline — showing stories already loaded";
 const PLAYER = 'dialog.stories-player[open]';
 const FIRST_RETRY_MS = 500;
 const MAX_RETRY_MS = 8000;
-/** Same name as js/stories/player.js's STORIES_CHANGED (trays refresh on it). */
-const TRAYS_REFRESH = 'reelhouse:stories-changed';
-export const STORIES_ONLINE = 'reelhouse:stories-online';
-
-let banner = null;
-let noServer = false;   // the service worker served a copy while the browser thought it was online
-let probing = null;
-let started = false;
-
-function bannerElement() {
-  banner ??= Object.assign(document.createElement('div'), {
-    id: 'stories-offline-banner', className: 'stories-offline-banner', textContent: TEXT, hidden: true,
-  });
-  banner.setAttribute('role', 'status');
-  return banner;
-}
-
-export function storiesOffline() {
-  return !navigator.onLine || noServer;
-}
-
-/** Shown inside the open player (a modal dialog sits in the top layer, above anything else). */
-function update() {
-  const element = bannerElement();
-  const player = document.querySelector(PLAYER);
-  const show = Boolean(player) && storiesOffline();
-  if (show && element.parentElement !== player) player.append(element);
-  element.hidden = !show;
-}
 
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -56,27 +28,43 @@ async function serverAnswers() {
   }
 }
 
-/** Once the server answers again: the banner goes and everything stories loads again. */
-function resumeWhenReachable() {
-  probing ??= (async () => {
-    let delay = FIRST_RETRY_MS;
-    while (!(await serverAnswers())) {
-      await wait(delay);
-      delay = Math.min(MAX_RETRY_MS, delay * 2);
-    }
-    probing = null;
-    noServer = false;
-    if (!navigator.onLine) return;   // went offline again meanwhile: the next `online` resumes
-    update();
-    window.dispatchEvent(new CustomEvent(TRAYS_REFRESH));
-    window.dispatchEvent(new CustomEvent(STORIES_ONLINE));
-  })();
-  return probing;
-}
+/** Watches the network for the stories from now on; `store`: the app's state store. */
+export function startStoriesOffline({ store }) {
+  const banner = Object.assign(document.createElement('div'), {
+    id: 'stories-offline-banner', className: 'stories-offline-banner', textContent: TEXT, hidden: true,
+  });
+  banner.setAttribute('role', 'status');
+  let noServer = false;   // the service worker served a copy while the browser thought it was online
+  let probing = null;
 
-export function startStoriesOffline() {
-  if (started) return;
-  started = true;
+  const offline = () => !navigator.onLine || noServer;
+
+  /** Shown inside the open player (a modal dialog sits in the top layer, above anything else). */
+  function update() {
+    const player = document.querySelector(PLAYER);
+    const show = Boolean(player) && offline();
+    if (show && banner.parentElement !== player) player.append(banner);
+    banner.hidden = !show;
+  }
+
+  /** Once the server answers again: the banner goes and everything stories loads again. */
+  function resumeWhenReachable() {
+    probing ??= (async () => {
+      let delay = FIRST_RETRY_MS;
+      while (!(await serverAnswers())) {
+        await wait(delay);
+        delay = Math.min(MAX_RETRY_MS, delay * 2);
+      }
+      probing = null;
+      noServer = false;
+      if (!navigator.onLine) return;   // went offline again meanwhile: the next `online` resumes
+      update();
+      store.bump('storiesChanged');
+      store.bump('storiesBackOnline');
+    })();
+    return probing;
+  }
+
   window.addEventListener('offline', update);
   window.addEventListener('online', () => { update(); resumeWhenReachable(); });
   navigator.serviceWorker?.addEventListener('message', (event) => {

@@ -1,30 +1,16 @@
 // The captions choice of the full player: "Captions off" plus each subtitle language the post
 // has (`item.captions`, from GET /api/v1/videos/{id}); hidden when it has none. Cues come from
-// the engine's CaptionTrack (player/captions.js) and are drawn in `line`. The choice is the
-// feed's too (feed/captions-control.js: same remembered value), so a language picked in one
-// shows in the other.
+// the engine's CaptionTrack (player/captions.js: it takes over the caption track the element
+// already has, one for the element's life) and are drawn in `line`. The choice is the feed's
+// too (ui/preferences.js), so a language picked in one shows in the other.
 import { CaptionTrack } from '../player/captions.js';
-import { rememberedCaptions, captionFor } from '../feed/captions-control.js';
-
-const KEY = 'reelhouse.captions';
-
-/**
- * A pooled element keeps one caption text track for its life (text tracks cannot be removed):
- * reuse the one the feed's CaptionTrack made on this element, if any, instead of a second.
- */
-class SharedCaptionTrack extends CaptionTrack {
-  ownTrack() {
-    this.track ??= [...this.video.textTracks].find((track) => track.kind === 'subtitles' && track.label === 'Captions' && !track.language)
-      ?? super.ownTrack();
-    return this.track;
-  }
-}
+import { rememberedCaptions, rememberCaptions, captionFor } from '../ui/preferences.js';
 
 /** Fills `select` with the post's languages and shows the chosen one; returns `{ destroy() }`. */
 export function wireCaptions(video, select, line, item) {
   const captions = item.captions ?? [];
   const draw = (lines) => { line.textContent = lines.join('\n'); line.hidden = lines.length === 0; };
-  const track = new SharedCaptionTrack(video, { onCues: draw });
+  const track = new CaptionTrack(video, { onCues: draw });
   select.hidden = captions.length === 0;
   const key = (caption) => `${caption.language}|${caption.name}`;
   select.replaceChildren(new Option('Captions off', ''), ...captions.map((caption) => new Option(caption.name || caption.language, key(caption))));
@@ -40,7 +26,7 @@ export function wireCaptions(video, select, line, item) {
 
   const onChange = () => {
     const caption = captions.find((candidate) => key(candidate) === select.value) ?? null;
-    try { localStorage.setItem(KEY, JSON.stringify(caption ? { language: caption.language, name: caption.name } : { language: '', name: '' })); } catch { /* this visit only */ }
+    rememberCaptions(caption ? { language: caption.language, name: caption.name } : { language: '', name: '' });
     show(caption);
   };
   select.addEventListener('change', onChange);

@@ -1,18 +1,18 @@
-// The full player (Play in the detail sheet): one of the page's three <video> elements,
-// borrowed from the feed's pool, played through the engine, with a seek bar (←/→ 5 s, space
-// plays/pauses), fullscreen, picture-in-picture, captions and cast; the position is restored
-// on Play when the resume rule allows and saved while watching (resume.js). Watch events
-// (impression, view/skip) for For You come from watch-events.js.
-import { borrowPlayer } from '../feed/player-pool.js';
-import { watchEngine } from './engine.js';
+// The full player (Play in the detail sheet): one of the page's three <video> elements, leased
+// from the playback service (js/playback/: over the feed, which plays on with the other two),
+// played through the page's engine, with a seek bar (←/→ 5 s, space plays/pauses), fullscreen,
+// picture-in-picture, captions and cast; the position is restored on Play when the resume rule
+// allows and saved while watching (resume.js). Watch events (impression, view/skip) for For You
+// come from watch-events.js.
+import { LAYER } from '../playback/index.js';
 import { request } from '../api.js';
-import { h } from '../detail/dom.js';
+import { h } from '../ui/dom.js';
+import { formatDuration } from '../ui/format.js';
 import { icon } from '../ui/icons.js';
 import { resumeRule, resumeAt, createPositionSaver, SAVE_INTERVAL_MS } from './resume.js';
 import { wireCaptions } from './captions.js';
 import { wireCast } from '../cast/index.js';
-import { formatDuration } from '../detail/linkify.js';
-import { rememberedMuted } from '../feed/preferences.js';
+import { rememberedMuted } from '../ui/preferences.js';
 import { startPlayerWatchEvents } from './watch-events.js';
 
 const SEEK_STEP = 5;
@@ -46,18 +46,21 @@ function controls() {
 }
 
 /**
- * Plays `item` inside `container` (the sheet's poster header). Returns `{ destroy(), ready }`
- * at once; destroying (even before the player arrived) saves the position and gives the
- * element back to the feed.
+ * Plays `item` inside `container` (the sheet's poster header) on an element leased from
+ * `playback` (the page's playback service). Returns `{ destroy(), ready }` at once; destroying
+ * (even before the engine arrived) saves the position and gives the element back.
  */
-export function startWatch(container, { item }) {
+export function startWatch(container, { item, playback }) {
   const wrapper = h('div', { class: 'watch loading', tabindex: '-1', role: 'group', 'aria-label': 'Player' });
   container.classList.add('watching');
   container.append(wrapper);
   const status = h('p', { class: 'watch-status', role: 'status' }, 'Loading…');
   wrapper.append(status);
   let destroyed = false;
-  let teardown = () => {};
+  // Taken at once (the element is ours even while the engine loads); a screen opened over this
+  // one that takes the element closes the player, with its position saved (teardown).
+  const lease = playback.lease({ name: 'watch', players: 1, layer: LAYER.cover, onChange: () => { if (!lease.players.length) destroy(); } });
+  let teardown = () => lease.release();   // play() replaces it once it has wired the element
   const ready = run();
 
   function destroy() {
@@ -69,14 +72,15 @@ export function startWatch(container, { item }) {
   }
 
   async function run() {
-    const [lease, me] = await Promise.all([borrowPlayer({ engine: watchEngine }), request('GET', '/api/v1/me').catch(() => null)]);
-    if (destroyed) { lease?.giveBack(); return; }
-    if (!lease) { status.textContent = 'No player is free right now.'; return; }
-    teardown = await play(lease, me);
+    const me = await request('GET', '/api/v1/me').catch(() => null);
+    if (destroyed) return;
+    const [player] = lease.players;
+    if (!player) { status.textContent = 'No player is free right now.'; return; }
+    await play(player, me);
   }
 
-  async function play(lease, me) {
-    const { video, player } = lease;
+  async function play(player, me) {
+    const { video } = player;
     const ui = controls();
     video.controls = false;
     video.classList.add('watch-video');
@@ -87,6 +91,7 @@ export function startWatch(container, { item }) {
     let timer = 0;
     let casting = false;
     let watchEvents = null;   // from the start of playback
+    let started = false;      // the item loaded and showed: only then is the playhead a position to save
     const listeners = [];
     const on = (target, name, handler, options) => { target.addEventListener(name, handler, options); listeners.push(() => target.removeEventListener(name, handler, options)); };
 
@@ -97,7 +102,7 @@ export function startWatch(container, { item }) {
       if (document.activeElement !== ui.seek || !ui.seek.matches(':active')) ui.seek.value = String(video.currentTime);
       ui.seek.style.setProperty('--p', `${total ? (video.currentTime / total) * 100 : 0}%`);
       ui.time.textContent = `${formatDuration(video.currentTime) ?? '0:00'} / ${formatDuration(total) ?? '0:00'}`;
-      saver.update(video.currentTime);
+      if (started) saver.update(video.currentTime);
     }
     function renderPlaying() {
       const toggle = ui.bar.querySelector('[data-watch=toggle]');
@@ -161,44 +166,48 @@ export function startWatch(container, { item }) {
     on(video, 'timeupdate', renderTime);
     on(video, 'durationchange', renderTime);
     on(video, 'play', () => { renderPlaying(); clearInterval(timer); timer = setInterval(() => saver.flush(), SAVE_INTERVAL_MS); });
-    on(video, 'pause', () => { renderPlaying(); clearInterval(timer); if (!video.ended) saver.flush(); });
+    on(video, 'pause', () => { renderPlaying(); clearInterval(timer); if (started && !video.ended) saver.flush(); });
     on(video, 'volumechange', renderPlaying);
     on(video, 'ended', () => { clearInterval(timer); saver.clear(); renderPlaying(); });
-    const leave = () => { if (!video.ended) { saver.update(video.currentTime); saver.flush({ keepalive: true }); } };
+    const leave = () => { if (started && !video.ended) { saver.update(video.currentTime); saver.flush({ keepalive: true }); } };
     on(window, 'pagehide', leave);
     on(document, 'visibilitychange', () => { if (document.hidden) leave(); });
 
     const captions = wireCaptions(video, ui.captions, ui.line, item);
     const cast = wireCast(video, ui.cast, { item, switchToMaster });
 
+    // Runs once, whenever the player goes: closed while the engine or the item still loads (a
+    // load cut short may never settle), closed while playing, or its element taken by a screen
+    // opened over it (the element still as this player left it: the service resets it after).
+    let cleaned = false;
     const cleanup = () => {
+      if (cleaned) return;
+      cleaned = true;
       clearInterval(timer);
       watchEvents?.stop();   // the view is read off the element, so before it is given back
-      if (!video.ended) { saver.update(video.currentTime); saver.flush(); }
+      if (started && !video.ended) { saver.update(video.currentTime); saver.flush(); }
       listeners.forEach((off) => off());
       captions.destroy();
       cast.destroy();
       if (document.pictureInPictureElement === video) document.exitPictureInPicture().catch(() => {});
       if (casting) { video.removeAttribute('src'); video.load(); }
-      video.classList.remove('watch-video');
-      lease.engine.focus(null);
-      lease.giveBack();
+      lease.release();   // the service puts the element back as it made it (class, playhead, muted)
     };
+    teardown = cleanup;
     try {
       await player.load(item);
     } catch (error) {
-      if (destroyed) { cleanup(); return () => {}; }
-      {
-        status.textContent = error?.message ? `This video can't be played: ${error.message}` : "This video can't be played.";
-        wrapper.classList.remove('loading');
-      }
-      return cleanup;
+      if (destroyed) return;
+      status.textContent = error?.message ? `This video can't be played: ${error.message}` : "This video can't be played.";
+      wrapper.classList.remove('loading');
+      return;
     }
-    if (destroyed) { cleanup(); return () => {}; }
+    if (destroyed) return;
+    started = true;
     const start = resumeAt(item.position, duration(), rule);
     if (start > 0) video.currentTime = start;
     wrapper.dataset.resumedAt = String(start);
-    lease.engine.focus(player);
+    lease.focus(player);
     wrapper.classList.remove('loading');
     status.remove();
     video.muted = rememberedMuted();   // Profile's "Start muted"
@@ -207,7 +216,6 @@ export function startWatch(container, { item }) {
     watchEvents = startPlayerWatchEvents(item, video);
     resume();
     wrapper.focus({ preventScroll: true });
-    return cleanup;
   }
 
   return { destroy, ready };

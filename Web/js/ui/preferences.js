@@ -32,3 +32,26 @@ export function autoplayNextOn() {
 export function setAutoplayNext(on) {
   try { localStorage.setItem(AUTOPLAY_NEXT_KEY, String(Boolean(on))); } catch { /* this visit only */ }
 }
+
+// Captions (the feed's CC button and the full player's menu share the choice, so a language
+// picked in one shows in the other).
+const CAPTIONS_KEY = 'reelhouse.captions';
+
+export function rememberedCaptions() {
+  try {
+    const value = JSON.parse(localStorage.getItem(CAPTIONS_KEY) ?? 'null');
+    return value && typeof value.language === 'string' ? { language: value.language, name: String(value.name ?? '') } : null;
+  } catch { return null; }
+}
+
+/** The captions choice of the feed and the full player: { language, name }, or Off. */
+export function rememberCaptions(choice) {
+  try { localStorage.setItem(CAPTIONS_KEY, JSON.stringify(choice)); } catch { /* for this visit only */ }
+}
+
+/** The item's caption matching `choice` (same name, else same language), or null. */
+export function captionFor(item, choice) {
+  const captions = item?.captions ?? [];
+  if (!choice) return null;
+  return captions.find((c) => c.name === choice.name) ?? captions.find((c) => c.language === choice.language) ?? null;
+}

@@ -1,4 +1,5 @@
-// Tiny DOM builders for the detail sheet and Profile: text goes in as text, never as HTML.
+// Tiny DOM builders for every screen (detail sheet, full player, stories, Profile, the feed's
+// menus): text goes in as text, never as HTML.
 
 /** `h('button', { class: 'x', onclick }, 'Label', child…)`. */
 export function h(tag, props = {}, ...children) {

@@ -1,5 +1,5 @@
-// Loads the player engine (js/player/). If it cannot be loaded the feed still works for
-// images and posters, and each video says why it cannot play.
+// Loads the player engine (js/player/) for the playback service, once per page. If it cannot
+// be loaded the feed still works for images and posters, and each video says why it cannot play.
 
 function unavailableEngine(reason) {
   return {
@@ -24,7 +24,7 @@ function unavailableEngine(reason) {
 
 export async function loadEngine(options) {
   try {
-    const { createEngine } = await import('./player/index.js');
+    const { createEngine } = await import('../player/index.js');
     return createEngine(options);
   } catch (error) {
     console.error('player engine unavailable', error);

@@ -1,4 +1,5 @@
-// Text helpers for the overlay.
+// Text helpers shared by the feed's overlay, the detail sheet, the full player, the grids and
+// Profile: dates, durations, names, srcset, escaping.
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 
@@ -20,4 +21,14 @@ export function escapeHTML(text) {
 
 export function displayName(item) {
   return item.username || item.uploader || item.folder_name || 'unknown';
+}
+
+/** "3:07", "1:02:03"; null for no duration. */
+export function formatDuration(seconds) {
+  if (!Number.isFinite(seconds) || seconds < 0) return null;
+  const total = Math.round(seconds);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
