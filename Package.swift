@@ -122,6 +122,9 @@ let package = Package(
         // The generation seam: a provider protocol, requests, progress and errors. No I/O.
         .target(name: "ReelGeneration", swiftSettings: swiftSettings),
 
+        // The local text-card renderer (ffmpeg) as a GenerationProvider, beside OpenAI's.
+        .target(name: "ReelGenerationLocal", dependencies: ["ReelGeneration", "ReelMedia", "ReelProcess"], swiftSettings: swiftSettings),
+
         // OpenAI's video API (sora-2) as a GenerationProvider, over async-http-client.
         .target(
             name: "ReelGenerationOpenAI",
@@ -148,16 +151,35 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // The seam between the server and the media pipeline: the storage protocols (published
-        // media, resumable uploads), the values they carry, the upload-import job contract and
-        // the pipeline's error, so the server uses them without linking ffmpeg runners or the importer.
+        // The storage seam: the protocols for published media, kept sources and resumable
+        // uploads, the values they carry, the data folder's layout and the pipeline's error.
+        // Models only: the implementations (local disk, S3) and everything using them sit above.
         .target(
             name: "ReelStorage",
             dependencies: [
-                "ReelModels", "ReelStore", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                "ReelModels", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
+
+        // The storages on the local disk (the data folder's media/, sources/ and uploads/),
+        // beside ReelS3's bucket.
+        .target(
+            name: "ReelStorageLocal",
+            dependencies: [
+                "ReelStorage", "ReelModels",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // What spans the metadata store and the storages: a post removed for good (row, media,
+        // unshared sources) and a complete upload's import job, recorded once.
+        .target(name: "ReelLibrary", dependencies: ["ReelModels", "ReelStore", "ReelStorage"], swiftSettings: swiftSettings),
+
+        // Child processes (ffmpeg, ffprobe, xz) run with an argument array, dying with their parent.
+        .target(name: "ReelProcess", dependencies: ["ReelStorage"], swiftSettings: swiftSettings),
 
         // S3-compatible object storage: AWS Signature V4 (ours, on swift-crypto), a path-style
         // S3 client over async-http-client, the `s3://` setting, and `MediaStorage` on a bucket.
@@ -175,12 +197,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // Runs the media pipeline for real: processes (ffprobe/ffmpeg), media storage,
-        // import orchestration, the transcode job handler and atomic publish.
+        // The media pipeline: import orchestration, the transcode, upload-import and generation
+        // job handlers, atomic publish and the upkeep jobs, on whichever storage it is given.
         .target(
             name: "ReelPipeline",
             dependencies: [
                 "ReelModels", "ReelMedia", "ReelHLS", "ReelImport", "ReelStorage", "ReelStore", "ReelJobs", "ReelGeneration",
+                "ReelLibrary", "ReelProcess",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -193,7 +216,7 @@ let package = Package(
         .target(
             name: "ReelServer",
             dependencies: [
-                "ReelModels", "ReelHLS", "ReelStorage", "ReelStore", "ReelJobs", "ReelGeneration", "ReelRank", "ReelForYou",
+                "ReelModels", "ReelHLS", "ReelStorage", "ReelStore", "ReelJobs", "ReelGeneration", "ReelRank", "ReelForYou", "ReelLibrary",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -211,7 +234,8 @@ let package = Package(
             name: "reelhouse",
             dependencies: [
                 "ReelModels", "ReelMedia", "ReelStorage", "ReelStore", "ReelStoreSQLite", "ReelStorePostgres", "ReelJobs", "ReelPipeline", "ReelServer",
-                "ReelGeneration", "ReelGenerationOpenAI", "ReelSources", "ReelRank", "ReelForYou", "ReelS3",
+                "ReelGeneration", "ReelGenerationOpenAI", "ReelGenerationLocal", "ReelSources", "ReelRank", "ReelForYou", "ReelS3", "ReelStorageLocal",
+                "ReelLibrary", "ReelProcess",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -248,6 +272,7 @@ let package = Package(
             name: "ReelTestSupport",
             dependencies: [
                 "ReelServer", "ReelStoreSQLite", "ReelStorePostgres", "ReelStorage", "ReelStore", "ReelPipeline", "ReelJobs", "ReelModels", "ReelMedia",
+                "ReelStorageLocal", "ReelProcess", "ReelLibrary",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -286,13 +311,15 @@ let package = Package(
         .testTarget(name: "ReelPipelineTests",
                     dependencies: [
                         "ReelPipeline", "ReelImport", "ReelStorage", "ReelJobs", "ReelStoreSQLite", "ReelStore", "ReelModels",
+                        "ReelStorageLocal", "ReelProcess", "ReelLibrary",
                         .product(name: "Logging", package: "swift-log"),
                         .product(name: "NIOCore", package: "swift-nio"),
                     ],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelGenerationTests",
                     dependencies: [
-                        "ReelGeneration", "ReelGenerationOpenAI", "ReelPipeline", "ReelStorage", "ReelMedia", "ReelModels", "ReelStore", "ReelStoreSQLite", "ReelJobs",
+                        "ReelGeneration", "ReelGenerationOpenAI", "ReelGenerationLocal", "ReelProcess", "ReelPipeline", "ReelStorage", "ReelMedia", "ReelModels",
+                        "ReelStore", "ReelStoreSQLite", "ReelJobs",
                         .product(name: "AsyncHTTPClient", package: "async-http-client"),
                         .product(name: "Hummingbird", package: "hummingbird"),
                         .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -303,6 +330,7 @@ let package = Package(
         .testTarget(name: "ReelSourcesTests",
                     dependencies: [
                         "ReelSources", "ReelPipeline", "ReelImport", "ReelMedia", "ReelStoreSQLite", "ReelStore", "ReelModels", "ReelTestSupport",
+                        "ReelStorage", "ReelStorageLocal", "ReelProcess",
                         .product(name: "AsyncHTTPClient", package: "async-http-client"),
                         .product(name: "GRDB", package: "GRDB.swift"),
                         .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -322,7 +350,7 @@ let package = Package(
         .testTarget(name: "ReelServerTests",
                     dependencies: [
                         "ReelServer", "ReelStoreSQLite", "ReelStorePostgres", "ReelStorage", "ReelStore", "ReelPipeline", "ReelModels", "ReelMedia", "ReelGeneration",
-                        "ReelRank", "ReelForYou", "ReelStoreCore", "ReelTestSupport", "ReelS3",
+                        "ReelRank", "ReelForYou", "ReelStoreCore", "ReelTestSupport", "ReelS3", "ReelStorageLocal", "ReelProcess", "ReelLibrary", "ReelGenerationLocal",
                         "ReelKit", "ReelJobs",
                         .product(name: "Logging", package: "swift-log"),
                         .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import ReelForYou
+import ReelLibrary
 import ReelStorage
 import ServiceLifecycle
 

@@ -94,4 +94,13 @@ public enum SourcePath {
         let safe = lowered.count <= 5 && lowered.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) ? lowered : ""
         return safe.isEmpty ? contentHash : "\(contentHash).\(safe)"
     }
+
+    /// The language tag of a kept subtitle file (`sources/<sha>.pt-BR.vtt` → `pt-BR`), nil for
+    /// any other source.
+    public static func subtitleTag(ofSourcePath path: String) -> String? {
+        let name = path.split(separator: "/").last ?? ""
+        let parts = name.split(separator: ".")
+        guard parts.count == 3, parts[2] == "vtt" else { return nil }
+        return String(parts[1])
+    }
 }

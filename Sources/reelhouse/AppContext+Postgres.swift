@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ReelPipeline
 import ReelServer
+import ReelStorage
 import ReelStore
 import ReelStorePostgres
 

@@ -3,9 +3,11 @@ import Logging
 import ReelJobs
 import ReelMedia
 import ReelPipeline
+import ReelProcess
 import ReelS3
 import ReelServer
 import ReelStorage
+import ReelStorageLocal
 import ReelStore
 import ReelStoreSQLite
 

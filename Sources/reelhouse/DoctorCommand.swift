@@ -2,7 +2,9 @@ import ArgumentParser
 import Foundation
 import Logging
 import ReelPipeline
+import ReelProcess
 import ReelServer
+import ReelStorage
 import ReelStorePostgres
 import ReelStoreSQLite
 

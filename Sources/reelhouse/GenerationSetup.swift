@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import ReelGeneration
+import ReelGenerationLocal
 import ReelGenerationOpenAI
 import ReelPipeline
 import ReelServer

@@ -1,6 +1,7 @@
 import Foundation
 import ReelForYou
 import ReelJobs
+import ReelLibrary
 import ReelModels
 import ReelPipeline
 import ReelS3

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import ReelPipeline
 import ReelServer
+import ReelStorage
 import ReelStorePostgres
 import ReelStoreSQLite
 

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ReelPipeline
+import ReelStorage
 import ReelStorePostgres
 import ReelStoreSQLite
 

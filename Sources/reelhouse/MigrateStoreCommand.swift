@@ -4,6 +4,7 @@ import ReelModels
 import ReelPipeline
 import ReelS3
 import ReelServer
+import ReelStorage
 import ReelStore
 
 /// `reelhouse migrate-store --to postgres://… --media-to s3://…` (docs/scale-out.md, "Commands"):

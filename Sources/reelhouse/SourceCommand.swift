@@ -6,6 +6,7 @@ import ReelModels
 import ReelPipeline
 import ReelServer
 import ReelSources
+import ReelStorage
 import ReelStore
 
 /// `reelhouse source …`: fill a library from an outside catalogue.

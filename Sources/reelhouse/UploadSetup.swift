@@ -1,9 +1,11 @@
 import Foundation
 import Logging
+import ReelLibrary
 import ReelPipeline
 import ReelS3
 import ReelServer
 import ReelStorage
+import ReelStorageLocal
 
 /// The tus upload endpoint's parts: files under `<data>/uploads` (or, with media in a bucket,
 /// `uploads/` in the bucket, so every node sees every upload), the size policy from the

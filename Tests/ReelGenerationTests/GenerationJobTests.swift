@@ -2,12 +2,14 @@ import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ReelGenerationLocal
 import ReelJobs
 import Logging
 import ReelGeneration
 import ReelGenerationOpenAI
 import ReelModels
 import ReelPipeline
+import ReelProcess
 import ReelStorage
 import ReelStore
 import ReelStoreSQLite

@@ -1,6 +1,8 @@
 import Foundation
 import ReelGeneration
+import ReelGenerationLocal
 import ReelPipeline
+import ReelProcess
 import Testing
 
 @Suite("The local text-card provider, with real ffmpeg")

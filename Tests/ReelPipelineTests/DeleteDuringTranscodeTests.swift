@@ -2,7 +2,9 @@ import Foundation
 import Logging
 import ReelJobs
 import ReelModels
+import ReelProcess
 import ReelStorage
+import ReelStorageLocal
 import ReelStore
 import ReelStoreSQLite
 import Testing
@@ -63,7 +65,7 @@ struct DeleteDuringTranscodeTests {
             try await storage.remove(postKey: String(post.id))
         }
         let handler = TranscodeJobHandler(
-            dataFolder: dataFolder, store: store, storage: storage, runner: runner,
+            dataFolder: dataFolder, store: store, storage: storage, sources: SourceStore(dataFolder: dataFolder), runner: runner,
             configuration: PipelineConfiguration(encryptSegments: true),
             logger: Logger(label: "delete-during-transcode", factory: { _ in SwiftLogNoOpLogHandler() })
         )

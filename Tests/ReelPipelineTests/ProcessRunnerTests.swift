@@ -1,4 +1,5 @@
 import Foundation
+import ReelProcess
 import ReelStorage
 import Testing
 @testable import ReelPipeline

@@ -1,6 +1,7 @@
 import Foundation
 import ReelJobs
 import ReelStorage
+import ReelStorageLocal
 import Testing
 @testable import ReelPipeline
 

@@ -2,6 +2,7 @@ import Foundation
 import ReelImport
 import ReelModels
 import ReelStorage
+import ReelStorageLocal
 import Testing
 @testable import ReelPipeline
 
@@ -44,9 +45,9 @@ struct SubtitlePipelineTests {
         #expect(kept == "sources/\(ContentHasher.sha256(of: bytes)).pt-BR.vtt")
         #expect(try Data(contentsOf: folder.sourceURL(kept)) == bytes)
         #expect(try store.keepSubtitles(bytes, tag: "pt-BR") == kept, "the same file twice is one file")
-        #expect(SourceStore.subtitleTag(ofSourcePath: kept) == "pt-BR")
-        #expect(SourceStore.subtitleTag(ofSourcePath: "sources/abc.mp4") == nil)
-        #expect(SourceStore.subtitleTag(ofSourcePath: "sources/abc.webm") == nil)
+        #expect(SourcePath.subtitleTag(ofSourcePath: kept) == "pt-BR")
+        #expect(SourcePath.subtitleTag(ofSourcePath: "sources/abc.mp4") == nil)
+        #expect(SourcePath.subtitleTag(ofSourcePath: "sources/abc.webm") == nil)
         for bad in ["sources/a-é.vtt", "sources/-/../x.vtt", "sources/a b.vtt"] {
             #expect(throws: PipelineError.self) { try folder.sourceURL(bad) }
         }

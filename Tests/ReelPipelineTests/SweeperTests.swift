@@ -2,6 +2,8 @@ import Foundation
 import Logging
 import ReelJobs
 import ReelModels
+import ReelStorage
+import ReelStorageLocal
 import ReelStore
 import ReelStoreSQLite
 import Testing

@@ -2,8 +2,10 @@ import Foundation
 import Logging
 import NIOCore
 import ReelJobs
+import ReelLibrary
 import ReelModels
 import ReelStorage
+import ReelStorageLocal
 import ReelStoreSQLite
 import Testing
 @testable import ReelPipeline

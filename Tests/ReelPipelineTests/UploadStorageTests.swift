@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import ReelModels
 import ReelStorage
+import ReelStorageLocal
 import Testing
 @testable import ReelPipeline
 

@@ -4,10 +4,12 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import ReelGeneration
+import ReelLibrary
 import ReelMedia
 import ReelModels
 import ReelPipeline
 import ReelStorage
+import ReelStorageLocal
 import ReelStore
 import ReelS3
 import Testing

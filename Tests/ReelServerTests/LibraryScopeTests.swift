@@ -2,9 +2,11 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import ReelLibrary
 import ReelModels
 import ReelPipeline
 import ReelStorage
+import ReelStorageLocal
 import ReelStore
 import ReelStoreSQLite
 import Testing

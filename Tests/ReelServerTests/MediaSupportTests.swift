@@ -6,6 +6,7 @@ import NIOCore
 import ReelModels
 import ReelPipeline
 import ReelStorage
+import ReelStorageLocal
 import ReelStore
 import ReelStoreSQLite
 import ReelModels

@@ -1,9 +1,11 @@
 import Foundation
 import ReelKit
+import ReelLibrary
 import ReelMedia
 import ReelModels
 import ReelPipeline
 import ReelStorage
+import ReelStorageLocal
 import Testing
 @testable import ReelServer
 

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import ReelJobs
+import ReelLibrary
 import ReelModels
 import ReelPipeline
 import ReelStorage

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import ReelModels
 import ReelPipeline
+import ReelStorageLocal
 import ReelStore
 @testable import ReelStoreSQLite
 import Testing

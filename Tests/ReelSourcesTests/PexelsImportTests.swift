@@ -3,7 +3,10 @@ import GRDB
 import ReelMedia
 import ReelModels
 import ReelPipeline
+import ReelProcess
 import ReelSources
+import ReelStorage
+import ReelStorageLocal
 import ReelStore
 import ReelStoreSQLite
 import ReelTestSupport
@@ -24,7 +27,7 @@ struct PexelsImportTests {
             dataFolder = DataFolder(root: folder.url.appendingPathComponent("data"))
             try dataFolder.prepare()
             store = try SQLiteStore(path: dataFolder.databasePath)
-            importer = Importer(dataFolder: dataFolder, store: store, runner: FoundationProcessRunner(), limits: .default)
+            importer = Importer(dataFolder: dataFolder, store: store, runner: FoundationProcessRunner(), limits: .default, sources: SourceStore(dataFolder: dataFolder))
         }
 
         /// The folder `reelhouse source` stages into (import skips `tmp/`, not this).

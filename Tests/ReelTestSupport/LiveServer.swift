@@ -7,11 +7,14 @@ import Logging
 import ReelJobs
 import NIOCore
 import NIOPosix
+import ReelLibrary
 import ReelMedia
 import ReelModels
 import ReelPipeline
+import ReelProcess
 import ReelServer
 import ReelStorage
+import ReelStorageLocal
 import ReelStore
 import ReelStoreSQLite
 import ServiceLifecycle
@@ -79,7 +82,7 @@ public actor LiveServer {
         // transcode worker runs, so the posts' transcode jobs stay queued.
         let dataFolder = DataFolder(root: root)
         let policy = UploadPolicy()
-        let importer = Importer(dataFolder: dataFolder, store: store, runner: FoundationProcessRunner(), limits: .default)
+        let importer = Importer(dataFolder: dataFolder, store: store, runner: FoundationProcessRunner(), limits: .default, sources: SourceStore(dataFolder: dataFolder))
         let uploadStorage = LocalUploadStorage(root: dataFolder.uploadsRoot)
         let uploads = UploadDependencies(
             storage: uploadStorage, imports: UploadImports(jobs: store, storage: uploadStorage), policy: policy, importWait: importWait

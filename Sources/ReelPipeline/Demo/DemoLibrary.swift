@@ -1,5 +1,6 @@
 import Foundation
 import ReelMedia
+import ReelProcess
 import ReelStorage
 
 /// The demo library `make run` creates when the library is empty: a dozen short, varied clips

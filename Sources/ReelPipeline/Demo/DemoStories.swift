@@ -1,5 +1,6 @@
 import Foundation
 import ReelMedia
+import ReelProcess
 import ReelStorage
 
 /// The demo library's stories: three accounts' saved stories, written the way instaloader

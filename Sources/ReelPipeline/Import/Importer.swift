@@ -2,6 +2,7 @@ import Foundation
 import ReelImport
 import ReelMedia
 import ReelModels
+import ReelProcess
 import ReelStorage
 import ReelStore
 
@@ -94,16 +95,16 @@ public struct Importer: Sendable {
     public let store: any LibraryStore & ArchivedStorySettingStore
     public let inspector: MediaInspector
     public let runner: any ProcessRunner
-    /// Where sources are kept: the data folder's `sources/` unless told otherwise (the bucket).
+    /// Where sources are kept: the data folder's `sources/` (`SourceStore`) or the bucket.
     public let sources: any SourceStorage
     public let now: @Sendable () -> Date
 
     public init(
         dataFolder: DataFolder, store: any LibraryStore & ArchivedStorySettingStore, runner: any ProcessRunner, limits: MediaLimits,
-        sources: (any SourceStorage)? = nil, now: @escaping @Sendable () -> Date = Date.init
+        sources: any SourceStorage, now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.dataFolder = dataFolder
-        self.sources = sources ?? SourceStore(dataFolder: dataFolder)
+        self.sources = sources
         self.store = store
         self.runner = runner
         self.inspector = MediaInspector(runner: runner, limits: limits)

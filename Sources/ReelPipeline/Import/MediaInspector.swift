@@ -1,5 +1,6 @@
 import Foundation
 import ReelMedia
+import ReelProcess
 
 /// A file that passed validation, with what ffprobe said about it.
 public struct InspectedMedia: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import ReelProcess
 import ReelStorage
 
 /// instaloader writes its metadata as `.json.xz`. Foundation has no LZMA, so the system's `xz`

@@ -1,5 +1,6 @@
 import Foundation
 import ReelMedia
+import ReelProcess
 
 extension ProcessRunner {
     /// `probe` completed from the packets when its header lacks timing (see `PacketTiming`):

@@ -2,6 +2,7 @@ import Foundation
 import ReelJobs
 import ReelMedia
 import ReelModels
+import ReelProcess
 import ReelStorage
 
 /// Produces an image or carousel post's outputs: per image, responsive JPEG variants with the

@@ -2,6 +2,7 @@ import Foundation
 import ReelJobs
 import ReelMedia
 import ReelModels
+import ReelProcess
 import ReelStorage
 import ReelStore
 

@@ -3,6 +3,7 @@ import Logging
 import ReelJobs
 import ReelMedia
 import ReelModels
+import ReelProcess
 import ReelStorage
 import ReelStore
 
@@ -36,10 +37,10 @@ public struct TranscodeJobHandler: JobHandler {
     let logger: Logger
 
     public init(
-        dataFolder: DataFolder, store: any LibraryStore, storage: any MediaStorage, sources: (any SourceStorage)? = nil,
+        dataFolder: DataFolder, store: any LibraryStore, storage: any MediaStorage, sources: any SourceStorage,
         runner: any ProcessRunner, configuration: PipelineConfiguration, logger: Logger
     ) {
-        self.sources = sources ?? SourceStore(dataFolder: dataFolder)
+        self.sources = sources
         self.dataFolder = dataFolder
         self.store = store
         self.storage = storage
@@ -69,7 +70,7 @@ public struct TranscodeJobHandler: JobHandler {
             var subtitles: [(tag: String, url: URL)] = []
             var sourceFiles: [URL] = []
             for path in paths {
-                let tag = SourceStore.subtitleTag(ofSourcePath: path)
+                let tag = SourcePath.subtitleTag(ofSourcePath: path)
                 guard let url = try await sources.localCopy(of: path, in: fetched) else {
                     if tag != nil {
                         logger.warning("a post's subtitles are missing; transcoding without them", metadata: ["post": "\(postID)"])

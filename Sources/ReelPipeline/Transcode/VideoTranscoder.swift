@@ -2,6 +2,7 @@ import Foundation
 import ReelJobs
 import ReelMedia
 import ReelModels
+import ReelProcess
 import ReelStorage
 
 /// Produces a video post's outputs in a staging folder: one ffmpeg run (decode once, the whole

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ReelJobs
+import ReelLibrary
 import ReelModels
 import ReelStorage
 

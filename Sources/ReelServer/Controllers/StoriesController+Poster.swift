@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ReelLibrary
 import ReelModels
 import ReelStorage
 import ReelStore

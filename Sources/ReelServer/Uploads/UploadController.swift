@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import ReelLibrary
 import ReelModels
 import ReelStorage
 import ReelStore

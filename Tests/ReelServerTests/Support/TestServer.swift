@@ -3,11 +3,14 @@ import NIOCore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ReelGenerationLocal
 import ReelMedia
 import ReelModels
 import ReelPipeline
+import ReelProcess
 import ReelServer
 import ReelStorage
+import ReelStorageLocal
 import ReelStore
 import ReelStoreSQLite
 import ReelTestSupport
@@ -41,7 +44,9 @@ struct TestServer {
         generations = GenerationDependencies(
             store: store, providers: [LocalCardProvider(runner: runner, workRoot: root.appendingPathComponent("generations/work"))],
             defaultProvider: "local", files: files,
-            publish: GenerationPublisher(importer: Importer(dataFolder: DataFolder(root: root), store: store, runner: runner, limits: MediaLimits()), files: files).publish
+            publish: GenerationPublisher(importer: Importer(
+                dataFolder: DataFolder(root: root), store: store, runner: runner, limits: MediaLimits(), sources: SourceStore(dataFolder: DataFolder(root: root))
+            ), files: files).publish
         )
         let hash = try await BcryptPasswordHasher(cost: 4).hash(Self.password)
         owner = try await store.createUser(name: "owner", role: .owner, passwordHash: hash, now: Date())

@@ -1,5 +1,6 @@
 import Foundation
 import ReelPipeline
+import ReelProcess
 
 /// Real, tiny media made with ffmpeg for the fake catalogue to serve: portrait clips of one
 /// second and a small JPEG. Each clip carries its own `comment` so no two are the same bytes

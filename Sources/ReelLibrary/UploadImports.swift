@@ -1,5 +1,6 @@
 import Foundation
 import ReelModels
+import ReelStorage
 import ReelStore
 
 /// Records and finds the import job of complete uploads: one `upload_import` job per upload

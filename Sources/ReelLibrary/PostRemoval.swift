@@ -1,4 +1,5 @@
 import Foundation
+import ReelStorage
 import ReelStore
 
 /// Deletes a post for good: its row first (with its search entry, tags, everyone's state of it,

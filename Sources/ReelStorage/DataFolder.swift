@@ -1,5 +1,4 @@
 import Foundation
-import ReelStorage
 
 /// The one folder that holds an installation's state (`--data`, `REELHOUSE_DATA`, `./data`):
 ///

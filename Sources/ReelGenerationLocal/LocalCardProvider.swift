@@ -1,6 +1,7 @@
 import Foundation
 import ReelGeneration
 import ReelMedia
+import ReelProcess
 
 /// The embedded generation provider: renders the prompt as an animated text card over a
 /// generated background with ffmpeg. Needs no network and no account, costs a few seconds of
