@@ -132,7 +132,9 @@ struct JobWorkerTests {
         let journal = Journal()
         let worker = JobWorker(
             store: database.store, handlers: [BarrierHandler(journal: journal, expected: 2)],
-            configuration: testConfiguration(concurrency: 2), logger: quietLogger
+            // A long lease: on a loaded machine a heartbeat can be late by seconds, and a lapsed
+            // lease would run a job twice, which is not what this test is about.
+            configuration: testConfiguration(concurrency: 2, leaseDuration: 120), logger: quietLogger
         )
         let store = database.store
         try await whileRunning(worker) {

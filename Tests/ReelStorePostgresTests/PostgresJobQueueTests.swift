@@ -46,7 +46,9 @@ struct PostgresJobQueueTests {
         await PostgresCluster.shared.drop(url)
     }
 
-    @Test("a worker listening on one node is woken by a job enqueued on another, with its kind", .timeLimit(.minutes(1)))
+    // The limit catches a lost wakeup (the loop below would wait forever); it also covers the
+    // shared cluster's start, which on a loaded 2-core machine has taken over a minute.
+    @Test("a worker listening on one node is woken by a job enqueued on another, with its kind", .timeLimit(.minutes(4)))
     func wakeups() async throws {
         let url = try await PostgresCluster.shared.freshDatabase()
         let t0 = t0
