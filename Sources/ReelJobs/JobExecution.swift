@@ -191,6 +191,7 @@ struct JobExecution {
                     now: worker.now()
                 )
                 guard owned else { return .leaseLost }
+                if latest != writtenProgress { worker.activity?.changed() }
                 lastBeat = clock.now
                 writtenProgress = latest
             } catch {

@@ -26,6 +26,8 @@ public struct JobWorker: Service {
     let store: any JobStore
     let wakeups: (any JobWakeupSource)?
     let signal = WakeSignal()
+    /// Told of each claim, progress write and outcome, for waiters in this process.
+    let activity: JobActivity?
     let handlers: [JobKind: any JobHandler]
     let configuration: JobWorkerConfiguration
     let logger: Logger
@@ -34,11 +36,12 @@ public struct JobWorker: Service {
     /// If two handlers claim the same kind, the first one is used. Without `wakeups` the queue
     /// is polled every `pollInterval`.
     public init(
-        store: any JobStore, wakeups: (any JobWakeupSource)? = nil, handlers: [any JobHandler], configuration: JobWorkerConfiguration,
-        logger: Logger, now: @escaping @Sendable () -> Date = Date.init
+        store: any JobStore, wakeups: (any JobWakeupSource)? = nil, activity: JobActivity? = nil, handlers: [any JobHandler],
+        configuration: JobWorkerConfiguration, logger: Logger, now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.store = store
         self.wakeups = wakeups
+        self.activity = activity
         self.handlers = Dictionary(handlers.map { ($0.kind, $0) }, uniquingKeysWith: { first, _ in first })
         self.configuration = configuration
         var logger = logger
@@ -93,6 +96,8 @@ public struct JobWorker: Service {
             workerID: configuration.workerID, kinds: kinds, leaseDuration: configuration.leaseDuration, now: now()
         )
         guard let job else { return false }
+        activity?.changed()
+        defer { activity?.changed() }
         guard let handler = handlers[job.kind] else {
             // Only our kinds are claimed, so this is a bug; fail the job rather than loop on it.
             try? await store.fail(

@@ -114,12 +114,12 @@ public func buildRouter(
         .register(routes("libraries"))
     JobController(
         jobs: dependencies.jobs, library: dependencies.library, generations: dependencies.generations?.store,
-        uploads: dependencies.uploads?.storage, now: now,
+        uploads: dependencies.uploads?.storage, activity: dependencies.jobActivity, now: now,
         streams: EventStreamSlots(perUser: configuration.eventStreamsPerUser, lifetime: .seconds(configuration.eventStreamLifetimeSeconds))
     )
     .register(routes("jobs"))
     if let uploads = dependencies.uploads {
-        UploadController(dependencies: uploads, libraries: dependencies.libraries, now: now).register(routes("uploads"))
+        UploadController(dependencies: uploads, libraries: dependencies.libraries, activity: dependencies.jobActivity, now: now).register(routes("uploads"))
     }
     let media = MediaController(library: dependencies.library, storage: dependencies.storage, tokens: tokens, images: images, now: now)
     media.register(routes("media"))

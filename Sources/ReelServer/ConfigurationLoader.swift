@@ -83,6 +83,9 @@ public enum ConfigurationLoader {
         guard configuration.uploadMaxBytes >= 1, configuration.uploadCompressAboveBytes >= 0, configuration.uploadExpirySeconds >= 60 else {
             throw ConfigurationError("uploadMaxBytes must be positive, uploadCompressAboveBytes not negative, uploadExpirySeconds at least 60")
         }
+        guard (0...600).contains(configuration.uploadImportWaitSeconds) else {
+            throw ConfigurationError("uploadImportWaitSeconds must be between 0 and 600")
+        }
         guard configuration.eventStreamsPerUser >= 1, configuration.eventStreamLifetimeSeconds >= 1 else {
             throw ConfigurationError("eventStreamsPerUser and eventStreamLifetimeSeconds must be at least 1")
         }

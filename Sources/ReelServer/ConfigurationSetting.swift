@@ -92,6 +92,8 @@ extension ConfigurationSetting {
               "Keep the original of a compressed upload."),
         .init("uploadExpirySeconds", .integer, env: "REELHOUSE_UPLOAD_EXPIRY_SECONDS", example: "3600",
               "An incomplete upload is deleted this long after it began."),
+        .init("uploadImportWaitSeconds", .number, env: "REELHOUSE_UPLOAD_IMPORT_WAIT_SECONDS", example: "5",
+              "How long an upload's last PATCH waits for its import before naming only the import job."),
         .init("webRoot", .text, env: "REELHOUSE_WEB_ROOT", example: "/srv/reelhouse/Web",
               "Folder of the web client (default: Web/ beside the binary or here)."),
         .init("maxDuration", .number, env: "REELHOUSE_MAX_DURATION", example: "2.5", "Longest accepted video, in seconds."),

@@ -69,6 +69,9 @@ public struct ServerConfiguration: Codable, Sendable, Equatable {
     public var keepOriginalUploads = false
     /// An incomplete upload is deleted this long after it was created.
     public var uploadExpirySeconds = 86_400
+    /// How long an upload's completing PATCH waits for its import before answering with the
+    /// import job alone (the client then follows the job or asks HEAD). 0 answers at once.
+    public var uploadImportWaitSeconds: Double = 20
     /// Directory of the web client; nil serves none.
     public var webRoot: String?
     /// What import and uploads accept and how videos are published. Nil keeps the pipeline's

@@ -1,4 +1,5 @@
 import Foundation
+import ReelJobs
 import ReelStorage
 import ReelStore
 
@@ -39,6 +40,9 @@ public struct ServerDependencies: Sendable {
     public var generations: GenerationDependencies?
     /// tus uploads; nil leaves their routes out.
     public var uploads: UploadDependencies?
+    /// Where this process's job workers say a job changed; the handlers that wait for a job
+    /// (an upload's last PATCH, a job's progress stream) wake on it.
+    public var jobActivity: JobActivity
 
     public init(
         library: any LibraryStore, jobs: any JobStore, accounts: any AccountStore, social: any SocialStore,
@@ -48,8 +52,9 @@ public struct ServerDependencies: Sendable {
         now: @escaping @Sendable () -> Date = Date.init,
         orderByRandomBaseline: (@Sendable (_ userID: Int64, _ limit: Int) async throws -> [FeedItem])? = nil,
         generations: GenerationDependencies? = nil, uploads: UploadDependencies? = nil,
-        rateLimits: any RateLimitStore = MemoryRateLimitStore()
+        rateLimits: any RateLimitStore = MemoryRateLimitStore(), jobActivity: JobActivity = JobActivity()
     ) {
+        self.jobActivity = jobActivity
         self.rateLimits = rateLimits
         self.uploads = uploads
         self.generations = generations

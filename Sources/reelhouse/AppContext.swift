@@ -24,6 +24,8 @@ struct AppContext {
     /// Wakes idle workers when a job becomes claimable on any node (PostgreSQL's `LISTEN`);
     /// nil: workers poll, as one process on SQLite does.
     let jobWakeups: (any JobWakeupSource)?
+    /// This process's workers say here when a job changes; the server's waiting handlers listen.
+    let jobActivity = JobActivity()
     /// Where the login, key, API and event limits are counted so that every API node shares
     /// them (PostgreSQL); nil counts them in this process's memory.
     let sharedRateLimits: (any RateLimitStore)?
@@ -142,14 +144,18 @@ struct AppContext {
     ) -> [JobWorker] {
         [
             worker(settings: settings, wrap: wrap),
-            JobWorker(store: store, wakeups: jobWakeups, handlers: light, configuration: settings.lightWorker, logger: logger),
+            JobWorker(
+                store: store, wakeups: jobWakeups, activity: jobActivity, handlers: light, configuration: settings.lightWorker, logger: logger
+            ),
         ]
     }
 
     /// Transcodes only (`import` waiting for its own jobs, the demo).
     func worker(settings: ServerConfiguration, wrap: (any JobHandler) -> any JobHandler = { $0 }) -> JobWorker {
         let handler = wrap(transcodeHandler(configuration: settings.pipeline))
-        return JobWorker(store: store, wakeups: jobWakeups, handlers: [handler], configuration: settings.transcodeWorker, logger: logger)
+        return JobWorker(
+            store: store, wakeups: jobWakeups, activity: jobActivity, handlers: [handler], configuration: settings.transcodeWorker, logger: logger
+        )
     }
 
     /// A command's settings: defaults < config file (`explicitFile`, else `<data>/config.json`

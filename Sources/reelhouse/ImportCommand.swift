@@ -89,7 +89,7 @@ struct ImportCommand: AsyncParsableCommand {
         if !noWait, !jobIDs.isEmpty {
             progress.name(report.imported)
             let worker = context.worker(settings: settings)
-            let finished = try await JobWaiter(store: context.store, jobIDs: jobIDs).wait(running: worker) { jobs in
+            let finished = try await JobWaiter(store: context.store, jobIDs: jobIDs, activity: context.jobActivity).wait(running: worker) { jobs in
                 progress.transcoding(jobs)
             }
             progress.finishTranscoding()

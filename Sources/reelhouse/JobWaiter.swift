@@ -8,6 +8,10 @@ import ReelStore
 struct JobWaiter {
     let store: any JobStore
     let jobIDs: [Int64]
+    /// The worker's activity: woken by each change it makes; another process's worker (a
+    /// running `serve` taking some of these jobs) sends none, so the jobs are read at least
+    /// once a second anyway.
+    let activity: JobActivity
 
     func wait(running worker: JobWorker, onUpdate: @escaping @Sendable ([Job]) -> Void) async throws -> [Job] {
         try await withThrowingTaskGroup(of: [Job]?.self) { group in
@@ -17,13 +21,15 @@ struct JobWaiter {
             }
             group.addTask {
                 while true {
+                    let seen = activity.current
                     var jobs: [Job] = []
                     for id in jobIDs {
                         if let job = try await store.job(id: id) { jobs.append(job) }
                     }
                     onUpdate(jobs)
                     if jobs.allSatisfy({ $0.state.isTerminal }) { return jobs }
-                    try await Task.sleep(for: .milliseconds(250))
+                    await activity.wait(after: seen, atMost: .seconds(1))
+                    try Task.checkCancellation()
                 }
             }
             while let result = try await group.next() {

@@ -109,7 +109,7 @@ struct ServeCommand: AsyncParsableCommand {
             storage: context.storage, sources: context.sources, passwords: passwords, secret: secret,
             orderByRandomBaseline: orderByRandomBaseline,
             generations: generations, uploads: uploads,
-            rateLimits: context.sharedRateLimits ?? MemoryRateLimitStore()
+            rateLimits: context.sharedRateLimits ?? MemoryRateLimitStore(), jobActivity: context.jobActivity
         )
         let host = configuration.host
         let app = buildApplication(
@@ -189,7 +189,7 @@ struct DemoSetup {
         let progress = ProgressReporter(quiet: false)
         let (report, jobIDs) = try await importer.run([folder], options: ImportOptions(tags: ["demo"])) { progress.handle($0) }
         progress.name(report.imported)
-        _ = try await JobWaiter(store: context.store, jobIDs: jobIDs).wait(running: context.worker(settings: settings)) {
+        _ = try await JobWaiter(store: context.store, jobIDs: jobIDs, activity: context.jobActivity).wait(running: context.worker(settings: settings)) {
             progress.transcoding($0)
         }
         progress.finish()

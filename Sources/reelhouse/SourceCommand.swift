@@ -124,7 +124,7 @@ struct PexelsSourceCommand: AsyncParsableCommand {
         }
         if !noWait, !jobIDs.isEmpty {
             progress.name(report.imported)
-            let finished = try await JobWaiter(store: context.store, jobIDs: jobIDs).wait(running: context.worker(settings: settings)) { jobs in
+            let finished = try await JobWaiter(store: context.store, jobIDs: jobIDs, activity: context.jobActivity).wait(running: context.worker(settings: settings)) { jobs in
                 progress.transcoding(jobs)
             }
             progress.finishTranscoding()

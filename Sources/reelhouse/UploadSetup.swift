@@ -34,7 +34,9 @@ enum UploadSetup {
             maxBytes: Int64(configuration.uploadMaxBytes), compressAboveBytes: Int64(configuration.uploadCompressAboveBytes),
             expirySeconds: TimeInterval(configuration.uploadExpirySeconds)
         )
-        return UploadDependencies(storage: storage, imports: UploadImports(jobs: context.store, storage: storage), policy: policy)
+        return UploadDependencies(storage: storage, imports: UploadImports(jobs: context.store, storage: storage), policy: policy,
+            importWait: .milliseconds(Int(configuration.uploadImportWaitSeconds * 1000))
+        )
     }
 
     /// At start-up: records the import of complete uploads whose import was never recorded (the
@@ -56,13 +58,9 @@ enum UploadSetup {
             expirySeconds: TimeInterval(configuration.uploadExpirySeconds), storyLifetime: configuration.storyLifetime
         )
         let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: configuration.mediaLimits, sources: context.sources)
-        // Test-only (documented in Tests/e2e/test_crash_safety.py): delays each import attempt so
-        // a test can kill the server between the last byte and the import.
-        let delay = ProcessInfo.processInfo.environment["REELHOUSE_TEST_IMPORT_DELAY_SECONDS"].flatMap(Double.init)
         return UploadImportJobHandler(
             storage: try storage(context: context),
-            publisher: UploadPublisher(importer: importer, store: context.store, policy: policy), logger: context.logger,
-            delayForTests: delay.map { .seconds($0) }
+            publisher: UploadPublisher(importer: importer, store: context.store, policy: policy), logger: context.logger
         )
     }
 }

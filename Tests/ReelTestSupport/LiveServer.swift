@@ -35,10 +35,8 @@ public actor LiveServer {
     public nonisolated let ownerKey: String
     public nonisolated let videoIDs: [Int64]
     public nonisolated let postCount: Int
-    /// How long the last PATCH waits for the upload's import, and how long each import waits
-    /// first (test-only, to make an import outlast that wait).
+    /// How long the last PATCH waits for the upload's import (the `uploadImportWaitSeconds` setting).
     public private(set) var importWait: Duration = .seconds(20)
-    public private(set) var importDelay: Duration?
     private var group: ServiceGroup?
     private var running: Task<Void, any Error>?
     /// Why the last `start()`'s services ended with an error, if they did.
@@ -87,11 +85,12 @@ public actor LiveServer {
         let uploads = UploadDependencies(
             storage: uploadStorage, imports: UploadImports(jobs: store, storage: uploadStorage), policy: policy, importWait: importWait
         )
+        let activity = JobActivity()
         let importWorker = JobWorker(
-            store: store,
+            store: store, activity: activity,
             handlers: [UploadImportJobHandler(
                 storage: uploadStorage, publisher: UploadPublisher(importer: importer, store: store, policy: policy),
-                logger: Logger(label: "reelkit-live-imports", factory: { _ in SwiftLogNoOpLogHandler() }), delayForTests: importDelay
+                logger: Logger(label: "reelkit-live-imports", factory: { _ in SwiftLogNoOpLogHandler() })
             )],
             configuration: JobWorkerConfiguration(pollInterval: 0.05),
             logger: Logger(label: "reelkit-live-worker", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -100,7 +99,7 @@ public actor LiveServer {
             library: store, jobs: store, accounts: store, social: store, feed: store, forYou: store, search: store, libraries: store, catalog: store, collections: store,
             stories: store, events: store,
             storage: LocalMediaStorage(root: root.appendingPathComponent("media")), passwords: BcryptPasswordHasher(cost: 4), secret: secret,
-            uploads: uploads
+            uploads: uploads, jobActivity: activity
         )
         var logger = Logger(label: "reelkit-live-server")
         logger.logLevel = .critical
@@ -123,9 +122,8 @@ public actor LiveServer {
     }
 
     /// Takes effect at the next `start()`.
-    public func slowImports(wait: Duration, delay: Duration) {
+    public func answerUploadsWithin(_ wait: Duration) {
         importWait = wait
-        importDelay = delay
     }
 
     public func stop() async {

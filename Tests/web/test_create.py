@@ -295,11 +295,11 @@ def test_tabs_work_from_the_keyboard_and_nothing_overflows(media_browser, create
 
 
 def test_an_upload_whose_import_outlasts_the_last_request_is_still_followed_to_its_post(media_browser, tmp_path):
-    # The server waits 20 s for an upload's import before answering its last PATCH; the
-    # test-only hook makes the import take 26 s, so the answer names only the import job and
-    # the page must ask HEAD until the post is named, then follow its transcode as usual.
+    # The server answers an upload's last PATCH without waiting for its import
+    # (uploadImportWaitSeconds 0), so the answer names only the import job and the page must
+    # ask HEAD until the post is named, then follow its transcode as usual.
     (tmp_path / "slow-import").mkdir()
-    server = CreateServer(tmp_path / "slow-import", env={"REELHOUSE_TEST_IMPORT_DELAY_SECONDS": "26"})
+    server = CreateServer(tmp_path / "slow-import", env={"REELHOUSE_UPLOAD_IMPORT_WAIT_SECONDS": "0"})
     context = signed_in_context(media_browser, server.url)
     try:
         page = open_create(context, "upload")

@@ -14,15 +14,11 @@ public struct UploadImportJobHandler: JobHandler {
     let storage: any UploadStorage
     let publisher: UploadPublisher
     let logger: Logger
-    /// Test-only: each attempt waits this long before importing, so an end-to-end test can kill
-    /// the server while an import is recorded but not done (`REELHOUSE_TEST_IMPORT_DELAY_SECONDS`).
-    let delayForTests: Duration?
 
-    public init(storage: any UploadStorage, publisher: UploadPublisher, logger: Logger, delayForTests: Duration? = nil) {
+    public init(storage: any UploadStorage, publisher: UploadPublisher, logger: Logger) {
         self.storage = storage
         self.publisher = publisher
         self.logger = logger
-        self.delayForTests = delayForTests
     }
 
     public func run(_ job: Job, context: JobContext) async throws -> JobOutcome {
@@ -33,7 +29,6 @@ public struct UploadImportJobHandler: JobHandler {
             await storage.discardBytes(id: id)  // an earlier attempt saved the outcome and died before this
             return .finished
         }
-        if let delayForTests { try await Task.sleep(for: delayForTests) }
         guard try await storage.offset(id: id) == upload.length else {
             throw JobFailure.invalidInput("the upload's bytes are incomplete or missing, so it cannot be imported")
         }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import ReelJobs
 import ReelModels
 import ReelStorage
 import ReelStore
@@ -19,11 +20,14 @@ struct JobController {
     var generations: (any GenerationStore)?
     /// Whose an upload import job is; nil when uploads are off.
     var uploads: (any UploadStorage)?
+    /// Wakes the stream when a worker in this process changes a job.
+    let activity: JobActivity
     let now: @Sendable () -> Date
     /// Per-user cap and lifetime of event streams.
     let streams: EventStreamSlots
-    /// How often the stream looks for a change; progress is written about once a second.
-    var pollInterval: Duration = .milliseconds(400)
+    /// The longest a stream goes without reading its job: what a worker on another node
+    /// writes (progress about once a second) sends no wake-up here.
+    var fallbackPoll: Duration = .seconds(1)
     /// A comment line this often keeps proxies from closing a quiet stream.
     var keepAliveInterval: Duration = .seconds(15)
 
@@ -78,6 +82,7 @@ struct JobController {
             guard let cancelled = try await jobs.cancel(jobID: target.id, reason: "cancelled by \(user.name)", now: now()) else {
                 throw APIError.notFound("job \(target.id)")
             }
+            activity.changed()
             return try Response.json(APIJob(job: cancelled, now: now()), context: context)
         }
         routes.on(.post, "/api/v1/jobs/{id}/retry", access: .user, "Run a failed job again with fresh attempts") { _, context in
@@ -86,6 +91,7 @@ struct JobController {
             try await requireControl(of: target, by: user)
             guard target.state == .failed else { throw APIError.conflict("only a failed job can be retried; this one is \(target.state.rawValue)") }
             guard let retried = try await jobs.retry(jobID: target.id, now: now()) else { throw APIError.notFound("job \(target.id)") }
+            activity.changed()
             return try Response.json(APIJob(job: retried, now: now()), context: context)
         }
     }
@@ -121,6 +127,7 @@ struct JobController {
         try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
         var current: Job? = first
         var sent: Job?
+        var seen = activity.current
         let clock = ContinuousClock()
         var lastWrite = clock.now
         let ends = clock.now + streams.lifetime
@@ -136,7 +143,9 @@ struct JobController {
                 lastWrite = clock.now
             }
             if job.state.isTerminal { break }
-            try await Task.sleep(for: pollInterval)
+            await activity.wait(after: seen, atMost: min(fallbackPoll, keepAliveInterval))
+            try Task.checkCancellation()
+            seen = activity.current
             current = try await jobs.job(id: job.id)
         }
         try await writer.finish(nil)

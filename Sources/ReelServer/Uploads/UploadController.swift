@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import ReelJobs
 import ReelLibrary
 import ReelModels
 import ReelStorage
@@ -43,12 +44,15 @@ struct UploadController {
     let dependencies: UploadDependencies
     /// Which library an upload may go to (its `library` metadata, or the uploader's first).
     let libraries: any LibraryGrantStore
+    /// Wakes the completing request when a worker in this process changes a job.
+    let activity: JobActivity
     let now: @Sendable () -> Date
     let locks = UploadLocks()
     /// How long a PATCH waits for another one on the same upload before 423.
     var lockWait: Duration = .seconds(10)
-    /// How often the waiting request looks at the import job.
-    var importPollInterval: Duration = .milliseconds(50)
+    /// The longest the waiting request goes without reading the import job: a worker on
+    /// another node sends no wake-up here.
+    var fallbackPoll: Duration = .milliseconds(500)
 
     private var storage: any UploadStorage { dependencies.storage }
     private var policy: UploadPolicy { dependencies.policy }
@@ -244,8 +248,11 @@ struct UploadController {
         let clock = ContinuousClock()
         let deadline = clock.now + dependencies.importWait
         var current = job
+        var seen = activity.current
         while !current.state.isTerminal, clock.now < deadline {
-            try await Task.sleep(for: importPollInterval)
+            await activity.wait(after: seen, atMost: min(fallbackPoll, deadline - clock.now))
+            try Task.checkCancellation()
+            seen = activity.current
             guard let next = try await dependencies.imports.jobs.job(id: job.id) else { break }
             current = next
         }
