@@ -293,11 +293,15 @@ let package = Package(
         .testTarget(name: "ReelRankTests", dependencies: ["ReelRank", "ReelModels"], swiftSettings: swiftSettings),
         .testTarget(name: "ReelImportTests", dependencies: ["ReelImport", "ReelModels"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
-        .testTarget(name: "ReelStoreSQLiteTests", dependencies: ["ReelStoreSQLite", "ReelStorePostgres", "ReelStore", "ReelStoreCore", "ReelModels", "ReelRank", "ReelForYou", "ReelTestSupport"],
+        // The store contract: every case runs against both backends (SQLite and PostgreSQL).
+        .testTarget(name: "ReelStoreContractTests", dependencies: ["ReelStoreSQLite", "ReelStorePostgres", "ReelStore", "ReelStoreCore", "ReelModels", "ReelRank", "ReelForYou", "ReelTestSupport"],
+                    swiftSettings: swiftSettings),
+        // Each backend's own: SQLite's migrations, query plans, file sharing and benchmarks; PostgreSQL's.
+        .testTarget(name: "ReelStoreSQLiteTests", dependencies: ["ReelStoreSQLite", "ReelStorePostgres", "ReelStore", "ReelStoreCore", "ReelModels", "ReelTestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelStorePostgresTests",
                     dependencies: [
-                        "ReelStorePostgres", "ReelStore", "ReelModels", "ReelTestSupport",
+                        "ReelStorePostgres", "ReelStore", "ReelStoreCore", "ReelModels", "ReelRank", "ReelForYou", "ReelTestSupport",
                         .product(name: "PostgresNIO", package: "postgres-nio"),
                         .product(name: "Logging", package: "swift-log"),
                     ],

@@ -3,6 +3,7 @@ import ReelModels
 import ReelStore
 @testable import ReelStoreSQLite
 import ReelStoreCore
+import ReelTestSupport
 import Testing
 
 @Suite("Feed query plans")

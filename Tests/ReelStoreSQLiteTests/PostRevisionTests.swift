@@ -4,6 +4,7 @@ import ReelModels
 import ReelStore
 @testable import ReelStoreSQLite
 import ReelStoreCore
+import ReelTestSupport
 import Testing
 
 /// The feed takes posts from `FeedPostCache` by (id, revision), so every change to what a post

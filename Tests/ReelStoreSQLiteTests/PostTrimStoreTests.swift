@@ -2,6 +2,7 @@ import Foundation
 import ReelModels
 import ReelStore
 import ReelStoreSQLite
+import ReelTestSupport
 import Testing
 
 @Suite("Post trims (story parts of one source)")

@@ -7,6 +7,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from e2e.conftest import BIN, RunningServer, import_json, make_clip, make_image  # noqa: E402
+from pykit.skip_policy import pytest_runtest_logreport, pytest_sessionfinish  # noqa: E402,F401
 
 __all__ = ["BIN"]
 

@@ -6,7 +6,8 @@ HTTP) lives in Tests/pykit and is re-exported here under the names the tests imp
 each data folder gets a fresh database of a private cluster the suite starts itself
 (pykit/postgres.py), named to every `reelhouse` run over that folder through
 `REELHOUSE_DATABASE_URL` (`library_environment`). Tests that read the SQLite file are
-SQLite's by nature: marked `sqlite_only`, they are skipped there with that reason."""
+SQLite's by nature: marked `sqlite_only`, they are deselected there (a skip would fail the
+run: Tests/pykit/skip_policy.py)."""
 import json
 import sqlite3
 import sys
@@ -20,20 +21,19 @@ from pykit.cli import BIN, run as reelhouse  # noqa: E402,F401
 from pykit.media import ffmpeg, make_clip, make_image  # noqa: E402,F401
 from pykit.postgres import ON_POSTGRES, library_environment  # noqa: E402,F401
 from pykit.server import LiveServer  # noqa: E402
-
-SQLITE_ONLY_REASON = "reads the SQLite file (REELHOUSE_E2E_DATABASE=postgres runs on a PostgreSQL database)"
+from pykit.skip_policy import pytest_runtest_logreport, pytest_sessionfinish  # noqa: E402,F401
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "sqlite_only(reason): SQLite's by nature (it reads the SQLite file itself, say); skipped on PostgreSQL")
+    config.addinivalue_line("markers", "sqlite_only(reason): SQLite's by nature (it reads the SQLite file itself, say); deselected on PostgreSQL")
 
 
 def pytest_collection_modifyitems(config, items):
     if ON_POSTGRES:
-        for item in items:
-            marker = item.get_closest_marker("sqlite_only")
-            if marker:
-                item.add_marker(pytest.mark.skip(reason=marker.args[0] if marker.args else SQLITE_ONLY_REASON))
+        sqlite_only = [item for item in items if item.get_closest_marker("sqlite_only")]
+        if sqlite_only:
+            config.hook.pytest_deselected(items=sqlite_only)
+            items[:] = [item for item in items if not item.get_closest_marker("sqlite_only")]
 
 
 def import_json(data: Path, *paths: Path, extra: tuple = (), env: dict | None = None, check: bool = True) -> dict:
@@ -43,7 +43,7 @@ def import_json(data: Path, *paths: Path, extra: tuple = (), env: dict | None = 
 
 def db(data: Path) -> sqlite3.Connection:
     if ON_POSTGRES:
-        pytest.skip(SQLITE_ONLY_REASON)
+        pytest.fail("this test reads the SQLite file: mark it sqlite_only so the PostgreSQL pass deselects it")
     connection = sqlite3.connect(data / "reelhouse.sqlite")
     connection.row_factory = sqlite3.Row
     return connection

@@ -6,6 +6,8 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from conftest import BIN, LiveServer, db, import_json, make_clip, reelhouse
 from pykit import TEST_ENVIRONMENT
 from pykit.server import free_port
@@ -22,6 +24,7 @@ def listening(port: int) -> bool:
         return probe.connect_ex(("127.0.0.1", port)) == 0
 
 
+@pytest.mark.sqlite_only("checks the rows in the SQLite file")
 def test_an_api_node_leaves_jobs_to_a_worker_node_that_listens_nowhere(tmp_path, data):
     clip = make_clip(tmp_path / "clip.mp4", seconds=2)
     post_id = import_json(data, clip, extra=("--no-wait",))["imported"][0]["id"]

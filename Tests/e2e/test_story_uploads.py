@@ -42,6 +42,7 @@ def user_id(server, name: str) -> int:
         return connection.execute("SELECT id FROM users WHERE name = ?", (name,)).fetchone()[0]
 
 
+@pytest.mark.sqlite_only("checks the rows in the SQLite file")
 def test_a_video_uploaded_as_a_story_is_the_uploaders_story(server, tmp_path):
     clip = make_clip(tmp_path / "my day.mp4", seconds=2, size="180x320").read_bytes()
     before = time.time()
@@ -55,6 +56,7 @@ def test_a_video_uploaded_as_a_story_is_the_uploaders_story(server, tmp_path):
     assert abs(row["expires_at"] - row["posted_at"] - LIFETIME_HOURS * 3600) < 0.01
 
 
+@pytest.mark.sqlite_only("checks the rows in the SQLite file")
 def test_a_photo_uploaded_as_a_story(server, tmp_path):
     photo = make_image(tmp_path / "still.jpg", size="320x568").read_bytes()
     post_id, job_id = upload(server, photo, server.member_key, filename="still.jpg", filetype="image/jpeg", story="1")
@@ -63,6 +65,7 @@ def test_a_photo_uploaded_as_a_story(server, tmp_path):
     assert (row["kind"], row["status"], row["author"]) == ("image", "story", "maya"), row
 
 
+@pytest.mark.sqlite_only("checks the rows in the SQLite file")
 def test_a_clip_the_library_has_as_a_post_becomes_a_story_of_its_own(server, tmp_path):
     clip = make_clip(tmp_path / "both.mp4", seconds=2, size="180x320", source="testsrc").read_bytes()
     post_id, post_job = upload(server, clip, server.api_key, filename="both.mp4")

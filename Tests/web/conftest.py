@@ -17,6 +17,7 @@ from pykit import ROOT, cli  # noqa: E402
 from pykit.cli import BIN  # noqa: E402,F401  (re-exported to the tests)
 from pykit.media import FONT, ffmpeg, make_clip, make_image  # noqa: E402,F401
 from pykit.server import LiveServer  # noqa: E402
+from pykit.skip_policy import pytest_runtest_logreport, pytest_sessionfinish  # noqa: E402,F401
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 ARTIFACTS = ROOT / "artifacts"

@@ -1,25 +1,23 @@
 import Foundation
 import ReelModels
 import ReelStore
-import ReelStoreSQLite
-import ReelTestSupport
 
 /// What a catalog test knows about one post it made, to check listings against plain Swift.
-struct CatalogModelPost {
-    var id: Int64
-    var title: String
-    var kind: PostKind
-    var duration: Double?
-    var tags: Set<String>
-    var uploader: String?
-    var username: String?
-    var datePosted: String?
-    var added: Date
+public struct CatalogModelPost {
+    public var id: Int64
+    public var title: String
+    public var kind: PostKind
+    public var duration: Double?
+    public var tags: Set<String>
+    public var uploader: String?
+    public var username: String?
+    public var datePosted: String?
+    public var added: Date
 }
 
 /// A ready post with the given metadata and media duration.
 @discardableResult
-func makeReadyPost(
+public func makeReadyPost(
     _ store: any PortableStore, folder: String, description: String? = nil, shortcode: String? = nil, kind: PostKind = .video,
     duration: Double? = 2.5, tags: [String] = [], uploader: String? = nil, username: String? = nil, datePosted: String? = nil,
     added: Date = t0
@@ -43,11 +41,11 @@ func makeReadyPost(
 
 extension CatalogStore {
     /// Every page of a browse, in order, checking that no post comes twice.
-    func browseAll(userID: Int64, _ query: BrowseQuery, limit: Int = 2) async throws -> [Int64] {
+    public func browseAll(userID: Int64, _ query: BrowseQuery, limit: Int = 2) async throws -> [Int64] {
         try await walkCatalog { try await self.browse(userID: userID, query: query, after: $0, limit: limit) }
     }
 
-    func shelfAll(_ shelf: Shelf, userID: Int64, resume: ResumeRule = ResumeRule(), limit: Int = 2) async throws -> [Int64] {
+    public func shelfAll(_ shelf: Shelf, userID: Int64, resume: ResumeRule = ResumeRule(), limit: Int = 2) async throws -> [Int64] {
         try await walkCatalog { try await self.shelf(shelf, userID: userID, resume: resume, after: $0, limit: limit) }
     }
 
@@ -60,12 +58,7 @@ extension CatalogStore {
             guard let next else { break }
             position = next
         }
-        if Set(ids).count != ids.count { throw TestFailure("a listing served a post twice: \(ids)") }
+        if Set(ids).count != ids.count { throw FixtureFailure("a listing served a post twice: \(ids)") }
         return ids
     }
-}
-
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -25,13 +25,6 @@ func loadNeighbors(_ store: any PortableStore, _ neighbors: [Int64: [Neighbor]])
     Issue.record("no neighbour loader for \(type(of: store))")
 }
 
-/// Runs one statement as it is (a state the API cannot build).
-func executeRaw(_ store: any PortableStore, _ sql: String) async throws {
-    if let sqlite = store as? SQLiteStore { return try sqlite.executeRaw(sql) }
-    if let postgres = store as? PostgresStore { return try await postgres.executeForTesting(sql) }
-    Issue.record("no raw SQL for \(type(of: store))")
-}
-
 /// The first column of every row of `sql` as numbers (NaN where it is not one).
 func rawNumbers(_ store: any PortableStore, _ sql: String) async throws -> [Double] {
     try await rawStrings(store, sql).map { Double($0) ?? .nan }

@@ -5,24 +5,6 @@ import ReelStoreSQLite
 import ReelTestSupport
 import Testing
 
-/// Files a published story item: a post, its filing, then its publish (which makes it `story`).
-@discardableResult
-func fileStory(
-    _ store: any PortableStore, author: String, userID: Int64? = nil, postedAt: Date, lifetime: TimeInterval? = 86_400,
-    archived: Bool = false, libraryID: Int64 = Post.defaultLibraryID, publish: Bool = true
-) async throws -> Int64 {
-    var post = newPost(folderName: "story-\(UUID().uuidString.prefix(8).lowercased())")
-    post.libraryID = libraryID
-    let (inserted, _) = try await store.insertPost(post, maxAttempts: 3, now: postedAt)
-    try await store.fileStory(
-        postID: inserted.id,
-        StoryFiling(author: author, userID: userID, postedAt: postedAt, expiresAt: lifetime.map { postedAt + $0 }, archived: archived)
-    )
-    if publish { try await store.publish(postID: inserted.id, media: sampleMedia, key: nil) }
-    return inserted.id
-}
-
-/// One suite for both stores (SQLite and PostgreSQL): they must give the same answers.
 /// One suite for both stores (SQLite and PostgreSQL): they must give the same answers.
 @Suite("Stories on SQLite and PostgreSQL: tray, seen and liked")
 struct StoryStoreTests {

@@ -5,30 +5,10 @@ import ReelStoreSQLite
 import ReelTestSupport
 import Testing
 
-/// One suite for both stores (SQLite and PostgreSQL) where the test is about the protocol;
-/// the SQLite-only ones (opening a file, its integrity check) keep to SQLite.
+/// One suite for both stores (SQLite and PostgreSQL): they must give the same answers (opening
+/// a SQLite file and its integrity check are SQLite's own: ReelStoreSQLiteTests).
 @Suite("LibraryStore on SQLite and PostgreSQL")
 struct LibraryStoreTests {
-    @Test("opening the same file twice keeps schema and data; the parent folder is created")
-    func migrationsAreIdempotent() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let first = try SQLiteStore(path: folder.databasePath)
-        let (post, _) = try await first.insertPost(newPost(), maxAttempts: 3, now: t0)
-        let second = try SQLiteStore(path: folder.databasePath)
-        #expect(try second.schemaVersion() == SQLiteStore.currentSchemaVersion)
-        #expect(try await second.post(id: post.id) == post)
-        #expect(try second.check() == "ok")
-    }
-
-    @Test("integrity check passes on a fresh store", arguments: StoreLocation.allCases)
-    func checkIsOK(location: StoreLocation) async throws {
-        try await withStore(location) { (store) async throws in
-            #expect(try store.check() == "ok")
-            #expect(try store.schemaVersion() == SQLiteStore.currentSchemaVersion)
-        }
-    }
-
     @Test("a post is found by id, folder name and content hash", arguments: StoreBackend.allCases)
     func insertAndFetch(backend: StoreBackend) async throws {
         try await withStore(backend) { (store) async throws in

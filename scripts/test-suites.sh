@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs the built test suites in two lanes at once (`make test`): the browser suite beside the
+# rest. Most of a suite's time is waiting — on ffmpeg, on a throttled link, on a player's
+# buffer — so two lanes on two cores finish well before one would. Each suite writes its own
+# log (.build/test-logs/NAME.log), printed whole when the suite ends so the lanes never
+# interleave; every suite runs even when another failed; the timing table comes last.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+logs=.build/test-logs
+mkdir -p "$logs"
+export REELHOUSE_TIMINGS="${REELHOUSE_TIMINGS:-$PWD/.build/test-timings.txt}"
+export REELHOUSE_BIN="${REELHOUSE_BIN:-$PWD/.build/debug/reelhouse}"
+PY=.venv/bin/python
+
+suite() {  # suite NAME COMMAND…
+  local name="$1"; shift
+  scripts/timed.sh "$name" "$@" > "$logs/$name.log" 2>&1
+  local status=$?
+  {
+    flock 9
+    echo "══════ $name ($( [ "$status" -eq 0 ] && echo ok || echo "FAILED: $status" )) ══════"
+    cat "$logs/$name.log"
+  } 9> "$logs/.print-lock"
+  return "$status"
+}
+
+lane_core() {
+  local status=0
+  suite swift scripts/swift-test.sh || status=1
+  suite e2e $PY -m pytest -q --durations=8 Tests/e2e --ignore=Tests/e2e/test_postgres_serve.py || status=1
+  suite e2e-pg env REELHOUSE_E2E_DATABASE=postgres $PY -m pytest -q --durations=5 $E2E_POSTGRES || status=1
+  return "$status"
+}
+
+lane_browser() {
+  local status=0
+  suite web $PY -m pytest -q --durations=10 Tests/web || status=1
+  suite api $PY -m pytest -q Tests/api || status=1
+  return "$status"
+}
+
+lane_core & core=$!
+lane_browser & browser=$!
+status=0
+wait "$core" || status=1
+wait "$browser" || status=1
+exit "$status"
