@@ -26,8 +26,8 @@ deps:
 	@scripts/ensure-deps.sh runtime
 
 # Each suite's time is printed at the end; every suite runs even when an earlier one failed.
-# After the build, two lanes run at once (scripts/test-suites.sh): Swift, e2e and the
-# PostgreSQL pass in one, the browser and API suites in the other.
+# After the build, two lanes run at once (scripts/test-suites.sh): Swift, e2e and API in
+# one, the browser suite and the PostgreSQL pass in the other.
 TIMINGS := $(CURDIR)/.build/test-timings.txt
 test:
 	@scripts/ensure-deps.sh test
@@ -41,11 +41,11 @@ test:
 # PostgreSQL 15 cluster the tests start themselves, a fresh database per data folder:
 # Tests/pykit/postgres.py). Only where the stores differ: every store operation already runs
 # on both backends in ReelStoreContractTests' cases, so this pass keeps the server's own paths
-# over PostgreSQL (API, filters, stories, uploads and their jobs, `serve` on a database URL).
+# over PostgreSQL (API, stories, uploads and their jobs, `serve` on a database URL).
 # Tests that read the SQLite file are marked sqlite_only and deselected. `make e2e-postgres
 # E2E_POSTGRES=Tests/e2e` runs the whole suite on PostgreSQL.
-E2E_POSTGRES := Tests/e2e/test_postgres_serve.py Tests/e2e/test_server.py Tests/e2e/test_filters.py \
-	Tests/e2e/test_stories_api.py Tests/e2e/test_uploads.py Tests/e2e/test_upload_jobs.py
+E2E_POSTGRES := Tests/e2e/test_postgres_serve.py Tests/e2e/test_server.py Tests/e2e/test_stories_api.py \
+	Tests/e2e/test_uploads.py Tests/e2e/test_upload_jobs.py
 e2e-postgres:
 	REELHOUSE_BIN=$${REELHOUSE_BIN:-$(CURDIR)/.build/debug/reelhouse} REELHOUSE_E2E_DATABASE=postgres $(PY) -m pytest -q $(E2E_POSTGRES)
 

@@ -272,7 +272,7 @@ let package = Package(
             name: "ReelTestSupport",
             dependencies: [
                 "ReelServer", "ReelStoreSQLite", "ReelStorePostgres", "ReelStorage", "ReelStore", "ReelPipeline", "ReelJobs", "ReelModels", "ReelMedia",
-                "ReelStorageLocal", "ReelProcess", "ReelLibrary",
+                "ReelStorageLocal", "ReelProcess", "ReelLibrary", "ReelRank",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),

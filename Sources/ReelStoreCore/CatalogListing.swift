@@ -148,3 +148,21 @@ public struct ResolvedCatalogFilter: Sendable, Equatable {
         [anyTagIDs, filter.tagIDs.isEmpty ? nil : filter.tagIDs].compactMap { $0 }
     }
 }
+
+extension CatalogListing.Key {
+    /// The key's SQL over the listing's aliases (`p` posts, `s` the viewer's state, `m` the
+    /// source's membership row), the same in both dialects.
+    public var expression: String {
+        switch self {
+        case .title: "p.title_key"
+        case .dateAdded: "p.date_added"
+        case .datePosted: "coalesce(p.date_posted, '')"
+        case .duration: "coalesce(p.duration, 0)"
+        case .viewerRating: "coalesce(s.rating, 0)"
+        case .sourceRating: "m.rating"
+        case .savedAt: "m.saved_at"
+        case .favorites: "m.favorites"
+        case .collectionPosition: "m.position"
+        }
+    }
+}

@@ -32,7 +32,7 @@ struct PostgresCatalogSQL {
     /// The selected columns: the narrow row's seven, then the keys.
     static let keyColumnOffset = 7
 
-    var keys: [String] { listing.keys.map(Self.key) }
+    var keys: [String] { listing.keys.map(\.expression) }
 
     func page(userID: Int64, after: CatalogPosition?, limit: Int) throws -> PostgresQuery {
         var query = PostgresFeedSQL()
@@ -115,20 +115,6 @@ struct PostgresCatalogSQL {
     /// `column` with only A–Z lowered (SQLite's NOCASE), whatever the database's locale.
     static func asciiLower(_ column: String) -> String {
         "translate(\(column), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
-    }
-
-    static func key(_ key: CatalogListing.Key) -> String {
-        switch key {
-        case .title: "p.title_key"
-        case .dateAdded: "p.date_added"
-        case .datePosted: "coalesce(p.date_posted, '')"
-        case .duration: "coalesce(p.duration, 0)"
-        case .viewerRating: "coalesce(s.rating, 0)"
-        case .sourceRating: "m.rating"
-        case .savedAt: "m.saved_at"
-        case .favorites: "m.favorites"
-        case .collectionPosition: "m.position"
-        }
     }
 
     static func source(_ source: CatalogListing.Source, _ query: inout PostgresFeedSQL) -> String? {

@@ -26,7 +26,7 @@ struct CatalogSQL {
     /// The selected columns: `FeedQuery.Column`'s (so `FeedRow` reads them), then the keys.
     static let keyColumnOffset = 7
 
-    var keys: [String] { listing.keys.map(Self.key) }
+    var keys: [String] { listing.keys.map(\.expression) }
 
     func page(userID: Int64, after: CatalogPosition?, limit: Int) throws -> (sql: String, arguments: StatementArguments) {
         var arguments: StatementArguments = []
@@ -57,20 +57,6 @@ struct CatalogSQL {
         sql += " ORDER BY " + (keys + ["p.id"]).map { "\($0) \(direction)" }.joined(separator: ", ") + " LIMIT ?"
         arguments += [limit]
         return (sql, arguments)
-    }
-
-    static func key(_ key: CatalogListing.Key) -> String {
-        switch key {
-        case .title: "p.title_key"
-        case .dateAdded: "p.date_added"
-        case .datePosted: "coalesce(p.date_posted, '')"
-        case .duration: "coalesce(p.duration, 0)"
-        case .viewerRating: "coalesce(s.rating, 0)"
-        case .sourceRating: "m.rating"
-        case .savedAt: "m.saved_at"
-        case .favorites: "m.favorites"
-        case .collectionPosition: "m.position"
-        }
     }
 
     /// Which index a walk of `posts` follows: `INDEXED BY` the partial index over ready posts that

@@ -1,5 +1,6 @@
 import Foundation
 import ReelModels
+import ReelRank
 import ReelStore
 import ReelStoreSQLite
 import ReelTestSupport

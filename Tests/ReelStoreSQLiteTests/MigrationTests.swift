@@ -1,5 +1,6 @@
 import Foundation
 import ReelModels
+import ReelRank
 import ReelStore
 @testable import ReelStoreSQLite
 import ReelStoreCore

@@ -1,5 +1,6 @@
 import Foundation
 import ReelModels
+import ReelRank
 import ReelStore
 @testable import ReelStorePostgres
 @testable import ReelStoreSQLite
@@ -56,19 +57,11 @@ public func rawStrings(_ store: any PortableStore, _ sql: String) async throws -
     throw FixtureFailure("no raw SQL for \(type(of: store))")
 }
 
-/// A seeded generator, so a failing property run can be replayed from its seed.
-public struct SplitMix: RandomNumberGenerator {
-    public var state: UInt64
+/// A seeded generator (ReelRank's SplitMix64), so a failing property run can be replayed from its seed.
+public typealias SplitMix = SeededGenerator
 
-    public init(state: UInt64) { self.state = state }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+extension SeededGenerator {
+    public init(state: UInt64) { self.init(seed: state) }
 }
 
 /// What the tests believe is in the store, to check the feed against a brute-force filter.

@@ -25,6 +25,7 @@ def chroma_spread(path: Path) -> tuple[float, float]:
     return chroma, luma
 
 
+@pytest.mark.sqlite_only("reads the published media from the SQLite file")
 def test_mono_filter_makes_the_published_video_and_poster_grey(tmp_path):
     source = make_clip(tmp_path / "colour.mp4", size="360x640", seconds=2, source="testsrc2")
     original, _ = chroma_spread(source)
@@ -39,6 +40,7 @@ def test_mono_filter_makes_the_published_video_and_poster_grey(tmp_path):
     assert poster_grey < 3
 
 
+@pytest.mark.sqlite_only("reads the published media from the SQLite file")
 def test_warm_and_cool_filters_shift_colour_and_an_unknown_filter_is_refused(tmp_path):
     source = make_clip(tmp_path / "grey.mp4", size="360x640", seconds=2, source="color=c=0x808080")
     means = {}
