@@ -186,7 +186,7 @@ let package = Package(
         .target(
             name: "ReelS3",
             dependencies: [
-                "ReelStorage",
+                "ReelStorage", "ReelCache",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -216,7 +216,7 @@ let package = Package(
         .target(
             name: "ReelServer",
             dependencies: [
-                "ReelModels", "ReelHLS", "ReelStorage", "ReelStore", "ReelJobs", "ReelGeneration", "ReelRank", "ReelForYou", "ReelLibrary",
+                "ReelModels", "ReelHLS", "ReelStorage", "ReelStore", "ReelJobs", "ReelGeneration", "ReelRank", "ReelForYou", "ReelLibrary", "ReelCache",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ReelCache
 import ReelStorage
 
 /// Published media in a bucket (see docs/scale-out.md, "Media storage"):
@@ -77,7 +78,7 @@ public struct S3MediaStorage: MediaStorage {
     /// One file: a single PUT, or multipart above the threshold (aborted on any failure).
     func upload(_ file: URL, key: String, relative: String) async throws {
         let size = try Self.size(of: file)
-        let type = MediaContentType.type(for: relative)
+        let type = MediaType.of(relative)
         guard size > multipartThreshold else {
             try await client.putObject(bucket: bucket, key: key, body: try Data(contentsOf: file), contentType: type)
             return
@@ -242,42 +243,16 @@ public struct S3MediaStorage: MediaStorage {
 /// file. `remove` on this node forgets at once; another node's removal is seen within `ttl`
 /// (its files are deleted anyway, so a stale entry can only turn into a 404).
 actor PublishedMarkerCache {
-    private var known: [String: Date] = [:]
-    let ttl: TimeInterval = 30
+    private let known = BoundedCache<String, Bool, NoRevision>(capacity: 10_000, lifetime: 30)
 
-    func isKnownPublished(_ key: String) -> Bool {
-        guard let until = known[key] else { return false }
-        if until < Date() { known[key] = nil; return false }
-        return true
-    }
+    func isKnownPublished(_ key: String) -> Bool { known.value(for: key) ?? false }
 
-    func remember(_ key: String) {
-        if known.count > 10_000 { known.removeAll() }
-        known[key] = Date().addingTimeInterval(ttl)
-    }
+    func remember(_ key: String) { known.insert(true, for: key) }
 
-    func forget(_ key: String) { known[key] = nil }
+    func forget(_ key: String) { known.remove(key) }
 }
 
 actor KeyCollector {
     private(set) var keys: [String] = []
     func add(_ key: String) { keys.append(key) }
-}
-
-/// Content types objects are stored with (S3 serves them back with it; the API sets its own).
-enum MediaContentType {
-    static func type(for name: String) -> String {
-        switch name.split(separator: ".").last?.lowercased() ?? "" {
-        case "m3u8": "application/vnd.apple.mpegurl"
-        case "m4s": "video/iso.segment"
-        case "mp4": "video/mp4"
-        case "m4a": "audio/mp4"
-        case "vtt": "text/vtt"
-        case "jpg", "jpeg": "image/jpeg"
-        case "webp": "image/webp"
-        case "png": "image/png"
-        case "json": "application/json"
-        default: "application/octet-stream"
-        }
-    }
 }

@@ -75,3 +75,16 @@ public enum TagName {
         }))
     }
 }
+
+/// Tags and flags: two id-keyed vocabularies of one shape (a table of names, a link table per
+/// post), so one implementation per backend serves both. Names match through `TagName.key`; a
+/// name keeps the spelling it was first stored with, so its id and display name stay stable.
+/// Each backend adds its SQL in an extension.
+public enum Vocabulary: Sendable {
+    case tags
+    case flags
+
+    public var table: String { self == .tags ? "tags" : "flags" }
+    public var link: String { self == .tags ? "post_tag_ids" : "post_flag_ids" }
+    public var column: String { self == .tags ? "tag_id" : "flag_id" }
+}

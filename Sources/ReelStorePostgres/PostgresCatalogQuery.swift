@@ -11,11 +11,11 @@ extension ResolvedCatalogFilter {
     static func resolve(_ connection: PostgresConnection, _ filter: CatalogFilter, userID: Int64, logger: Logger) async throws -> ResolvedCatalogFilter {
         var tagIDs: [Int64]?
         if let wanted = ResolvedCatalogFilter.wantedTags(filter) {
-            tagIDs = try await PostgresVocabulary.tags.existingIDs(connection, names: wanted, logger: logger)
+            tagIDs = try await Vocabulary.tags.existingIDs(connection, names: wanted, logger: logger)
         }
         return ResolvedCatalogFilter(
             filter, tagIDs: tagIDs,
-            excludeTagIDs: try await PostgresVocabulary.tags.existingIDs(connection, names: filter.excludeTags, logger: logger),
+            excludeTagIDs: try await Vocabulary.tags.existingIDs(connection, names: filter.excludeTags, logger: logger),
             scope: try await PostgresStore.scope(connection, userID: userID, requested: filter.library, logger: logger)
         )
     }

@@ -148,7 +148,7 @@ extension PostgresCopyPlan {
     static let derivedColumns: [String: (inputs: [String], compute: @Sendable ([StoredValue]) -> StoredValue)] = {
         let vocabularyKey: (inputs: [String], compute: @Sendable ([StoredValue]) -> StoredValue) = (["name"], { values in
             guard case .text(let name) = values[0] else { return values[0] }
-            return .text(PostgresVocabulary.key(name))
+            return .text(TagName.key(name))
         })
         let sourceOrder: (inputs: [String], compute: @Sendable ([StoredValue]) -> StoredValue) = (["rowid"], { $0[0] })
         return [

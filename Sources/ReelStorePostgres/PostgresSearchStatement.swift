@@ -57,7 +57,7 @@ struct PostgresSearchStatement {
             id = "l0.post_id"
             driver = """
                 SELECT l0.post_id AS id FROM post_tag_ids l0
-                WHERE l0.tag_id = (SELECT t.id FROM tags t WHERE t.name_key = \(sql.bind(PostgresVocabulary.key(first))))
+                WHERE l0.tag_id = (SELECT t.id FROM tags t WHERE t.name_key = \(sql.bind(TagName.key(first))))
                   AND EXISTS (SELECT 1 FROM posts rp WHERE rp.id = l0.post_id AND rp.status = 'ready')
                 """
             confirmedTags.removeFirst()
@@ -67,14 +67,14 @@ struct PostgresSearchStatement {
             driver = "SELECT rp.id FROM posts rp WHERE rp.status = 'ready'"
         }
         for tag in confirmedTags {
-            driver += " AND EXISTS (SELECT 1 FROM post_tag_ids l JOIN tags t ON t.id = l.tag_id WHERE l.post_id = \(id) AND t.name_key = \(sql.bind(PostgresVocabulary.key(tag))))"
+            driver += " AND EXISTS (SELECT 1 FROM post_tag_ids l JOIN tags t ON t.id = l.tag_id WHERE l.post_id = \(id) AND t.name_key = \(sql.bind(TagName.key(tag))))"
         }
         if let libraryIDs {
             // Before the candidate cut, so the best matches the viewer may see are the ones ranked.
             driver += " AND EXISTS (SELECT 1 FROM posts lp WHERE lp.id = \(id) AND lp.library_id = ANY(\(sql.bind(libraryIDs))))"
         }
         for tag in plan.excludedTags {
-            driver += " AND NOT EXISTS (SELECT 1 FROM post_tag_ids l JOIN tags t ON t.id = l.tag_id WHERE l.post_id = \(id) AND t.name_key = \(sql.bind(PostgresVocabulary.key(tag))))"
+            driver += " AND NOT EXISTS (SELECT 1 FROM post_tag_ids l JOIN tags t ON t.id = l.tag_id WHERE l.post_id = \(id) AND t.name_key = \(sql.bind(TagName.key(tag))))"
         }
         sql.sql = "WITH candidates(id) AS MATERIALIZED (\(driver) ORDER BY \(id) DESC LIMIT \(sql.bind(candidates)))"
 

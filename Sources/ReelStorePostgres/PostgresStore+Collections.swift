@@ -14,7 +14,7 @@ extension PostgresStore: CollectionStore {
     }
 
     public func collection(named name: String) async throws -> PostCollection? {
-        let key = PostgresVocabulary.key(name.trimmingCharacters(in: .whitespacesAndNewlines))
+        let key = TagName.key(name.trimmingCharacters(in: .whitespacesAndNewlines))
         return try await snapshot { connection in try await Self.fetchCollections(connection, nameKey: key, logger: logger).first }
     }
 
@@ -40,7 +40,7 @@ extension PostgresStore: CollectionStore {
             let seconds = now.timeIntervalSince1970
             let rows = try await connection.query("""
                 INSERT INTO collections (name, name_key, created_by, created_at, updated_at)
-                VALUES (\(name), \(PostgresVocabulary.key(name)), \(createdBy), \(seconds), \(seconds))
+                VALUES (\(name), \(TagName.key(name)), \(createdBy), \(seconds), \(seconds))
                 RETURNING id
                 """, logger: logger).collect()
             guard let id = try rows.first?.decode(Int64.self) else { throw StoreError.corrupt("collection insert returned no row") }
@@ -58,7 +58,7 @@ extension PostgresStore: CollectionStore {
             if let name {
                 try await Self.requireFreeCollectionName(connection, name, except: id, logger: self.logger)
                 try await connection.query(
-                    "UPDATE collections SET name = \(name), name_key = \(PostgresVocabulary.key(name)) WHERE id = \(id)", logger: self.logger
+                    "UPDATE collections SET name = \(name), name_key = \(TagName.key(name)) WHERE id = \(id)", logger: self.logger
                 )
             }
             if let postIDs {
@@ -112,7 +112,7 @@ extension PostgresStore: CollectionStore {
 
     private static func requireFreeCollectionName(_ connection: PostgresConnection, _ name: String, except id: Int64?, logger: Logger) async throws {
         let rows = try await connection.query(
-            "SELECT id FROM collections WHERE name_key = \(PostgresVocabulary.key(name))", logger: logger
+            "SELECT id FROM collections WHERE name_key = \(TagName.key(name))", logger: logger
         ).collect()
         if let other = try rows.first?.decode(Int64.self), other != id {
             throw StoreError.conflict("a collection named \(name) already exists")

@@ -122,11 +122,11 @@ extension ResolvedFeedFilter {
         let (hidesPosts, hiddenUploaderKeys) = try hidden.first?.decode((Bool, [String]).self) ?? (false, [])
         var tagIDs: [Int64]?
         if let wanted = ResolvedFeedFilter.wantedTags(filter) {
-            tagIDs = try await PostgresVocabulary.tags.existingIDs(connection, names: wanted, logger: logger)
+            tagIDs = try await Vocabulary.tags.existingIDs(connection, names: wanted, logger: logger)
         }
         return ResolvedFeedFilter(
             filter, tagIDs: tagIDs,
-            excludeTagIDs: try await PostgresVocabulary.tags.existingIDs(connection, names: filter.excludeTags, logger: logger),
+            excludeTagIDs: try await Vocabulary.tags.existingIDs(connection, names: filter.excludeTags, logger: logger),
             scope: scope, hidesPosts: hidesPosts, hiddenUploaderKeys: hiddenUploaderKeys
         )
     }

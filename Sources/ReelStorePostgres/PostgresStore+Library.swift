@@ -83,7 +83,7 @@ extension PostgresStore: LibraryStore {
             for key in FeedShuffle.randomKeys() { bindings.append(key) }
             let rows = try await connection.query(PostgresQuery(unsafeSQL: Self.insertPostSQL, binds: bindings), logger: logger).collect()
             guard let postID = try rows.first?.decode(Int64.self) else { throw StoreError.corrupt("post insert returned no row") }
-            try await PostgresVocabulary.tags.replace(connection, postID: postID, names: metadata.tags, logger: logger)
+            try await Vocabulary.tags.replace(connection, postID: postID, names: metadata.tags, logger: logger)
             if let story = post.story { try await Self.fileStory(connection, postID: postID, story, logger: logger) }
             for (position, path) in post.sourcePaths.enumerated() {
                 try await connection.query(
@@ -122,7 +122,7 @@ extension PostgresStore: LibraryStore {
                 """, logger: logger).collect()
             guard let row = rows.first else { throw StoreError.notFound("post \(postID)") }
             try await Self.refreshTitleKey(connection, postID: postID, row: row, logger: logger)
-            try await PostgresVocabulary.tags.replace(connection, postID: postID, names: metadata.tags, logger: logger)
+            try await Vocabulary.tags.replace(connection, postID: postID, names: metadata.tags, logger: logger)
         }
     }
 
@@ -204,7 +204,7 @@ extension PostgresStore: LibraryStore {
                 ).collect()
                 if let row = rows.first { try await Self.refreshTitleKey(connection, postID: id, row: row, logger: logger) }
             }
-            if let tags { try await PostgresVocabulary.tags.replace(connection, postID: id, names: tags, logger: logger) }
+            if let tags { try await Vocabulary.tags.replace(connection, postID: id, names: tags, logger: logger) }
         }
     }
 
@@ -288,8 +288,8 @@ extension PostgresStore: LibraryStore {
         }
         let rows = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger).collect()
         let ids = try rows.map { try $0.makeRandomAccess()["id"].decode(Int64.self) }
-        let tags = try await PostgresVocabulary.tags.names(connection, postIDs: ids, logger: logger)
-        let flags = try await PostgresVocabulary.flags.names(connection, postIDs: ids, logger: logger)
+        let tags = try await Vocabulary.tags.names(connection, postIDs: ids, logger: logger)
+        let flags = try await Vocabulary.flags.names(connection, postIDs: ids, logger: logger)
         return try rows.map { row in try post(row, tags: tags, flags: flags) }
     }
 

@@ -70,49 +70,49 @@ extension PostgresStore: SocialStore {
     public func addTags(postID: Int64, tags: [String]) async throws {
         try await write { connection in
             try await Self.requireRow(connection, "SELECT 1 FROM posts WHERE id = $1", postID, missing: "post \(postID)", logger: logger)
-            try await PostgresVocabulary.tags.attach(connection, postID: postID, names: tags, logger: logger)
+            try await Vocabulary.tags.attach(connection, postID: postID, names: tags, logger: logger)
         }
     }
 
     public func removeTag(postID: Int64, tag: String) async throws {
         try await write { connection in
             try await Self.requireRow(connection, "SELECT 1 FROM posts WHERE id = $1", postID, missing: "post \(postID)", logger: logger)
-            try await PostgresVocabulary.tags.detach(connection, postID: postID, name: tag, logger: logger)
+            try await Vocabulary.tags.detach(connection, postID: postID, name: tag, logger: logger)
         }
     }
 
     public func addFlag(postID: Int64, flag: String) async throws {
-        guard !PostgresVocabulary.isBlank(flag) else { throw StoreError.invalid("a flag cannot be blank") }
+        guard !TagName.isBlank(flag) else { throw StoreError.invalid("a flag cannot be blank") }
         try await write { connection in
             try await Self.requireRow(connection, "SELECT 1 FROM posts WHERE id = $1", postID, missing: "post \(postID)", logger: logger)
-            try await PostgresVocabulary.flags.attach(connection, postID: postID, names: [flag], logger: logger)
+            try await Vocabulary.flags.attach(connection, postID: postID, names: [flag], logger: logger)
         }
     }
 
     public func removeFlag(postID: Int64, flag: String) async throws {
         try await write { connection in
             try await Self.requireRow(connection, "SELECT 1 FROM posts WHERE id = $1", postID, missing: "post \(postID)", logger: logger)
-            try await PostgresVocabulary.flags.detach(connection, postID: postID, name: flag, logger: logger)
+            try await Vocabulary.flags.detach(connection, postID: postID, name: flag, logger: logger)
         }
     }
 
     public func tagCounts() async throws -> [TagCount] {
-        try await read { connection in try await PostgresVocabulary.tags.counts(connection, logger: logger) }
+        try await read { connection in try await Vocabulary.tags.counts(connection, logger: logger) }
     }
 
     public func tagCounts(userID: Int64) async throws -> [TagCount] {
         try await snapshot { connection in
             let scope = try await Self.scope(connection, userID: userID, requested: nil, logger: logger)
-            return try await PostgresVocabulary.tags.counts(connection, libraryIDs: scope.libraryIDs, logger: logger)
+            return try await Vocabulary.tags.counts(connection, libraryIDs: scope.libraryIDs, logger: logger)
         }
     }
 
     public func tagRefs(postIDs: [Int64]) async throws -> [Int64: [TagCount]] {
-        try await read { connection in try await PostgresVocabulary.tags.refs(connection, postIDs: postIDs, logger: logger) }
+        try await read { connection in try await Vocabulary.tags.refs(connection, postIDs: postIDs, logger: logger) }
     }
 
     public func flagRefs(postIDs: [Int64]) async throws -> [Int64: [TagCount]] {
-        try await read { connection in try await PostgresVocabulary.flags.refs(connection, postIDs: postIDs, logger: logger) }
+        try await read { connection in try await Vocabulary.flags.refs(connection, postIDs: postIDs, logger: logger) }
     }
 
     /// Walks the partial index `(user_id, favorited_at, post_id)` backwards from the cursor.

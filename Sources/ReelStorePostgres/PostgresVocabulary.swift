@@ -4,31 +4,12 @@ import PostgresNIO
 import ReelModels
 import ReelStore
 
-/// Tags and flags on PostgreSQL: two id-keyed vocabularies of one shape. Names match ignoring
-/// ASCII case, as SQLite's NOCASE column does, through `name_key`; a name keeps the spelling it
-/// was first stored with, so its id and display name stay stable.
-enum PostgresVocabulary: Sendable {
-    case tags
-    case flags
-
-    var table: String { self == .tags ? "tags" : "flags" }
-    var link: String { self == .tags ? "post_tag_ids" : "post_flag_ids" }
-    var column: String { self == .tags ? "tag_id" : "flag_id" }
-
-    static func isBlank(_ name: String) -> Bool {
-        name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-    }
-
-    /// SQLite's NOCASE: only A–Z fold.
-    static func key(_ name: String) -> String {
-        String(String.UnicodeScalarView(name.unicodeScalars.map { scalar in
-            ("A"..."Z").contains(scalar) ? Unicode.Scalar(scalar.value + 32)! : scalar
-        }))
-    }
-
+/// The tag and flag vocabularies on PostgreSQL: names match ignoring ASCII case, as SQLite's
+/// NOCASE column does, through `name_key` (`TagName.key`).
+extension Vocabulary {
     /// The id of `name`, creating the entry if needed.
     func ensureID(_ connection: PostgresConnection, name: String, logger: Logger) async throws -> Int64 {
-        let key = Self.key(name)
+        let key = TagName.key(name)
         let rows = try await connection.query("""
             WITH inserted AS (
                 INSERT INTO \(unescaped: table) (name, name_key) VALUES (\(name), \(key)) ON CONFLICT (name_key) DO NOTHING RETURNING id
@@ -43,7 +24,7 @@ enum PostgresVocabulary: Sendable {
 
     /// Appends names the post does not carry yet, in order; blanks and repeats are dropped.
     func attach(_ connection: PostgresConnection, postID: Int64, names: [String], logger: Logger) async throws {
-        for name in names where !Self.isBlank(name) {
+        for name in names where !TagName.isBlank(name) {
             let id = try await ensureID(connection, name: name, logger: logger)
             try await connection.query("""
                 INSERT INTO \(unescaped: link) (post_id, \(unescaped: column)) VALUES (\(postID), \(id)) ON CONFLICT DO NOTHING
@@ -74,7 +55,7 @@ enum PostgresVocabulary: Sendable {
     func detach(_ connection: PostgresConnection, postID: Int64, name: String, logger: Logger) async throws {
         try await connection.query("""
             DELETE FROM \(unescaped: link) WHERE post_id = \(postID)
-              AND \(unescaped: column) IN (SELECT id FROM \(unescaped: table) WHERE name_key = \(Self.key(name)))
+              AND \(unescaped: column) IN (SELECT id FROM \(unescaped: table) WHERE name_key = \(TagName.key(name)))
             """, logger: logger)
     }
 
@@ -110,7 +91,7 @@ enum PostgresVocabulary: Sendable {
 
     /// Ids of the names that exist (ignoring ASCII case); unknown and blank names are skipped.
     func existingIDs(_ connection: PostgresConnection, names: [String], logger: Logger) async throws -> [Int64] {
-        let keys = names.filter { !Self.isBlank($0) }.map(Self.key)
+        let keys = names.filter { !TagName.isBlank($0) }.map(TagName.key)
         guard !keys.isEmpty else { return [] }
         return try await connection.query(
             "SELECT id FROM \(unescaped: table) WHERE name_key = ANY(\(keys)) ORDER BY id", logger: logger

@@ -9,7 +9,7 @@ extension SQLiteStore {
     static let lastUsedGranularity: TimeInterval = 60
 
     public func createUser(name: String, role: UserRole, passwordHash: String, now: Date) async throws -> User {
-        guard !Vocabulary.isBlank(name) else { throw StoreError.invalid("a user name cannot be blank") }
+        guard !TagName.isBlank(name) else { throw StoreError.invalid("a user name cannot be blank") }
         let key = Self.nameKey(name)
         guard !StoryRouteNames.reserved.contains(key) else {
             throw StoreError.invalid("the user name \(name) is reserved (a stories route uses it)")

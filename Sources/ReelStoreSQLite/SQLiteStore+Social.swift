@@ -78,7 +78,7 @@ extension SQLiteStore {
     }
 
     public func addFlag(postID: Int64, flag: String) async throws {
-        guard !Vocabulary.isBlank(flag) else { throw StoreError.invalid("a flag cannot be blank") }
+        guard !TagName.isBlank(flag) else { throw StoreError.invalid("a flag cannot be blank") }
         try await write { db in
             try Self.requirePost(db, id: postID)
             try Vocabulary.flags.attach(db, postID: postID, names: [flag])

@@ -3,22 +3,9 @@ import GRDB
 import ReelModels
 import ReelStore
 
-/// Tags and flags: two id-keyed vocabularies with the same shape, so one implementation serves
-/// both. Names are matched ignoring (ASCII) case through the column's NOCASE collation; a name
-/// keeps the spelling it was first stored with, so its id and display name stay stable.
-enum Vocabulary: Sendable {
-    case tags
-    case flags
-
-    var table: String { self == .tags ? "tags" : "flags" }
-    var link: String { self == .tags ? "post_tag_ids" : "post_flag_ids" }
-    var column: String { self == .tags ? "tag_id" : "flag_id" }
-
-    /// Blank names are never stored: they cannot be shown or filtered on.
-    static func isBlank(_ name: String) -> Bool {
-        name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-    }
-
+/// The tag and flag vocabularies in SQLite: names match through the column's NOCASE collation
+/// (what `TagName.key` spells out for the other backend).
+extension Vocabulary {
     /// The id of `name`, creating the entry if needed.
     func ensureID(_ db: Database, name: String) throws -> Int64 {
         try db.execute(sql: "INSERT INTO \(table) (name) VALUES (?) ON CONFLICT (name) DO NOTHING", arguments: [name])
@@ -30,7 +17,7 @@ enum Vocabulary: Sendable {
 
     /// Ids of the names that exist (ignoring case); unknown names are skipped.
     func existingIDs(_ db: Database, names: [String]) throws -> [Int64] {
-        let names = names.filter { !Self.isBlank($0) }
+        let names = names.filter { !TagName.isBlank($0) }
         guard !names.isEmpty else { return [] }
         return try Int64.fetchAll(
             db, sql: "SELECT id FROM \(table) WHERE name IN (\(SQLiteStore.placeholders(names.count))) ORDER BY id",
@@ -40,7 +27,7 @@ enum Vocabulary: Sendable {
 
     /// Appends names the post does not carry yet, in order; blanks and repeats are dropped.
     func attach(_ db: Database, postID: Int64, names: [String]) throws {
-        for name in names where !Self.isBlank(name) {
+        for name in names where !TagName.isBlank(name) {
             let id = try ensureID(db, name: name)
             try db.execute(sql: "INSERT OR IGNORE INTO \(link) (post_id, \(column)) VALUES (?, ?)", arguments: [postID, id])
         }

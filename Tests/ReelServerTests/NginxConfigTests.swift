@@ -1,4 +1,5 @@
 import Foundation
+import ReelStorage
 import Testing
 
 @testable import ReelServer
@@ -108,7 +109,7 @@ struct NginxConfigTests {
         let types = try #require(http.block("types"))
         for ext in NginxConfig.mediaExtensions {
             let type = try #require(types.directives.first { $0.arguments.contains(ext) }?.name, "\(ext)")
-            #expect(MediaMIME.type(for: "x.\(ext)").hasPrefix(type), "\(ext)")
+            #expect(MediaType.of("x.\(ext)").hasPrefix(type), "\(ext)")
         }
     }
 

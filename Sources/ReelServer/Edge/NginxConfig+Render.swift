@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import ReelModels
+import ReelStorage
 
 /// The config text. How it works (docs/scale-out.md, "Edge"):
 ///
@@ -244,17 +245,17 @@ extension NginxConfig {
         """
     }
 
-    /// Extensions → MIME types exactly as `MediaMIME` gives them; anything else is a download.
+    /// Extensions → MIME types exactly as `MediaType` (ReelStorage) gives them; anything else is a download.
     var typesBlock: String {
         var lines = ["    types {"]
         var byType: [(String, [String])] = []
         for ext in Self.mediaExtensions {
-            let type = MediaMIME.type(for: "file.\(ext)").replacingOccurrences(of: "; charset=utf-8", with: "")
+            let type = MediaType.of("file.\(ext)").replacingOccurrences(of: "; charset=utf-8", with: "")
             if let index = byType.firstIndex(where: { $0.0 == type }) { byType[index].1.append(ext) } else { byType.append((type, [ext])) }
         }
         for (type, extensions) in byType { lines.append("        \(type) \(extensions.joined(separator: " "));") }
         lines.append("    }")
-        lines.append("    default_type \(MediaMIME.octetStream);")
+        lines.append("    default_type \(MediaType.octetStream);")
         return lines.joined(separator: "\n") + "\n"
     }
 

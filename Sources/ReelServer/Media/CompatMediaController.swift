@@ -75,7 +75,7 @@ struct CompatMediaController {
         guard let entry = try await readyPost(folder), Self.hlsFiles(entry.media).contains(name) else {
             throw APIError.notFound("media")
         }
-        if MediaMIME.isPlaylist(name) {
+        if MediaType.isPlaylist(name) {
             return try await servePlaylist(name, of: entry, request: request, context: context)
         }
         return try await MediaController.serve(
@@ -121,7 +121,7 @@ struct CompatMediaController {
         let changed = rewritten != text
         let etag = ETag.strong(validator + (changed ? [keyURI] : []))
         return responder.bytes(
-            Data(rewritten.utf8), contentType: MediaMIME.playlist, cacheControl: changed ? Self.privateCache : Self.publicCache,
+            Data(rewritten.utf8), contentType: MediaType.playlist, cacheControl: changed ? Self.privateCache : Self.publicCache,
             etag: etag, request: request
         )
     }

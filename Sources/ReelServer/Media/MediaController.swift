@@ -93,7 +93,7 @@ struct MediaController {
         _ name: String, post: Post, storage: any MediaStorage, responder: MediaFileResponder, cacheControl: String,
         request: Request, context: AppRequestContext, etagOverride: String? = nil
     ) async throws -> Response {
-        let contentType = MediaMIME.type(for: name)
+        let contentType = MediaType.of(name)
         let postKey = String(post.id)
         // Object storage, and a plain GET (what an edge cache sends): one fetch gives the first
         // chunk (for most files all of it), size and ETag, with no look-up first. A missing or

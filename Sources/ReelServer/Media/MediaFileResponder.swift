@@ -152,7 +152,7 @@ struct MediaFileResponder: Sendable {
     /// An AES-128 key: never cached anywhere, never ranged, no validators.
     static func key(_ key: Data, request: Request) -> Response {
         let headers: HTTPFields = [
-            .contentType: MediaMIME.octetStream,
+            .contentType: MediaType.octetStream,
             .cacheControl: "private, no-store",
             .contentLength: String(key.count),
             .xContentTypeOptions: "nosniff",
@@ -297,35 +297,6 @@ enum ETag {
         }
         return false
     }
-}
-
-// MARK: - MIME
-
-enum MediaMIME {
-    static let octetStream = "application/octet-stream"
-    static let playlist = "application/vnd.apple.mpegurl"
-
-    /// By extension of a listed name; anything unexpected is an opaque download.
-    static func type(for name: String) -> String {
-        if name == "key" { return octetStream }
-        guard let dot = name.lastIndex(of: "."), !name[dot...].contains("/") else { return octetStream }
-        switch name[name.index(after: dot)...].lowercased() {
-        case "m3u8": return playlist
-        case "m4s": return "video/iso.segment"
-        case "mp4": return "video/mp4"
-        case "m4a": return "audio/mp4"
-        case "ts": return "video/mp2t"
-        case "aac": return "audio/aac"
-        case "vtt": return "text/vtt; charset=utf-8"
-        case "jpg", "jpeg": return "image/jpeg"
-        case "webp": return "image/webp"
-        case "png": return "image/png"
-        case "avif": return "image/avif"
-        default: return octetStream
-        }
-    }
-
-    static func isPlaylist(_ name: String) -> Bool { name.lowercased().hasSuffix(".m3u8") }
 }
 
 // MARK: - Names

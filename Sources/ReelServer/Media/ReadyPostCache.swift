@@ -1,4 +1,5 @@
 import Foundation
+import ReelCache
 import ReelModels
 
 /// A small, bounded, short-lived memory of `ready` posts, so a player fetching a segment every
@@ -13,7 +14,7 @@ import ReelModels
 /// "Ready" is whatever statuses the owner serves: signed media (`MediaController`) serves
 /// stories too, whose tokens only the stories routes issue, and only within the viewer's
 /// libraries; seed 000's credential-less routes serve `ready` posts alone.
-final class ReadyPostCache<Key: Hashable & Sendable>: @unchecked Sendable {
+final class ReadyPostCache<Key: Hashable & Sendable>: Sendable {
     /// What the media routes need of a post, precomputed once per load.
     struct Entry: Sendable {
         let post: Post
@@ -22,65 +23,34 @@ final class ReadyPostCache<Key: Hashable & Sendable>: @unchecked Sendable {
         let files: Set<String>
     }
 
-    private struct Slot {
-        let entry: Entry
-        let loadedAt: Date
-    }
-
     let capacity: Int
     let ttl: TimeInterval
     /// The statuses served (`ready`, and `story` for signed media).
     let statuses: Set<PostStatus>
-    private let lock = NSLock()
-    private var slots: [Key: Slot] = [:]
+    private let entries: BoundedCache<Key, Entry, NoRevision>
 
     init(capacity: Int = 512, ttl: TimeInterval = 3, statuses: Set<PostStatus> = [.ready]) {
         self.capacity = max(1, capacity)
         self.ttl = ttl
         self.statuses = statuses
+        entries = BoundedCache(capacity: capacity, lifetime: ttl)
     }
 
     /// The ready post for `key`, from memory if loaded less than `ttl` ago, else from `load`.
     func entry(for key: Key, now: Date, load: () async throws -> Post?) async throws -> Entry? {
-        if let hit = lookup(key, now: now) { return hit }
+        if let hit = entries.value(for: key, now: now) { return hit }
         guard let post = try await load(), statuses.contains(post.status), let media = post.media else {
-            lock.withLock { slots[key] = nil }
+            entries.remove(key)
             return nil
         }
         let entry = Entry(post: post, media: media, files: Set(media.allFiles))
-        store(entry, for: key, now: now)
+        entries.insert(entry, for: key, now: now)
         return entry
     }
 
     func invalidate(_ key: Key) {
-        lock.withLock { slots[key] = nil }
+        entries.remove(key)
     }
 
-    var count: Int { lock.withLock { slots.count } }
-
-    private func lookup(_ key: Key, now: Date) -> Entry? {
-        lock.withLock {
-            guard let slot = slots[key] else { return nil }
-            let age = now.timeIntervalSince(slot.loadedAt)
-            guard age >= 0, age < ttl else {
-                slots[key] = nil
-                return nil
-            }
-            return slot.entry
-        }
-    }
-
-    private func store(_ entry: Entry, for key: Key, now: Date) {
-        guard ttl > 0 else { return }
-        lock.withLock {
-            if slots[key] == nil, slots.count >= capacity {
-                // Drop what has expired; if everything is fresh, drop the oldest.
-                slots = slots.filter { now.timeIntervalSince($0.value.loadedAt) < ttl }
-                if slots.count >= capacity, let oldest = slots.min(by: { $0.value.loadedAt < $1.value.loadedAt })?.key {
-                    slots[oldest] = nil
-                }
-            }
-            slots[key] = Slot(entry: entry, loadedAt: now)
-        }
-    }
+    var count: Int { entries.count }
 }

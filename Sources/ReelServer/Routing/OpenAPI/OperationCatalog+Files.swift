@@ -1,4 +1,5 @@
 import Foundation
+import ReelStorage
 
 /// Routes that move bytes rather than JSON: signed media, images, seed 000's HLS and key
 /// routes, and tus uploads.
@@ -21,15 +22,15 @@ extension OperationCatalog {
                 responses: FileResponses.success(["image/jpeg", "image/webp", "image/png", "image/avif"], "the image"), errors: [416]
             )
         case (_, "/videos/{folder}/index.m3u8"):
-            return Doc(parameters: FileResponses.rangeHeaders, responses: FileResponses.success([MediaMIME.playlist], "the master playlist"), errors: [416])
+            return Doc(parameters: FileResponses.rangeHeaders, responses: FileResponses.success([MediaType.playlist], "the master playlist"), errors: [416])
         case (_, "/videos/{folder}/{file+}"):
             return Doc(
                 parameters: FileResponses.rangeHeaders, pathSchemas: ["file": Schema.string(description: "an HLS file of the post (may contain '/')")],
-                responses: FileResponses.success([MediaMIME.playlist, "video/iso.segment", "video/mp4", "video/mp2t", "audio/mp4"], "the file"),
+                responses: FileResponses.success([MediaType.playlist, "video/iso.segment", "video/mp4", "video/mp2t", "audio/mp4"], "the file"),
                 errors: [416]
             )
         case (_, "/api/videos/{folder}/key"):
-            return Doc(responses: ["200": Doc.bytes([MediaMIME.octetStream], "the 16-byte AES-128 key (HEAD: its headers)")])
+            return Doc(responses: ["200": Doc.bytes([MediaType.octetStream], "the 16-byte AES-128 key (HEAD: its headers)")])
         case ("GET", "/internal/media-auth"):
             return edgeCheckDoc
         default:
@@ -118,8 +119,8 @@ extension OperationCatalog {
 
 /// The success side of a file route: full, partial and not-modified answers.
 enum FileResponses {
-    static let mediaTypes = [MediaMIME.playlist, "video/iso.segment", "video/mp4", "video/mp2t", "audio/mp4", "audio/aac", "text/vtt",
-                             "image/jpeg", "image/webp", "image/png", MediaMIME.octetStream]
+    static let mediaTypes = [MediaType.playlist, "video/iso.segment", "video/mp4", "video/mp2t", "audio/mp4", "audio/aac", "text/vtt",
+                             "image/jpeg", "image/webp", "image/png", MediaType.octetStream]
 
     static var rangeHeaders: [JSONObject] {
         // Any text: a Range the server cannot use is ignored (a full answer), as RFC 9110 says.
