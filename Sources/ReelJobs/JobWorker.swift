@@ -128,14 +128,20 @@ public struct JobWorker: Service {
     }
 
     /// Keeps the store's wake-ups coming for as long as the worker runs: a lost subscription
-    /// (a dropped connection, a restarted database) is logged and made again after a pause,
-    /// the slots polling at `pollInterval` meanwhile.
+    /// (a dropped connection, a restarted database) is logged and made again after
+    /// `wakeupPollInterval`, the slots polling at `pollInterval` meanwhile. A subscription that
+    /// could not be made at all (the database slow to answer at start-up) is tried again sooner,
+    /// after 1, 2, 4 … seconds up to that interval, so one slow connect does not leave a worker
+    /// on the slow poll for the whole interval.
     private func listen(to wakeups: any JobWakeupSource) async {
         let signal = signal
         let kinds = Set(kinds)
+        var retry: TimeInterval = 1
         while !Task.isCancelled {
+            let subscribed = SubscriptionFlag()
             do {
                 try await wakeups.listenForJobs(listening: {
+                    subscribed.set()
                     signal.isListening = true
                     signal.wake()  // what arrived before the subscription: look once
                 }, wake: { kind in
@@ -149,7 +155,14 @@ public struct JobWorker: Service {
             signal.isListening = false
             signal.wake()  // slots waiting out the slow poll go back to the usual pace now
             guard !Task.isCancelled else { return }
-            try? await Task.sleep(for: .seconds(max(1, configuration.wakeupPollInterval)))
+            let interval = max(1, configuration.wakeupPollInterval)
+            if subscribed.isSet {
+                retry = 1
+                try? await Task.sleep(for: .seconds(interval))
+            } else {
+                try? await Task.sleep(for: .seconds(min(retry, interval)))
+                retry = min(retry * 2, interval)
+            }
         }
     }
 

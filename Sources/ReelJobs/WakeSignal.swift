@@ -46,3 +46,12 @@ final class WakeSignal: @unchecked Sendable {
         }
     }
 }
+
+/// Whether a subscription attempt got as far as listening (set from the store's callback).
+final class SubscriptionFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}
