@@ -26,8 +26,7 @@ deps:
 	@scripts/ensure-deps.sh runtime
 
 # Each suite's time is printed at the end; every suite runs even when an earlier one failed.
-# After the build (scripts/test-suites.sh): the Swift suite alone, then two lanes at once,
-# e2e and API in one, the browser suite and the PostgreSQL pass in the other.
+# After the build, scripts/test-suites.sh runs the suites one after another.
 TIMINGS := $(CURDIR)/.build/test-timings.txt
 test:
 	@scripts/ensure-deps.sh test
