@@ -23,7 +23,7 @@ status=0
 suite swift scripts/swift-test.sh || status=1
 suite e2e $PY -m pytest -q --durations=8 Tests/e2e --ignore=Tests/e2e/test_postgres_serve.py || status=1
 # shellcheck disable=SC2086  # E2E_POSTGRES is a list of files (the Makefile's)
-suite e2e-pg env REELHOUSE_E2E_DATABASE=postgres $PY -m pytest -q --durations=5 $E2E_POSTGRES || status=1
+suite e2e-pg env REELHOUSE_E2E_DATABASE=postgres $PY -m pytest -q --durations=5 ${E2E_POSTGRES:?the Makefile names the files of the PostgreSQL pass} || status=1
 suite web $PY -m pytest -q --durations=10 Tests/web || status=1
 suite api $PY -m pytest -q Tests/api || status=1
 exit "$status"
