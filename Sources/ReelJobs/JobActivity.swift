@@ -20,12 +20,6 @@ public final class JobActivity: Sendable {
     /// Returns once a change after `seen` has happened (at once if one already has), after
     /// `atMost`, or when the task is cancelled.
     public func wait(after seen: UInt64, atMost limit: Duration) async {
-        let signal = signal
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await Task.sleep(for: limit) }
-            group.addTask { await signal.wait(after: seen) }
-            await group.next()
-            group.cancelAll()
-        }
+        await signal.wait(after: seen, atMost: limit)
     }
 }

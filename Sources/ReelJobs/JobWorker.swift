@@ -118,12 +118,7 @@ public struct JobWorker: Service {
         let signal = signal
         let interval = signal.isListening ? configuration.wakeupPollInterval : configuration.pollInterval
         await cancelWhenGracefulShutdown {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { try? await Task.sleep(for: .seconds(interval)) }
-                group.addTask { await signal.wait(after: seen) }
-                await group.next()
-                group.cancelAll()
-            }
+            await signal.wait(after: seen, atMost: .seconds(interval))
         }
     }
 
@@ -138,10 +133,8 @@ public struct JobWorker: Service {
         let kinds = Set(kinds)
         var retry: TimeInterval = 1
         while !Task.isCancelled {
-            let subscribed = SubscriptionFlag()
             do {
                 try await wakeups.listenForJobs(listening: {
-                    subscribed.set()
                     signal.isListening = true
                     signal.wake()  // what arrived before the subscription: look once
                 }, wake: { kind in
@@ -152,11 +145,12 @@ public struct JobWorker: Service {
                     logger.warning("lost the job wake-ups; polling until they are back", metadata: ["error": "\(error)"])
                 }
             }
+            let subscribed = signal.isListening  // set by `listening` if the subscription was made
             signal.isListening = false
             signal.wake()  // slots waiting out the slow poll go back to the usual pace now
             guard !Task.isCancelled else { return }
             let interval = max(1, configuration.wakeupPollInterval)
-            if subscribed.isSet {
+            if subscribed {
                 retry = 1
                 try? await Task.sleep(for: .seconds(interval))
             } else {

@@ -45,13 +45,14 @@ final class WakeSignal: @unchecked Sendable {
             lock.withLock { waiters.removeValue(forKey: id) }?.resume()
         }
     }
-}
 
-/// Whether a subscription attempt got as far as listening (set from the store's callback).
-final class SubscriptionFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
+    /// `wait(after:)`, giving up after `limit`.
+    func wait(after seen: UInt64, atMost limit: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await Task.sleep(for: limit) }
+            group.addTask { await self.wait(after: seen) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
 }
