@@ -34,8 +34,6 @@ final class EncodedItemCache: Sendable {
     /// what it was made from.
     private let entries: BoundedCache<Int64, [UInt8], Source>
 
-    var capacity: Int { entries.capacity }
-
     init(capacity: Int = 4096) {
         entries = BoundedCache(capacity: capacity)
     }

@@ -23,15 +23,11 @@ final class ReadyPostCache<Key: Hashable & Sendable>: Sendable {
         let files: Set<String>
     }
 
-    let capacity: Int
-    let ttl: TimeInterval
     /// The statuses served (`ready`, and `story` for signed media).
     let statuses: Set<PostStatus>
     private let entries: BoundedCache<Key, Entry, NoRevision>
 
     init(capacity: Int = 512, ttl: TimeInterval = 3, statuses: Set<PostStatus> = [.ready]) {
-        self.capacity = max(1, capacity)
-        self.ttl = ttl
         self.statuses = statuses
         entries = BoundedCache(capacity: capacity, lifetime: ttl)
     }
