@@ -40,6 +40,7 @@ public func buildRouter(
     router.add(middleware: ErrorMiddleware(routes: registry))
     router.add(middleware: BodyLimitMiddleware(maxBodyBytes: configuration.maxBodyBytes))
     router.add(middleware: ClientAddressMiddleware(trusted: ClientAddress.trustedSet(configuration.trustedProxies)))
+    router.add(middleware: CrossSiteWriteMiddleware())
     let credentials = CredentialCache(ttl: TimeInterval(configuration.credentialCacheSeconds))
     router.add(middleware: AuthMiddleware(
         accounts: dependencies.accounts, limiter: limiter, cache: credentials, configuration: configuration, now: now
@@ -113,7 +114,7 @@ public func buildRouter(
     LibrariesController(libraries: dependencies.libraries, accounts: dependencies.accounts, now: now)
         .register(routes("libraries"))
     JobController(
-        jobs: dependencies.jobs, library: dependencies.library, generations: dependencies.generations?.store,
+        jobs: dependencies.jobs, library: dependencies.library, grants: dependencies.libraries, generations: dependencies.generations?.store,
         uploads: dependencies.uploads?.storage, activity: dependencies.jobActivity, now: now,
         streams: EventStreamSlots(perUser: configuration.eventStreamsPerUser, lifetime: .seconds(configuration.eventStreamLifetimeSeconds))
     )
@@ -130,7 +131,7 @@ public func buildRouter(
             .register(routes("generations"))
     }
     if configuration.compatRoutes {
-        CompatMediaController(library: dependencies.library, storage: dependencies.storage, keyScheme: configuration.compatKeyScheme, now: now)
+        CompatMediaController(library: dependencies.library, grants: dependencies.libraries, storage: dependencies.storage, keyScheme: configuration.compatKeyScheme, now: now)
             .register(routes("compat"))
     }
     return (router, registry)

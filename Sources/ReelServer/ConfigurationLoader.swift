@@ -86,6 +86,9 @@ public enum ConfigurationLoader {
         guard (0...600).contains(configuration.uploadImportWaitSeconds) else {
             throw ConfigurationError("uploadImportWaitSeconds must be between 0 and 600")
         }
+        guard configuration.loginAttemptsPerIP >= 1, configuration.loginAttemptsPerAccount >= 1, configuration.loginFailuresPerAccount >= 1 else {
+            throw ConfigurationError("loginAttemptsPerIP, loginAttemptsPerAccount and loginFailuresPerAccount must be at least 1")
+        }
         guard configuration.eventStreamsPerUser >= 1, configuration.eventStreamLifetimeSeconds >= 1 else {
             throw ConfigurationError("eventStreamsPerUser and eventStreamLifetimeSeconds must be at least 1")
         }

@@ -12,14 +12,18 @@ public struct ServerConfiguration: Codable, Sendable, Equatable {
     /// watch clients recover from a real expiry.
     public var mediaTokenWindowSeconds = 3600
     public var mediaTokenMarginSeconds = 900
-    /// Seed 000's routes (`/api/feed/random`, `/videos/{folder}/index.m3u8`…). Their playlists
-    /// and encrypted segments are served without credentials; turn off if no such client is used.
-    public var compatRoutes = true
+    /// Seed 000's routes (`/api/feed/random`, `/videos/{folder}/index.m3u8`…), off unless a seed
+    /// 000 client is used: their playlists and encrypted segments are served without credentials
+    /// (the key route checks the caller's libraries).
+    public var compatRoutes = false
     /// The custom URL scheme seed 000's resource loader intercepts for key requests.
     public var compatKeyScheme = "lockdown"
-    /// Login attempts per IP and per account in `loginWindowSeconds` (PeerTube: 15 per 5 min).
+    /// Login limits per `loginWindowSeconds` (see `SessionController`): attempts per address
+    /// (PeerTube: 15 per 5 min), wrong passwords per account from one address, and the
+    /// account's backstop over all addresses (it refuses only addresses that failed themselves).
     public var loginAttemptsPerIP = 15
     public var loginAttemptsPerAccount = 15
+    public var loginFailuresPerAccount = 100
     public var loginWindowSeconds = 300
     /// API requests per credential per minute.
     public var apiRequestsPerMinute = 1200

@@ -29,6 +29,15 @@ public protocol RateLimitStore: Sendable {
     func reset(key: String) async throws
 }
 
+extension RateLimitStore {
+    /// Whether `key` already holds `limit` events in its current window, without counting one:
+    /// the seconds until that window ends when it does, nil when another event would fit.
+    public func held(key: String, reaches limit: Int, window: TimeInterval, now: Date) async throws -> Int? {
+        // A batch of nothing fits under `limit - 1` exactly when fewer than `limit` are held.
+        try await take(key: key, count: 0, limit: limit - 1, window: window, now: now).retryAfter
+    }
+}
+
 /// Fixed-window counters in this process's memory: a window starts at a key's first event.
 /// Limits are per node, which is what protects a single node, at no I/O per request.
 public actor MemoryRateLimitStore: RateLimitStore {

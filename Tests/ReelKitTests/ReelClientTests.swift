@@ -102,6 +102,8 @@ actor ScriptedTransport: HTTPTransport {
         #expect(String(decoding: sent[0].body ?? Data(), as: UTF8.self).contains(#""username":"owner""#))
         #expect(sent[1].headers["Cookie"] == "reelhouse_session=tok123")
         #expect(sent[2].method == "DELETE" && sent[2].url.path == "/api/v1/session")
+        // The server refuses cookie writes that do not name its origin (scheme, host, port; no path).
+        #expect(sent[2].headers["Origin"] == "http://127.0.0.1:9")
     }
 
     @Test func aBaseURLWithAPathPrefixIsKept() async throws {

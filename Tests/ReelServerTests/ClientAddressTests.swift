@@ -52,4 +52,42 @@ struct ClientAddressTests {
         #expect(direct.sameClient == .tooManyRequests)
         #expect(direct.otherClient == .tooManyRequests)
     }
+
+    /// The OWASP rule: limits per (account, address) and per address, and an account backstop
+    /// that never refuses a correct password from an address with no failures, so a stranger's
+    /// 30 wrong passwords for `owner` do not lock the owner out.
+    @Test func aStrangerCannotLockTheOwnerOut() async throws {
+        let server = try await TestServer {
+            $0.loginAttemptsPerIP = 1000
+            $0.loginAttemptsPerAccount = 5
+            $0.loginFailuresPerAccount = 20
+            $0.trustedProxies = "127.0.0.1"
+        }
+        try await server.application().test(.live) { client in
+            func attempt(_ password: String, from address: String) async throws -> HTTPResponse.Status {
+                let answer = try await client.execute(
+                    uri: "/api/v1/session", method: .post,
+                    headers: [.contentType: "application/json", ClientAddress.forwardedFor: address],
+                    body: ByteBuffer(string: #"{"username":"owner","password":"\#(password)"}"#)
+                )
+                if answer.status == .tooManyRequests {
+                    #expect(Int(answer.headers[.retryAfter] ?? "") ?? 0 >= 1, "every 429 says when to retry")
+                }
+                return answer.status
+            }
+            var statuses: [HTTPResponse.Status] = []
+            for _ in 0..<30 { statuses.append(try await attempt("wrong-password", from: "203.0.113.9")) }
+            #expect(statuses.prefix(5).allSatisfy { $0 == .unauthorized } && statuses.dropFirst(5).allSatisfy { $0 == .tooManyRequests })
+            // The attacker's address is refused even with the right password; the owner's is not.
+            #expect(try await attempt(TestServer.password, from: "203.0.113.9") == .tooManyRequests)
+            #expect(try await attempt(TestServer.password, from: "198.51.100.7") == .ok)
+            // Many addresses, each under its own limit, bring the account to its backstop (5 + 15 = 20)…
+            for host in 20..<25 {
+                for _ in 0..<3 { #expect(try await attempt("wrong-password", from: "203.0.113.\(host)") == .unauthorized) }
+            }
+            // …after which an address that failed is refused, and one that never failed still signs in.
+            #expect(try await attempt(TestServer.password, from: "203.0.113.20") == .tooManyRequests)
+            #expect(try await attempt(TestServer.password, from: "198.51.100.8") == .ok)
+        }
+    }
 }

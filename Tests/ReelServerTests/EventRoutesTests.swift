@@ -80,17 +80,21 @@ struct EventRoutesTests {
             #expect(first.status == .ok)
             try server.expectMatchesSchema(first.body, "EventReceipt")
             #expect(try decode(APIEventReceipt.self, first.body) == APIEventReceipt(accepted: 2, duplicates: 1))
-            // sendBeacon: a Blob typed application/json, a string (text/plain), or no type at all,
-            // authenticated by the session cookie alone (a beacon can set no header).
+            // The page's keepalive fetch: JSON, authenticated by the session cookie from its own
+            // origin. A body a form or a beacon could send (text/plain, or no type) is refused
+            // with 415, and nothing of it is stored.
             let login = try await client.send(.post, "/api/v1/session", json: #"{"username":"member","password":"\#(TestServer.password)"}"#)
             let cookie = try #require(login.headers[.setCookie]?.split(separator: ";").first.map(String.init))
             let share = WatchEvent(postID: post.id, type: .share, at: Date())
-            for (index, type) in ["application/json", "text/plain;charset=UTF-8", nil].enumerated() {
-                let events = index == 0 ? [view, like, share] : [WatchEvent(postID: post.id, type: .impression, at: Date())]
-                let answer = try await client.postEvents(eventsJSON(events), credentials: [.cookie: cookie], contentType: type)
-                #expect(answer.status == .ok, "\(type ?? "no content type")")
-                let receipt = try decode(APIEventReceipt.self, answer.body)
-                #expect(receipt == (index == 0 ? APIEventReceipt(accepted: 1, duplicates: 2) : APIEventReceipt(accepted: 1, duplicates: 0)))
+            let page: HTTPFields = [.cookie: cookie, .secFetchSite: "same-origin"]
+            let answer = try await client.postEvents(eventsJSON([view, like, share]), credentials: page, contentType: "application/json")
+            #expect(answer.status == .ok)
+            #expect(try decode(APIEventReceipt.self, answer.body) == APIEventReceipt(accepted: 1, duplicates: 2))
+            for type in ["text/plain;charset=UTF-8", nil] {
+                let impression = [WatchEvent(postID: post.id, type: .impression, at: Date())]
+                let refused = try await client.postEvents(eventsJSON(impression), credentials: page, contentType: type)
+                #expect(refused.status == .unsupportedMediaType, "\(type ?? "no content type")")
+                #expect(try errorOf(refused.body).code == "unsupported_media_type")
             }
             // An empty batch is fine and does nothing.
             let empty = try await client.send(.post, "/api/v1/events", key: server.memberKey, json: #"{"events":[]}"#)

@@ -318,7 +318,7 @@ struct MediaRouteTests {
         let registry = RouteRegistry()
         MediaController(library: fixture.store, storage: fixture.storage, tokens: fixture.tokens, images: fixture.images, now: Date.init)
             .register(APIRoutes(router: router, registry: registry, tag: "media"))
-        CompatMediaController(library: fixture.store, storage: fixture.storage, keyScheme: "lockdown", now: Date.init)
+        CompatMediaController(library: fixture.store, grants: fixture.store, storage: fixture.storage, keyScheme: "lockdown", now: Date.init)
             .register(APIRoutes(router: router, registry: registry, tag: "compat"))
         let table = Set(registry.routes.map { "\($0.method) \($0.path) \($0.access.rawValue)" })
         let expected: Set<String> = [

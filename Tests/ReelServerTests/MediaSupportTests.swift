@@ -99,6 +99,8 @@ final class MediaFixture: @unchecked Sendable {
         try Self.secretCanary.write(to: root.appendingPathComponent("secret"))
         try Self.sqliteCanary.write(to: URL(fileURLWithPath: data.databasePath))
         store = try SQLiteStore.inMemory()
+        // User 1, whom `MediaTestAuthMiddleware` signs in: a member, granted library 1 as every member is.
+        _ = try await store.createUser(name: "ana", role: .member, passwordHash: "-", now: Date(timeIntervalSince1970: 0))
         storage = LocalMediaStorage(root: data.mediaRoot)
         clock = MediaTestClock(Date(timeIntervalSince1970: 1_800_000_000))
         tokens = MediaTokenSigner(secret: Data("test secret".utf8), windowSeconds: 3600, marginSeconds: 900)
@@ -224,7 +226,7 @@ final class MediaFixture: @unchecked Sendable {
         let clock = self.clock
         MediaController(library: store, storage: storage, tokens: tokens, images: images, now: { clock.now })
             .register(APIRoutes(router: router, registry: registry, tag: "media"))
-        CompatMediaController(library: store, storage: storage, keyScheme: "lockdown", now: { clock.now })
+        CompatMediaController(library: store, grants: store, storage: storage, keyScheme: "lockdown", now: { clock.now })
             .register(APIRoutes(router: router, registry: registry, tag: "compat"))
         return Application(router: router, configuration: configuration)
     }

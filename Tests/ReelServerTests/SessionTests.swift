@@ -21,7 +21,7 @@ struct SessionTests {
             let me = try await client.send(.get, "/api/v1/me", headers: [.cookie: token])
             #expect(me.status == .ok)
             #expect(try decode(ReelModelsUser.self, me.body).name == "member")
-            let logout = try await client.send(.delete, "/api/v1/session", headers: [.cookie: token])
+            let logout = try await client.send(.delete, "/api/v1/session", headers: [.cookie: token, .secFetchSite: "same-origin"])
             #expect(logout.status == .noContent)
             #expect(logout.headers[.setCookie]?.contains("Max-Age=0") == true)
             let r1 = try await client.send(.get, "/api/v1/me", headers: [.cookie: token])

@@ -35,7 +35,7 @@ extension TestServer {
 @Suite("Stories over HTTP: tray, a person's items, seen and likes")
 struct StoryRoutesTests {
     @Test func theTrayAndAPersonsItemsPlayThroughSignedMedia() async throws {
-        let server = try await TestServer()
+        let server = try await TestServer { $0.compatRoutes = true }
         let start = Date().addingTimeInterval(-600)
         let first = try await server.postStory(author: "owner", userID: server.owner.id, postedAt: start)
         let photo = try await server.postStory(author: "owner", userID: server.owner.id, postedAt: start + 60, kind: .image)
@@ -82,7 +82,7 @@ struct StoryRoutesTests {
     }
 
     @Test func trayPagesFollowTheirCursor() async throws {
-        let server = try await TestServer()
+        let server = try await TestServer { $0.compatRoutes = true }
         let start = Date().addingTimeInterval(-600)
         for (index, name) in ["ana", "bo", "cy"].enumerated() {
             try await server.postStory(author: name, postedAt: start + Double(index))
@@ -105,7 +105,7 @@ struct StoryRoutesTests {
     }
 
     @Test func seenBatchesAreCheckedIdempotentAndANewItemLightsTheRingAgain() async throws {
-        let server = try await TestServer()
+        let server = try await TestServer { $0.compatRoutes = true }
         let start = Date().addingTimeInterval(-600)
         let one = try await server.postStory(author: "owner", userID: server.owner.id, postedAt: start)
         let two = try await server.postStory(author: "owner", userID: server.owner.id, postedAt: start + 1)
@@ -138,7 +138,7 @@ struct StoryRoutesTests {
     }
 
     @Test func likesAreIdempotentAndOnlyForVisibleItems() async throws {
-        let server = try await TestServer()
+        let server = try await TestServer { $0.compatRoutes = true }
         let item = try await server.postStory(author: "owner", userID: server.owner.id, postedAt: Date().addingTimeInterval(-60))
         let plainPost = try await server.publishVideo(name: "not-a-story")
         try await server.application().test(.router) { client in
@@ -163,7 +163,7 @@ struct StoryRoutesTests {
     }
 
     @Test func aMemberNeverSeesAStoryOfALibraryNotGrantedToThem() async throws {
-        let server = try await TestServer()
+        let server = try await TestServer { $0.compatRoutes = true }
         let family = try await server.store.createLibrary(name: "Family", now: Date())
         let hidden = try await server.postStory(author: "cousin", postedAt: Date().addingTimeInterval(-60), libraryID: family.id)
         try await server.application().test(.router) { client in

@@ -48,13 +48,13 @@ struct MediaTokenTests {
 @Suite("Configuration layering")
 struct ConfigurationTests {
     @Test func defaultsThenFileThenEnvironmentThenFlags() throws {
-        let file = Data(#"{"port": 9000, "host": "0.0.0.0", "compatRoutes": false}"#.utf8)
+        let file = Data(#"{"port": 9000, "host": "0.0.0.0", "compatRoutes": true}"#.utf8)
         let configuration = try ConfigurationLoader.load(
             file: file, environment: ["REELHOUSE_PORT": "9100", "REELHOUSE_WORKER": "false"], overrides: ["port": "9200"]
         )
         #expect(configuration.port == 9200)
         #expect(configuration.host == "0.0.0.0")
-        #expect(configuration.compatRoutes == false)
+        #expect(configuration.compatRoutes == true)
         #expect(configuration.worker == false)
         #expect(configuration.mediaTokenWindowSeconds == ServerConfiguration().mediaTokenWindowSeconds)
     }

@@ -120,7 +120,8 @@ def call(base: str, path: str, cookie: str, method: str = "GET", headers: dict |
     target = urlparse(base)
     connection = http.client.HTTPConnection(target.hostname, target.port, timeout=60)
     try:
-        connection.request(method, path, body=body, headers={"Cookie": cookie, **(headers or {})})
+        # Origin as a browser sends it: cookie-authenticated writes without it are refused.
+        connection.request(method, path, body=body, headers={"Cookie": cookie, "Origin": f"{target.scheme}://{target.netloc}", **(headers or {})})
         response = connection.getresponse()
         return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
     finally:
@@ -178,7 +179,7 @@ def test_an_upload_survives_its_node_dying_mid_patch_and_its_transcode_its_worke
         rest = data[first:]
         try:
             connection.putrequest("PATCH", location)
-            for name, value in {**TUS, "Cookie": cookie, "Upload-Offset": str(first), "Content-Length": str(len(rest)),
+            for name, value in {**TUS, "Cookie": cookie, "Origin": cluster.edge.base, "Upload-Offset": str(first), "Content-Length": str(len(rest)),
                                 "Content-Type": "application/offset+octet-stream"}.items():
                 connection.putheader(name, value)
             connection.endheaders()

@@ -31,7 +31,9 @@ def free_port() -> int:
 
 
 class Cluster:
-    def __init__(self) -> None:
+    def __init__(self, shared_buffers: str = "32MB") -> None:
+        """`shared_buffers`: the tests' small default; the feed benchmark gives PostgreSQL a
+        realistic cache (SQLite there reads through the OS page cache)."""
         for binary in ("initdb", "postgres", "pg_isready", "psql", "createdb", "dropdb"):
             assert (BIN_DIRECTORY / binary).exists(), \
                 f"{BIN_DIRECTORY / binary} not found: the PostgreSQL tests need Debian's PostgreSQL 15 server; " \
@@ -57,7 +59,7 @@ class Cluster:
         self.process = subprocess.Popen(
             [*launcher, "--pdeathsig", "INT", "--", str(BIN_DIRECTORY / "postgres"), "-D", str(data), "-p", str(self.port),
              "-k", str(self.folder), "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
-             "-c", "full_page_writes=off", "-c", "max_connections=300", "-c", "shared_buffers=32MB"],
+             "-c", "full_page_writes=off", "-c", "max_connections=300", "-c", f"shared_buffers={shared_buffers}"],
             stdout=log, stderr=subprocess.STDOUT)
         atexit.register(self.stop)
         deadline = time.monotonic() + 60

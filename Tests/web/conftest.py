@@ -18,6 +18,7 @@ from pykit.cli import BIN  # noqa: E402,F401  (re-exported to the tests)
 from pykit.media import FONT, ffmpeg, make_clip, make_image  # noqa: E402,F401
 from pykit.server import LiveServer  # noqa: E402
 from pykit.skip_policy import pytest_runtest_logreport, pytest_sessionfinish  # noqa: E402,F401
+from same_origin import name_the_origin  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 ARTIFACTS = ROOT / "artifacts"
@@ -135,7 +136,7 @@ def browser(playwright):
         executable_path=CHROMIUM, headless=True,
         args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required"],
     )
-    yield browser
+    yield name_the_origin(browser)
     browser.close()
 
 

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 from conftest import CHROMIUM, PASSWORD, USER, Server, ffmpeg, reelhouse
+from same_origin import name_the_origin
 
 PHONE = {"width": 360, "height": 740}
 
@@ -39,7 +40,7 @@ def media_browser(playwright, tmp_path_factory):
               "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
               f"--use-file-for-fake-video-capture={camera}"],
     )
-    yield browser
+    yield name_the_origin(browser)
     browser.close()
 
 

@@ -73,8 +73,19 @@ public actor ReelClient {
         switch credentials {
         case .none: [:]
         case .apiKey(let key): ["api-key": key]
-        case .session(let token): ["Cookie": "\(Self.sessionCookie)=\(token)"]
+        // The server refuses cookie-authenticated writes that do not name its own origin (what
+        // a browser on another site cannot do); this client speaks for that origin.
+        case .session(let token): ["Cookie": "\(Self.sessionCookie)=\(token)", "Origin": origin]
         }
+    }
+
+    /// `scheme://host[:port]` of the server, as a browser writes `Origin`.
+    var origin: String {
+        var components = URLComponents()
+        components.scheme = baseURL.scheme
+        components.host = baseURL.host
+        components.port = baseURL.port
+        return components.string ?? baseURL.absoluteString
     }
 
     func decode<T: Decodable>(_ type: T.Type, from response: HTTPResponseValue) throws(ReelAPIError) -> T {

@@ -9,13 +9,15 @@ import ReelStore
 
 /// Jobs of every kind (transcode, generation, upload_import) a person can follow: list, one
 /// job with its ETA, a server-sent events stream of its state and percent until it ends,
-/// cancel and retry. Anyone signed in may watch; only the owner role or the person whose work
-/// it is (who uploaded the post or the upload, who asked for the generation) may cancel or
-/// retry it. The server's own upkeep (`sweep`, `upload_expiry`, `stories.expire`, `events.expire`, `recs.neighbors`, `storage.sweep`) is the owner's alone and is
+/// cancel and retry. A member sees the jobs of their own work and of posts in libraries they are
+/// granted (any other job is a 404, as one that does not exist); only the owner role or the
+/// person whose work it is (who uploaded the post or the upload, who asked for the generation)
+/// may cancel or retry it. The server's own upkeep (`sweep`, `upload_expiry`, `stories.expire`, `events.expire`, `recs.neighbors`, `storage.sweep`) is the owner's alone and is
 /// listed only when asked for by kind, so it never clutters a person's view of their work.
 struct JobController {
     let jobs: any JobStore
     let library: any LibraryStore
+    let grants: any LibraryGrantStore
     /// Whose a generation job is; nil when generations are off.
     var generations: (any GenerationStore)?
     /// Whose an upload import job is; nil when uploads are off.
@@ -49,7 +51,12 @@ struct JobController {
             }
             let limit = try FeedController.limit(from: query)
             let at = now()
-            let list = try await jobs.jobs(states: states, kinds: kinds, limit: limit).map { APIJob(job: $0, now: at) }
+            let user = try context.requireUser()
+            let scope = try await grants.scope(userID: user.id, requested: nil)
+            var list: [APIJob] = []
+            for job in try await jobs.jobs(states: states, kinds: kinds, limit: limit) where try await isVisible(job, to: user, scope: scope) {
+                list.append(APIJob(job: job, now: at))
+            }
             return try Response.json(APIList(items: list), context: context)
         }
         routes.on(.get, "/api/v1/jobs/{id}", access: .user, "One job: state, progress, ETA, failure reason") { _, context in
@@ -98,10 +105,21 @@ struct JobController {
 
     private func job(_ context: AppRequestContext) async throws -> Job {
         guard let text = context.parameters.get("id"), let id = Int64(text) else { throw APIError.badRequest("the job id must be an integer") }
-        guard let job = try await jobs.job(id: id) else { throw APIError.notFound("job \(id)") }
-        // Upkeep jobs are the owner's business; to anyone else they do not exist.
-        if job.kind.isMaintenance, try context.requireUser().role != .owner { throw APIError.notFound("job \(id)") }
+        let user = try context.requireUser()
+        guard let job = try await jobs.job(id: id),
+              try await isVisible(job, to: user, scope: grants.scope(userID: user.id, requested: nil))
+        else { throw APIError.notFound("job \(id)") }
         return job
+    }
+
+    /// Owners see every job. Upkeep jobs are the owner's business; to anyone else they do not
+    /// exist. A member sees their own work's jobs and those of posts in their libraries.
+    private func isVisible(_ job: Job, to user: User, scope: LibraryScope) async throws -> Bool {
+        if user.role == .owner { return true }
+        if job.kind.isMaintenance { return false }
+        if (try? await requireControl(of: job, by: user)) != nil { return true }
+        guard let postID = job.postID, let post = try await library.post(id: postID) else { return false }
+        return scope.contains(post.libraryID)
     }
 
     private func requireControl(of job: Job, by user: User) async throws {

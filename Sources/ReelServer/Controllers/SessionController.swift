@@ -4,9 +4,14 @@ import Hummingbird
 import ReelModels
 import ReelStore
 
-/// Web login and logout. Login is rate-limited per IP and per account (PeerTube's 15 per
-/// 5 minutes); an unknown user costs the same bcrypt work as a wrong password, so timing does
-/// not reveal which names exist.
+/// Web login and logout. An unknown user costs the same bcrypt work as a wrong password, so
+/// timing does not reveal which names exist. Limits follow the OWASP Authentication Cheat Sheet,
+/// so that guessing is slow and nobody can lock the owner out:
+/// - every attempt from an address counts against `loginAttemptsPerIP`;
+/// - wrong passwords for one account from one address against `loginAttemptsPerAccount`;
+/// - wrong passwords for one account from all addresses against the slower backstop
+///   `loginFailuresPerAccount`, which refuses only addresses that have failed for that account
+///   themselves: a correct password from an address with no failures always gets through.
 struct SessionController {
     let accounts: any AccountStore
     let passwords: any PasswordHasher
@@ -30,15 +35,26 @@ struct SessionController {
             guard !body.username.isEmpty, body.username.count <= 64, !body.password.isEmpty, body.password.count <= 1024 else {
                 throw APIError.invalidCredentials
             }
-            let accountKey = "login-user:\(body.username.lowercased())"
-            if let retry = try await limiter.hit(key: accountKey, limit: configuration.loginAttemptsPerAccount, window: window, now: time).retryAfter {
+            let account = body.username.lowercased()
+            let (pairKey, accountKey) = ("login-pair:\(account):\(ip)", "login-account:\(account)")
+            // Checked without counting: only wrong passwords count against these two.
+            if let retry = try await limiter.held(key: pairKey, reaches: configuration.loginAttemptsPerAccount, window: window, now: time) {
+                throw APIError.rateLimited(retryAfter: retry)
+            }
+            if let retry = try await limiter.held(key: accountKey, reaches: configuration.loginFailuresPerAccount, window: window, now: time),
+               try await limiter.held(key: pairKey, reaches: 1, window: window, now: time) != nil {
                 throw APIError.rateLimited(retryAfter: retry)
             }
             let user = try await accounts.user(name: body.username)
             let hash = try await user.asyncMap { try await accounts.passwordHash(userID: $0.id) } ?? nil
             let verified = await passwords.verify(body.password, hash: hash ?? Self.decoyHash)
-            guard let user, hash != nil, verified else { throw APIError.invalidCredentials }
-            try await limiter.reset(key: accountKey)
+            guard let user, hash != nil, verified else {
+                _ = try await limiter.hit(key: pairKey, limit: .max, window: window, now: time)
+                _ = try await limiter.hit(key: accountKey, limit: .max, window: window, now: time)
+                throw APIError.invalidCredentials
+            }
+            // This address's failures are forgiven; the account's backstop keeps counting others'.
+            try await limiter.reset(key: pairKey)
 
             let token = Credentials.newSessionToken()
             let expires = time.addingTimeInterval(TimeInterval(configuration.sessionDays) * 86_400)

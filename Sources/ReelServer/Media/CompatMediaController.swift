@@ -15,7 +15,11 @@ import ReelStore
 ///   poster and image files are *not* served here: these routes take no credentials, and those
 ///   files are not encrypted.
 /// - `GET|HEAD /api/videos/{folder}/key` (user): the 16-byte AES-128 key, only with valid
-///   credentials (the client's resource loader adds its `api-key` header).
+///   credentials (the client's resource loader adds its `api-key` header) of a user granted the
+///   post's library: anyone else gets the 404 of a post that does not exist.
+///
+/// Off by default (`compatRoutes`): the playlists and segments of every library are readable
+/// by anyone who can guess a folder name (segments stay encrypted; the key is not).
 ///
 /// Every playlist served here has its `#EXT-X-KEY` (and `#EXT-X-SESSION-KEY`) URI rewritten to
 /// `<keyScheme>://<host[:port]>/api/videos/<folder>/key`: AVPlayer hands that custom scheme to
@@ -31,6 +35,7 @@ import ReelStore
 /// ETag of a rewritten playlist includes the rewritten URI.
 struct CompatMediaController {
     let library: any LibraryStore
+    let grants: any LibraryGrantStore
     let storage: any MediaStorage
     let keyScheme: String
     let now: @Sendable () -> Date
@@ -84,9 +89,10 @@ struct CompatMediaController {
     }
 
     func key(_ request: Request, context: AppRequestContext) async throws -> Response {
-        _ = try context.requireUser()
+        let user = try context.requireUser()
         let folder = try Self.folder(context)
         guard let entry = try await readyPost(folder), entry.media.encrypted,
+              try await grants.scope(userID: user.id, requested: nil).contains(entry.post.libraryID),
               let key = try await library.encryptionKey(postID: entry.post.id)
         else { throw APIError.notFound("key") }
         return MediaFileResponder.key(key, request: request)
