@@ -266,12 +266,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // What tests share: temporary folders and databases, media makers (published posts without
+        // The one temporary-folder helper, Foundation only: every test target may use it without
+        // linking the server.
+        .target(name: "ReelTestFiles", path: "Tests/ReelTestFiles", swiftSettings: swiftSettings),
+
+        // What tests share: temporary databases, media makers (published posts without
         // ffmpeg), and a live server on 127.0.0.1 that can stop, restart and rotate its secret.
         .target(
             name: "ReelTestSupport",
             dependencies: [
-                "ReelServer", "ReelStoreSQLite", "ReelStorePostgres", "ReelStorage", "ReelStore", "ReelPipeline", "ReelJobs", "ReelModels", "ReelMedia",
+                "ReelTestFiles", "ReelServer", "ReelStoreSQLite", "ReelStorePostgres", "ReelStorage", "ReelStore", "ReelPipeline", "ReelJobs", "ReelModels", "ReelMedia",
                 "ReelStorageLocal", "ReelProcess", "ReelLibrary", "ReelRank",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -285,36 +289,36 @@ let package = Package(
         ),
 
         .testTarget(name: "ReelKitTests",
-                    dependencies: ["ReelKit", "ReelModels", "ReelHLS", "ReelStoreSQLite", "ReelTestSupport"],
+                    dependencies: ["ReelTestFiles", "ReelKit", "ReelModels", "ReelHLS", "ReelStoreSQLite", "ReelTestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelHLS", "ReelModels"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "ReelCacheTests", dependencies: ["ReelCache"], swiftSettings: swiftSettings),
-        .testTarget(name: "ReelRankTests", dependencies: ["ReelRank", "ReelModels"], swiftSettings: swiftSettings),
-        .testTarget(name: "ReelImportTests", dependencies: ["ReelImport", "ReelModels"],
+        .testTarget(name: "ReelRankTests", dependencies: ["ReelTestFiles", "ReelRank", "ReelModels"], swiftSettings: swiftSettings),
+        .testTarget(name: "ReelImportTests", dependencies: ["ReelTestFiles", "ReelImport", "ReelModels"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         // The store contract: every case runs against both backends (SQLite and PostgreSQL).
-        .testTarget(name: "ReelStoreContractTests", dependencies: ["ReelStoreSQLite", "ReelStorePostgres", "ReelStore", "ReelStoreCore", "ReelModels", "ReelRank", "ReelForYou", "ReelTestSupport"],
+        .testTarget(name: "ReelStoreContractTests", dependencies: ["ReelStoreSQLite", "ReelStorePostgres", "ReelStore", "ReelStoreCore", "ReelModels", "ReelRank", "ReelForYou", "ReelTestFiles", "ReelTestSupport"],
                     swiftSettings: swiftSettings),
         // Each backend's own: SQLite's migrations, query plans, file sharing and benchmarks; PostgreSQL's.
-        .testTarget(name: "ReelStoreSQLiteTests", dependencies: ["ReelStoreSQLite", "ReelStorePostgres", "ReelStore", "ReelStoreCore", "ReelModels", "ReelTestSupport"],
+        .testTarget(name: "ReelStoreSQLiteTests", dependencies: ["ReelStoreSQLite", "ReelStorePostgres", "ReelStore", "ReelStoreCore", "ReelModels", "ReelTestFiles", "ReelTestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelStorePostgresTests",
                     dependencies: [
-                        "ReelStorePostgres", "ReelStore", "ReelStoreCore", "ReelModels", "ReelRank", "ReelForYou", "ReelTestSupport",
+                        "ReelStorePostgres", "ReelStore", "ReelStoreCore", "ReelModels", "ReelRank", "ReelForYou", "ReelTestFiles", "ReelTestSupport",
                         .product(name: "PostgresNIO", package: "postgres-nio"),
                         .product(name: "Logging", package: "swift-log"),
                     ],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelJobsTests", dependencies: [
-                        "ReelJobs", "ReelStoreSQLite", "ReelStorePostgres", "ReelStore", "ReelModels", "ReelTestSupport",
+                        "ReelJobs", "ReelStoreSQLite", "ReelStorePostgres", "ReelStore", "ReelModels", "ReelTestFiles", "ReelTestSupport",
                         .product(name: "Logging", package: "swift-log"),
                         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                     ],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelPipelineTests",
                     dependencies: [
-                        "ReelPipeline", "ReelImport", "ReelStorage", "ReelJobs", "ReelStoreSQLite", "ReelStore", "ReelModels",
+                        "ReelTestFiles", "ReelPipeline", "ReelImport", "ReelStorage", "ReelJobs", "ReelStoreSQLite", "ReelStore", "ReelModels",
                         "ReelStorageLocal", "ReelProcess", "ReelLibrary",
                         .product(name: "Logging", package: "swift-log"),
                         .product(name: "NIOCore", package: "swift-nio"),
@@ -322,7 +326,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelGenerationTests",
                     dependencies: [
-                        "ReelGeneration", "ReelGenerationOpenAI", "ReelGenerationLocal", "ReelProcess", "ReelPipeline", "ReelStorage", "ReelMedia", "ReelModels",
+                        "ReelTestFiles", "ReelGeneration", "ReelGenerationOpenAI", "ReelGenerationLocal", "ReelProcess", "ReelPipeline", "ReelStorage", "ReelMedia", "ReelModels",
                         "ReelStore", "ReelStoreSQLite", "ReelJobs",
                         .product(name: "AsyncHTTPClient", package: "async-http-client"),
                         .product(name: "Hummingbird", package: "hummingbird"),
@@ -333,7 +337,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelSourcesTests",
                     dependencies: [
-                        "ReelSources", "ReelPipeline", "ReelImport", "ReelMedia", "ReelStoreSQLite", "ReelStore", "ReelModels", "ReelTestSupport",
+                        "ReelTestFiles", "ReelSources", "ReelPipeline", "ReelImport", "ReelMedia", "ReelStoreSQLite", "ReelStore", "ReelModels", "ReelTestSupport",
                         "ReelStorage", "ReelStorageLocal", "ReelProcess",
                         .product(name: "AsyncHTTPClient", package: "async-http-client"),
                         .product(name: "GRDB", package: "GRDB.swift"),
@@ -345,7 +349,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelS3Tests",
                     dependencies: [
-                        "ReelS3", "ReelStorage", "ReelTestSupport",
+                        "ReelTestFiles", "ReelS3", "ReelStorage", "ReelTestSupport",
                         .product(name: "AsyncHTTPClient", package: "async-http-client"),
                         .product(name: "NIOCore", package: "swift-nio"),
                         .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -353,7 +357,7 @@ let package = Package(
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "ReelServerTests",
                     dependencies: [
-                        "ReelServer", "ReelStoreSQLite", "ReelStorePostgres", "ReelStorage", "ReelStore", "ReelPipeline", "ReelModels", "ReelMedia", "ReelGeneration",
+                        "ReelTestFiles", "ReelServer", "ReelStoreSQLite", "ReelStorePostgres", "ReelStorage", "ReelStore", "ReelPipeline", "ReelModels", "ReelMedia", "ReelGeneration",
                         "ReelRank", "ReelForYou", "ReelStoreCore", "ReelTestSupport", "ReelS3", "ReelStorageLocal", "ReelProcess", "ReelLibrary", "ReelGenerationLocal",
                         "ReelKit", "ReelJobs",
                         .product(name: "Logging", package: "swift-log"),

@@ -14,6 +14,7 @@ import ReelStorage
 import ReelStore
 import ReelStoreSQLite
 import Testing
+import ReelTestFiles
 
 /// A clock the test moves by hand.
 final class ManualClock: @unchecked Sendable {
@@ -63,7 +64,7 @@ struct GenerationJobTests {
         _ body: @Sendable (Harness) async throws -> Void
     ) async throws {
         try await FakeOpenAIVideoServer.withLive { baseURL, state in
-            let root = FileManager.default.temporaryDirectory.appendingPathComponent("gen-\(UUID().uuidString)")
+            let root = TemporaryFolder.fresh("gen")
             defer { try? FileManager.default.removeItem(at: root) }
             let store = try SQLiteStore.inMemory()
             let clock = ManualClock()

@@ -4,12 +4,13 @@ import ReelGenerationLocal
 import ReelPipeline
 import ReelProcess
 import Testing
+import ReelTestFiles
 
 @Suite("The local text-card provider, with real ffmpeg")
 struct LocalCardProviderTests {
     @Test("renders a 9:16 card from the prompt, reports progress, and hands the file over")
     func renders() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("card-\(UUID().uuidString)")
+        let root = TemporaryFolder.fresh("card")
         defer { try? FileManager.default.removeItem(at: root) }
         let provider = LocalCardProvider(runner: FoundationProcessRunner(), workRoot: root)
         let id = try await provider.submit(GenerationRequest(prompt: "Sunrise over %{localtime} the harbour: 'quotes' \\ and more", style: .matrix))
@@ -35,7 +36,7 @@ struct LocalCardProviderTests {
 
     @Test("an unknown job is not found, so the service resubmits after a restart")
     func unknown() async throws {
-        let provider = LocalCardProvider(runner: FoundationProcessRunner(), workRoot: FileManager.default.temporaryDirectory)
+        let provider = LocalCardProvider(runner: FoundationProcessRunner(), workRoot: TemporaryFolder.fresh("card-work"))
         await #expect(throws: GenerationError.notFound("no local job card_x")) { _ = try await provider.status(of: "card_x") }
     }
 }

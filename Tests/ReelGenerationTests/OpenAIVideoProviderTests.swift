@@ -5,6 +5,7 @@ import HummingbirdTesting
 import ReelGeneration
 import ReelGenerationOpenAI
 import Testing
+import ReelTestFiles
 
 @Suite("OpenAI video provider against a server speaking its wire format")
 struct OpenAIVideoProviderTests {
@@ -22,7 +23,7 @@ struct OpenAIVideoProviderTests {
             #expect(id == "video_1")
             #expect(try await provider.status(of: id) == .running(0.4))
             #expect(try await provider.status(of: id) == .completed)
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("openai-\(UUID().uuidString).mp4")
+            let file = TemporaryFolder.fresh("openai", suffix: ".mp4")
             defer { try? FileManager.default.removeItem(at: file) }
             try await provider.download(id, to: file)
             #expect(try Data(contentsOf: file) == FakeOpenAIVideoState.content)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ReelTestFiles
 
 /// The checked-in sample sidecars (invented people and posts, shaped like the real tools' output).
 enum Fixture {
@@ -40,9 +41,7 @@ final class TemporaryTree {
     let root: URL
 
     init() throws {
-        root = FileManager.default.temporaryDirectory
-            .appendingPathComponent("reel-import-\(UUID().uuidString)")
-            .resolvingSymlinksInPath()
+        root = TemporaryFolder.fresh("reel-import").resolvingSymlinksInPath()
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     }
 

@@ -3,6 +3,7 @@ import ReelKit
 import ReelModels
 import ReelTestSupport
 import Testing
+import ReelTestFiles
 
 /// ReelKit against the real server over real HTTP on 127.0.0.1. Serialized: one server at a
 /// time keeps the 2-core CI machine from timing out.
@@ -58,7 +59,7 @@ import Testing
 
     @Test func offlineChangesAreReplayedAfterTheServerRestarts() async throws {
         try await withLiveServer(videos: 3, synthetic: 0) { server in
-            let queueFolder = FileManager.default.temporaryDirectory.appendingPathComponent("reelkit-queue-\(UUID().uuidString)")
+            let queueFolder = TemporaryFolder.fresh("reelkit-queue")
             defer { try? FileManager.default.removeItem(at: queueFolder) }
             let client = ReelClient(baseURL: server.baseURL, credentials: .apiKey(server.ownerKey))
             let ids = server.videoIDs

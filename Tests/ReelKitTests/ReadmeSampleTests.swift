@@ -3,6 +3,7 @@ import ReelKit
 import ReelModels
 import ReelTestSupport
 import Testing
+import ReelTestFiles
 
 // The README's "ReelKit for iOS developers" sample, compiled here so it stays true.
 // README-SAMPLE-BEGIN
@@ -32,7 +33,7 @@ final class FeedScreenModel<Slot: PlayerSlot> where Slot.Item == APIVideo {
 
 @Suite struct ReadmeSampleTests {
     @Test @MainActor func theSampleWiresAPoolOfThree() throws {
-        let caches = FileManager.default.temporaryDirectory.appendingPathComponent("reelkit-readme-\(UUID().uuidString)")
+        let caches = TemporaryFolder.fresh("reelkit-readme")
         let model = FeedScreenModel(
             server: try #require(URL(string: "http://127.0.0.1:8080")), apiKey: "rh_example",
             slots: [RecordingSlot(), RecordingSlot(), RecordingSlot()], caches: caches

@@ -3,13 +3,14 @@ import ReelKit
 import ReelModels
 import ReelTestSupport
 import Testing
+import ReelTestFiles
 
 /// ReelKit's events, history, hidden lists and feed modes against the real server
 /// (docs/recommendations-api.md). Events carry real timestamps: the server refuses times in the
 /// future, so the manual clocks start now.
 @Suite(.serialized) struct RecommendationsLiveTests {
     static func temporaryFolder() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("reelkit-events-\(UUID().uuidString)")
+        TemporaryFolder.fresh("reelkit-events")
     }
 
     /// Every item of `mode` the person can be served, following cursors until the first repeat.

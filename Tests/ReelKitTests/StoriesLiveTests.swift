@@ -6,6 +6,7 @@ import ReelStore
 import ReelStoreSQLite
 import ReelTestSupport
 import Testing
+import ReelTestFiles
 
 /// `StoriesSession` and the stories calls against the real server over HTTP: a member watches
 /// the owner's stories and an archived account's, her seen marks and hearts reach the server
@@ -35,7 +36,7 @@ import Testing
             let mia = ReelClient(baseURL: server.baseURL)
             try await mia.login(username: "mia", password: LiveServer.password)
 
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reelkit-stories-\(UUID().uuidString)")
+            let folder = TemporaryFolder.fresh("reelkit-stories")
             defer { try? FileManager.default.removeItem(at: folder) }
             let clock = ManualClock()
             @MainActor func makeSession() -> StoriesSession {

@@ -4,6 +4,7 @@ import ReelModels
 import ReelTestSupport
 import ReelStoreSQLite
 import Testing
+import ReelTestFiles
 
 /// `ReelUploader` against the real server's tus endpoint: interrupted, resumed, published.
 @Suite(.serialized) struct UploadTests {
@@ -86,7 +87,7 @@ import Testing
     }
 
     private func makeClip() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("reelkit-upload-\(UUID().uuidString).mp4")
+        let url = TemporaryFolder.fresh("reelkit-upload", suffix: ".mp4")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=240x426:rate=15",

@@ -9,6 +9,7 @@ import ReelStore
 import ReelStoreSQLite
 import Testing
 @testable import ReelPipeline
+import ReelTestFiles
 
 /// A post deleted (as `DELETE /api/v1/videos/{id}` does it: the row, then its media folder)
 /// while its transcode runs: the job fails cleanly and leaves no files behind.
@@ -41,7 +42,7 @@ struct DeleteDuringTranscodeTests {
     }
 
     @Test func aPostDeletedWhileTranscodingLeavesNoFilesAndItsJobFails() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("reel-delete-\(UUID().uuidString)")
+        let root = TemporaryFolder.fresh("reel-delete")
         defer { try? FileManager.default.removeItem(at: root) }
         let dataFolder = DataFolder(root: root)
         try dataFolder.prepare()

@@ -4,10 +4,11 @@ import ReelStorage
 import ReelStorageLocal
 import Testing
 @testable import ReelPipeline
+import ReelTestFiles
 
 @Suite("Data folder and media storage")
 struct StorageTests {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("reel-storage-\(UUID().uuidString)")
+    let root = TemporaryFolder.fresh("reel-storage")
 
     @Test func sourcePathsFromTheDatabaseAreValidatedBeforeUse() throws {
         let folder = DataFolder(root: root)

@@ -5,12 +5,13 @@ import ReelStorage
 import ReelStorageLocal
 import Testing
 @testable import ReelPipeline
+import ReelTestFiles
 
 /// The pipeline's part of captions: sidecars read into normalised WebVTT (bad ones become
 /// warnings), kept in `sources/`, and published as a subtitle rendition next to the ladder.
 @Suite("Subtitles in the pipeline")
 struct SubtitlePipelineTests {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("reel-subtitles-\(UUID().uuidString)")
+    let root = TemporaryFolder.fresh("reel-subtitles")
 
     private func write(_ name: String, _ bytes: Data) throws -> URL {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)

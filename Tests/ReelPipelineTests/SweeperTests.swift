@@ -8,12 +8,13 @@ import ReelStore
 import ReelStoreSQLite
 import Testing
 @testable import ReelPipeline
+import ReelTestFiles
 
 @Suite("Sweeping leftovers of interrupted work")
 struct SweeperTests {
     @Test("orphan job folders and hour-old publishing stages and renders go; fresh ones stay")
     func sweeps() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("reel-sweep-\(UUID().uuidString)")
+        let root = TemporaryFolder.fresh("reel-sweep")
         defer { try? FileManager.default.removeItem(at: root) }
         let folder = DataFolder(root: root)
         try folder.prepare()
@@ -53,7 +54,7 @@ struct SweeperTests {
 
     @Test("media folders of ready posts and of posts still queued stay; a never-published or unknown post's folder goes")
     func sweepsMediaFolders() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("reel-sweep-\(UUID().uuidString)")
+        let root = TemporaryFolder.fresh("reel-sweep")
         defer { try? FileManager.default.removeItem(at: root) }
         let folder = DataFolder(root: root)
         try folder.prepare()

@@ -9,12 +9,13 @@ import ReelStorageLocal
 import ReelStoreSQLite
 import Testing
 @testable import ReelPipeline
+import ReelTestFiles
 
 @Suite("Upload expiry: the recurring upload_expiry job")
 struct UploadExpiryTests {
     /// Upload files in a temporary folder and the job queue in a temporary SQLite store.
     struct Fixture {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("reel-uploads-\(UUID().uuidString)")
+        let root = TemporaryFolder.fresh("reel-uploads")
         let store: SQLiteStore
         /// Whole seconds, as upload records store them, so a record read back equals the one made.
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded())

@@ -6,11 +6,12 @@ import ReelStorage
 import ReelStorageLocal
 import Testing
 @testable import ReelPipeline
+import ReelTestFiles
 
 @Suite("Upload storage and names")
 struct UploadStorageTests {
     private func temporaryStorage() -> (LocalUploadStorage, URL) {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("reel-uploads-\(UUID().uuidString)")
+        let root = TemporaryFolder.fresh("reel-uploads")
         return (LocalUploadStorage(root: root), root)
     }
 

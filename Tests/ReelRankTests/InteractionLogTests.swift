@@ -2,6 +2,7 @@ import Foundation
 import ReelModels
 import ReelRank
 import Testing
+import ReelTestFiles
 
 @Suite struct InteractionLogTests {
     @Test func readsRecBoleAtomicFilesInAnyColumnOrder() throws {
@@ -36,7 +37,7 @@ import Testing
     }
 
     @Test func aMissingFileIsUnreadable() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID().uuidString).inter").path
+        let path = TemporaryFolder.fresh("no-such", suffix: ".inter").path
         #expect(throws: RankError.unreadableLog(path: path, reason: "no such file")) {
             try InteractionLog.readRecBole(path: path)
         }

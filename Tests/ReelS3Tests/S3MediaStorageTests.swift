@@ -3,6 +3,7 @@ import ReelS3
 import ReelStorage
 import ReelTestSupport
 import Testing
+import ReelTestFiles
 
 /// S3MediaStorage on a real SeaweedFS: publish through staging with `.published` last, read
 /// side, removal, multipart above the threshold and its abort on failure.
@@ -17,7 +18,7 @@ struct S3MediaStorageTests {
     ]
 
     static func stage(_ files: [String: Data]) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reel-s3-stage-\(UUID().uuidString)", isDirectory: true)
+        let folder = TemporaryFolder.fresh("reel-s3-stage")
         for (path, data) in files {
             let url = folder.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

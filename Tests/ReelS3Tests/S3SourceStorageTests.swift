@@ -3,6 +3,7 @@ import ReelS3
 import ReelStorage
 import ReelTestSupport
 import Testing
+import ReelTestFiles
 
 /// Kept sources in the bucket (SeaweedFS): kept once by content hash, fetched into a work folder
 /// by ranges on any node, removed; malformed paths never become keys.
@@ -21,7 +22,7 @@ struct S3SourceStorageTests {
     }
 
     static func folder() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("reel-s3-sources-\(UUID().uuidString)", isDirectory: true)
+        TemporaryFolder.fresh("reel-s3-sources")
     }
 
     @Test("A source kept on one node is fetched whole on another; kept again, it is not uploaded again")

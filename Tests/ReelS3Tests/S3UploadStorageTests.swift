@@ -4,6 +4,7 @@ import ReelS3
 import ReelStorage
 import ReelTestSupport
 import Testing
+import ReelTestFiles
 
 /// S3UploadStorage on a real SeaweedFS: tus upload records and parts in the bucket, resumed by a
 /// second storage instance (another node), rewinds, the conditional-write race, scans and the
@@ -17,7 +18,7 @@ struct S3UploadStorageTests {
         var storage = S3UploadStorage(
             client: bucket.client,
             location: S3Location(bucket: bucket.name, prefix: "lib/", endpoint: bucket.client.endpoint, region: SeaweedS3.region),
-            scratch: FileManager.default.temporaryDirectory.appendingPathComponent("reel-s3-uploads-\(UUID().uuidString)", isDirectory: true)
+            scratch: TemporaryFolder.fresh("reel-s3-uploads")
         )
         storage.partBytes = partBytes
         return storage

@@ -15,6 +15,7 @@ import ReelStoreSQLite
 import Testing
 
 @testable import ReelServer
+import ReelTestFiles
 
 /// A clock tests can move.
 final class MediaTestClock: @unchecked Sendable {
@@ -93,7 +94,7 @@ final class MediaFixture: @unchecked Sendable {
         """
 
     init() async throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("reelhouse-media-\(UUID().uuidString)", isDirectory: true)
+        root = TemporaryFolder.fresh("reelhouse-media")
         data = DataFolder(root: root.appendingPathComponent("data", isDirectory: true))
         try data.prepare()
         try Self.secretCanary.write(to: root.appendingPathComponent("secret"))

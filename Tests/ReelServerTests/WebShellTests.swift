@@ -4,12 +4,13 @@ import Hummingbird
 import HummingbirdTesting
 @testable import ReelServer
 import Testing
+import ReelTestFiles
 
 @Suite("The web client's shell")
 struct WebShellTests {
     @Test("the shell is public, revalidated, under a strict CSP; nothing outside it or under API paths is read")
     func shell() async throws {
-        let web = FileManager.default.temporaryDirectory.appendingPathComponent("reel-web-\(UUID().uuidString)/Web")
+        let web = TemporaryFolder.fresh("reel-web", suffix: "/Web")
         try FileManager.default.createDirectory(at: web.appendingPathComponent("js"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: web.deletingLastPathComponent()) }
         try Data("<!doctype html><title>shell</title>".utf8).write(to: web.appendingPathComponent("index.html"))

@@ -11,6 +11,7 @@ import ReelStore
 import ReelStoreSQLite
 import ReelTestSupport
 import Testing
+import ReelTestFiles
 
 /// Items staged from the fake catalogue and imported for real: ffprobe checks each file, the
 /// importer reads the sidecars, the SQLite store keeps the posts.

@@ -2,6 +2,7 @@ import Foundation
 import ReelSources
 import ReelTestSupport
 import Testing
+import ReelTestFiles
 
 /// The Pexels adapter against a local server speaking Pexels' wire format: paging, the key,
 /// the rate limit. Files land in a temporary staging folder, as `reelhouse source` does it.

@@ -5,6 +5,7 @@ import ReelStoreCore
 import ReelStoreSQLite
 import ReelTestSupport
 import Testing
+import ReelTestFiles
 
 /// Timings for bulk insert and feed pages on a large file-backed library. Off by default (they
 /// take a while and write hundreds of MB); run with `REELHOUSE_BENCH=100000` (or any count).

@@ -4,6 +4,7 @@ import ReelStore
 import ReelStoreSQLite
 import ReelTestSupport
 import Testing
+import ReelTestFiles
 
 @Suite("Sharing one database file")
 struct ConcurrentClaimTests {

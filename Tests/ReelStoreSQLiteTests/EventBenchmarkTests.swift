@@ -6,6 +6,7 @@ import ReelStore
 import ReelTestSupport
 import Testing
 @testable import ReelStoreSQLite
+import ReelTestFiles
 
 /// Ingest throughput and the neighbour rebuild on a large log, printed, never asserted. Off by
 /// default; `REELHOUSE_BENCH_EVENTS=1000000` sets the size of the log the rebuild reads.

@@ -6,6 +6,7 @@ import ReelStore
 import ReelStoreCore
 import ReelTestSupport
 import Testing
+import ReelTestFiles
 
 @Suite("Schema v2 migration")
 struct MigrationTests {

@@ -5,6 +5,7 @@ import ReelStore
 import ReelStoreCore
 import ReelTestSupport
 import Testing
+import ReelTestFiles
 
 @Suite("Browse on SQLite: the title key's upgrade, one index per order")
 struct SQLiteBrowseTests {

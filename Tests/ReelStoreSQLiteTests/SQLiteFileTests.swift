@@ -4,6 +4,7 @@ import ReelStore
 import ReelStoreSQLite
 import ReelTestSupport
 import Testing
+import ReelTestFiles
 
 @Suite("A SQLite library file: opened twice, checked")
 struct SQLiteFileTests {

@@ -5,6 +5,7 @@ import ReelStore
 import ReelStoreCore
 import ReelTestSupport
 import Testing
+import ReelTestFiles
 
 @Suite("Libraries on SQLite: the v10 upgrade, scoped feed plans")
 struct SQLiteLibraryGrantTests {

@@ -6,6 +6,7 @@ import ReelStore
 @testable import ReelStoreSQLite
 import ReelTestSupport
 import Testing
+import ReelTestFiles
 
 @Suite("Search on SQLite: the v7 upgrade indexes ready posts")
 struct SQLiteSearchUpgradeTests {

@@ -6,6 +6,7 @@ import ReelStore
 import ReelStoreSQLite
 import ReelTestSupport
 import Testing
+import ReelTestFiles
 
 /// `migrate-store --to postgres://…`: a library filled through the store protocols on SQLite,
 /// copied into a fresh database of the test cluster, must give the same answers there.

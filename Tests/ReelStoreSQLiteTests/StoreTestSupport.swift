@@ -5,6 +5,7 @@ import ReelStore
 @testable import ReelStoreSQLite
 import ReelTestSupport
 import Testing
+import ReelTestFiles
 
 /// SQLite's two ways of opening a library: in memory and a file (WAL).
 enum StoreLocation: String, CaseIterable, Sendable {

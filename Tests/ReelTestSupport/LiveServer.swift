@@ -18,6 +18,7 @@ import ReelStorageLocal
 import ReelStore
 import ReelStoreSQLite
 import ServiceLifecycle
+import ReelTestFiles
 
 /// The real `reelhouse` application (ReelServer's `buildApplication`) listening on
 /// 127.0.0.1, over a SQLite file and media files in a temp folder. It can be stopped and
@@ -45,7 +46,7 @@ public actor LiveServer {
     /// `videos` posts with small but well-formed HLS files on disk, plus `synthetic` posts
     /// from the store's bulk generator (metadata only: their media files do not exist).
     public init(videos: Int, synthetic: Int) async throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("reelkit-live-\(UUID().uuidString)")
+        root = TemporaryFolder.fresh("reelkit-live")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         store = try SQLiteStore(path: root.appendingPathComponent("reelhouse.sqlite").path)
         port = try await Self.freePort()

@@ -5,6 +5,7 @@ import ReelStorePostgres
 
 #if canImport(Glibc)
 import Glibc
+import ReelTestFiles
 #endif
 
 /// One private PostgreSQL 15 cluster per test process, started on first use: `initdb` and the
@@ -94,7 +95,7 @@ public actor PostgresCluster {
             )
         }
         Self.removeAbandonedFolders()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(Self.folderPrefix + UUID().uuidString)
+        let folder = TemporaryFolder.fresh(String(Self.folderPrefix.dropLast()))  // `<prefix><UUID>`, as the sweep of abandoned folders expects
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try "\(getpid())".write(to: folder.appendingPathComponent("owner.pid"), atomically: true, encoding: .utf8)
         let account = Self.runsAsRoot ? try Self.postgresAccount() : nil

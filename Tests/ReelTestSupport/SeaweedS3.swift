@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import ReelTestFiles
 #endif
 
 /// One SeaweedFS (`weed server -s3`) per test process, on 127.0.0.1 and free ports, with an S3
@@ -68,7 +69,7 @@ public final class SeaweedS3: Sendable {
 
     private static func start() async throws -> SeaweedS3 {
         guard let weed = locateWeed() else { throw Failure.missingBinary }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reelhouse-seaweed-\(UUID().uuidString)", isDirectory: true)
+        let folder = TemporaryFolder.fresh("reelhouse-seaweed")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("data"), withIntermediateDirectories: true)
         let identities = """
             {"identities":[{"name":"reelhouse-test","credentials":[{"accessKey":"\(accessKey)","secretKey":"\(secretKey)"}],

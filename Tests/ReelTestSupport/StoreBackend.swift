@@ -4,6 +4,7 @@ import ReelModels
 import ReelStore
 import ReelStorePostgres
 import ReelStoreSQLite
+import ReelTestFiles
 
 /// What a parameterised store suite receives its store as: every store protocol (both
 /// backends answer all of them) and the job suites' shortcut.

@@ -1,20 +1,10 @@
 import Foundation
+@_exported import ReelTestFiles
 import ReelStoreSQLite
 
-/// A fresh folder under the system temp directory, removed by `remove()`. Every test target
-/// that needs files or a database file takes its folder from here.
-public struct TemporaryFolder: Sendable {
-    public let url: URL
-
-    public init(prefix: String = "reel-tests") throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
+extension TemporaryFolder {
     /// Where a library's database lives inside this folder (created by the store on open).
     public var databasePath: String { url.appendingPathComponent("db/reelhouse.sqlite").path }
-
-    public func remove() { try? FileManager.default.removeItem(at: url) }
 }
 
 /// An SQLite library in its own temporary folder: the real file-backed store (WAL and all),

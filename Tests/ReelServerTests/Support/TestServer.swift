@@ -14,6 +14,7 @@ import ReelStorageLocal
 import ReelStore
 import ReelStoreSQLite
 import ReelTestSupport
+import ReelTestFiles
 
 /// A server on a throw-away library: a real SQLite database (in memory), real files in a temp
 /// folder, real bcrypt (at the lowest cost, to keep tests fast).
@@ -34,7 +35,7 @@ struct TestServer {
 
     init(configure: (inout ServerConfiguration) -> Void = { _ in }) async throws {
         store = try SQLiteStore.inMemory()
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("reel-server-\(UUID().uuidString)")
+        root = TemporaryFolder.fresh("reel-server")
         storage = LocalMediaStorage(root: root.appendingPathComponent("media"))
         var configuration = ServerConfiguration()
         configure(&configuration)

@@ -1,6 +1,7 @@
 import Foundation
 import ReelPipeline
 import ReelProcess
+import ReelTestFiles
 
 /// Real, tiny media made with ffmpeg for the fake catalogue to serve: portrait clips of one
 /// second and a small JPEG. Each clip carries its own `comment` so no two are the same bytes
@@ -25,7 +26,7 @@ enum TinyMedia {
     }
 
     private static func make(_ name: String, _ arguments: [String]) async throws -> Data {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reel-tinymedia-\(UUID().uuidString)")
+        let folder = TemporaryFolder.fresh("reel-tinymedia")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent(name)
