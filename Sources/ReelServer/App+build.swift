@@ -40,11 +40,11 @@ public func buildRouter(
     router.add(middleware: ErrorMiddleware(routes: registry))
     router.add(middleware: BodyLimitMiddleware(maxBodyBytes: configuration.maxBodyBytes))
     router.add(middleware: ClientAddressMiddleware(trusted: ClientAddress.trustedSet(configuration.trustedProxies)))
-    router.add(middleware: CrossSiteWriteMiddleware())
     let credentials = CredentialCache(ttl: TimeInterval(configuration.credentialCacheSeconds))
     router.add(middleware: AuthMiddleware(
         accounts: dependencies.accounts, limiter: limiter, cache: credentials, configuration: configuration, now: now
     ))
+    router.add(middleware: CrossSiteWriteMiddleware())
     if let webRoot = configuration.webRoot {
         // The web client's shell (HTML, ES modules, CSS, icons) is public, like any login page;
         // `no-cache` revalidates it so an update shows at once (its service worker keeps it offline).
@@ -61,7 +61,7 @@ public func buildRouter(
     let presenter = VideoPresenter(tokens: tokens, images: images)
     func routes(_ tag: String) -> APIRoutes { APIRoutes(router: router, registry: registry, tag: tag) }
 
-    SystemController(registry: registry, metrics: metrics, jobs: dependencies.jobs, configuration: configuration)
+    SystemController(registry: registry, metrics: metrics, jobs: dependencies.jobs, accounts: dependencies.accounts, configuration: configuration)
         .register(routes("system"))
     SessionController(accounts: dependencies.accounts, passwords: dependencies.passwords, limiter: limiter, credentials: credentials, configuration: configuration, now: now)
         .register(routes("session"))

@@ -127,17 +127,24 @@ public final class PostgresStore: Sendable, Service {
 
     // MARK: - Errors
 
-    /// Translates postgres-nio's errors into the store's one error type, by SQLSTATE class:
-    /// 23 (integrity) is a conflict, as SQLite's constraint errors are; the rest means the
-    /// database could not do the work.
+    /// Translates postgres-nio's errors into the store's one error type: SQLSTATE class 23
+    /// (integrity) is a conflict, as SQLite's constraint errors are; a database that cannot be
+    /// reached or is shutting down, restarting or out of connections (no server answer at all,
+    /// or classes 08, 53, 57P) is `unavailable`, which the API answers with 503 and Retry-After;
+    /// any other refusal is a fault (`failed`).
     static func storeError(_ error: any Error) -> any Error {
         if error is StoreError || error is PostgresStoreError || error is CancellationError { return error }
         guard let error = error as? PSQLError else { return StoreError.unavailable(reason(error)) }
         let message = error.serverInfo?[.message] ?? reason(error)
-        switch error.serverInfo?[.sqlState] {
-        case let state? where state.hasPrefix("23"): return StoreError.conflict(message)
+        guard let state = error.serverInfo?[.sqlState] else {
+            // No server answer: the connection could not be made, or was lost or closed.
+            return StoreError.unavailable(message)
+        }
+        switch state {
+        case _ where state.hasPrefix("23"): return StoreError.conflict(message)
         case "22P02", "22003": return StoreError.invalid(message)
-        default: return StoreError.unavailable(message)
+        case _ where state.hasPrefix("08") || state.hasPrefix("53") || state.hasPrefix("57P"): return StoreError.unavailable(message)
+        default: return StoreError.failed(message)
         }
     }
 

@@ -201,8 +201,10 @@ public final class SQLiteStore: LibraryStore, JobStore, AccountStore, SocialStor
             return StoreError.conflict(error.message ?? error.description)
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:
             return StoreError.corrupt(error.message ?? error.description)
-        default:
+        case .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_CANTOPEN:
             return StoreError.unavailable(error.message ?? error.description)
+        default:
+            return StoreError.failed(error.message ?? error.description)
         }
     }
 }

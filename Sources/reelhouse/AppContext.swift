@@ -195,7 +195,7 @@ struct CLIError: Error, CustomStringConvertible {
             switch error {
             case .notFound(let what): throw CLIError("\(command): no \(what)")
             case .conflict(let why), .invalid(let why): throw CLIError("\(command): \(why)")
-            case .corrupt, .unavailable: throw error
+            case .corrupt, .unavailable, .failed: throw error
             }
         }
     }

@@ -33,7 +33,9 @@ struct ErrorMappingTests {
         (PipelineError.inconsistent("post 3 has no media in /srv/reel/data/media/3"), 500, "internal_error"),
         (PipelineError.rejected("/srv/reel/data/tmp/publish/upload-1/clip.mp4: not a video"), 422, "invalid_media"),
         (StoreError.corrupt("row 4 of /srv/reel/data/reelhouse.sqlite"), 500, "internal_error"),
-        (StoreError.unavailable("disk I/O error"), 500, "internal_error"),
+        (StoreError.failed("disk I/O error in /srv/reel/data/reelhouse.sqlite"), 500, "internal_error"),
+        // An outage (PostgreSQL restarting) is the client's to retry, not a fault: 503 + Retry-After.
+        (StoreError.unavailable("connection refused to 10.0.0.5:5432"), 503, "unavailable"),
         (StoreError.notFound("video 4"), 404, "not_found"),
         (StoreError.invalid("a rating of 9"), 400, "bad_request"),
         (GenerationError.invalidRequest("the prompt is empty"), 400, "bad_request"),

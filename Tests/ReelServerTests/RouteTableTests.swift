@@ -37,7 +37,7 @@ struct RouteTableTests {
         }
         // The public list is short and deliberate.
         let publicRoutes = Set(routes.filter { $0.access == .public }.map { "\($0.method) \($0.path)" })
-        #expect(publicRoutes == ["GET /health", "GET /openapi.json", "POST /api/v1/session"])
+        #expect(publicRoutes == ["GET /health", "GET /ready", "GET /openapi.json", "POST /api/v1/session"])
     }
 
     @Test func memberCannotReadMetrics() async throws {

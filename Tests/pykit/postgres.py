@@ -52,21 +52,34 @@ class Cluster:
         initdb = subprocess.run([*self.as_server_user, str(BIN_DIRECTORY / "initdb"), "-D", str(data), "-U", SUPERUSER,
                                  "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C"], capture_output=True, text=True)
         assert initdb.returncode == 0, f"initdb failed:\n{initdb.stdout}\n{initdb.stderr}"
+        self.data = data
+        self.shared_buffers = shared_buffers
         self.port = free_port()
         self.log_path = self.folder / "server.log"
-        log = open(self.log_path, "w")
+        atexit.register(self.stop)
+        self.start_server()
+
+    def start_server(self) -> None:
+        """Starts the server on the cluster's port and waits until it accepts connections."""
+        log = open(self.log_path, "a")
         launcher = self.as_server_user or ["setpriv"]
         self.process = subprocess.Popen(
-            [*launcher, "--pdeathsig", "INT", "--", str(BIN_DIRECTORY / "postgres"), "-D", str(data), "-p", str(self.port),
+            [*launcher, "--pdeathsig", "INT", "--", str(BIN_DIRECTORY / "postgres"), "-D", str(self.data), "-p", str(self.port),
              "-k", str(self.folder), "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
-             "-c", "full_page_writes=off", "-c", "max_connections=300", "-c", f"shared_buffers={shared_buffers}"],
+             "-c", "full_page_writes=off", "-c", "max_connections=300", "-c", f"shared_buffers={self.shared_buffers}"],
             stdout=log, stderr=subprocess.STDOUT)
-        atexit.register(self.stop)
         deadline = time.monotonic() + 60
         while subprocess.run([str(BIN_DIRECTORY / "pg_isready"), "-q", "-h", "127.0.0.1", "-p", str(self.port)]).returncode != 0:
             assert self.process.poll() is None, f"postgres exited while starting:\n{self.log_path.read_text()[-2000:]}"
             assert time.monotonic() < deadline, f"postgres did not accept connections within 60 s:\n{self.log_path.read_text()[-2000:]}"
             time.sleep(0.05)
+
+    def stop_server(self) -> None:
+        """Stops the server (fast shutdown: clients are disconnected) and keeps its data, as a
+        restart of PostgreSQL does; `start_server()` brings it back on the same port."""
+        if self.process.poll() is None:
+            self.process.send_signal(2)
+            self.process.wait(timeout=30)
 
     def url(self, database: str) -> str:
         return f"postgres://{SUPERUSER}@127.0.0.1:{self.port}/{database}"

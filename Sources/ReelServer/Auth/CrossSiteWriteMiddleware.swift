@@ -4,8 +4,8 @@ import Hummingbird
 
 /// Refuses cross-site writes made with the session cookie, so the server does not rely on the
 /// browser's `SameSite=Lax` alone (older browsers, same-site subdomains, a top-level POST within
-/// Lax's two-minute grace). A write (any method but GET, HEAD, OPTIONS) that carries the session
-/// cookie and no key must:
+/// Lax's two-minute grace). A write (any method but GET, HEAD, OPTIONS) signed in by the session
+/// cookie must:
 /// - come from this origin: `Sec-Fetch-Site: same-origin`, else an `Origin` whose host and port
 ///   are the request's `Host` (403 otherwise, and when a browser sent neither);
 /// - carry a body only of a type no HTML form or beacon can send: JSON, or tus's
@@ -20,8 +20,9 @@ struct CrossSiteWriteMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard !Self.safeMethods.contains(request.method) else { return try await next(request, context) }
-        let hasKey = request.headers[.apiKey] != nil || AuthMiddleware.bearer(request.headers[.authorization]) != nil
-        let usesCookie = !hasKey && AuthMiddleware.cookie(Credentials.sessionCookie, in: request.headers) != nil
+        // After `AuthMiddleware`: only a cookie that really signed someone in is guarded (a stale
+        // one leaves the request anonymous, and the route answers 401).
+        let usesCookie = context.identity?.credential == .session
         let isSignIn = request.uri.path == "/api/v1/session"
         guard usesCookie || isSignIn else { return try await next(request, context) }
         switch Self.origin(of: request) {

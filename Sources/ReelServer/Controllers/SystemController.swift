@@ -10,11 +10,27 @@ struct SystemController {
     let registry: RouteRegistry
     let metrics: MetricsRegistry
     let jobs: any JobStore
+    /// Asked one small question by `/ready`: whether the database answers.
+    let accounts: any AccountStore
     let configuration: ServerConfiguration
 
     func register(_ routes: APIRoutes) {
         routes.on(.get, "/health", access: .public, "Liveness: 200 when the server answers") { _, context in
             try Response.json(["status": "ok"], context: context)
+        }
+        // For the balancer and the edge: a node whose database does not answer says so here
+        // (503) instead of taking traffic it can only refuse.
+        routes.on(.get, "/ready", access: .public, "Readiness: 200 when this node can serve (its database answers), else 503") { _, context in
+            do {
+                _ = try await accounts.countUsers()
+                return try Response.json(["status": "ok"], context: context)
+            } catch let error as StoreError {
+                guard case .unavailable = error else { throw error }
+                var response = try Response.json(["status": "unavailable"], context: context)
+                response.status = .serviceUnavailable
+                response.headers[.retryAfter] = "5"
+                return response
+            }
         }
         routes.on(.get, "/openapi.json", access: .public, "This API described as OpenAPI 3.1") { _, _ in
             let data = try OpenAPIDocument.json(for: registry.routes)

@@ -50,6 +50,9 @@ public enum APIError: Error, Sendable, Equatable {
     case insufficientStorage
     /// A generation provider failed or cannot be reached; worth trying again later.
     case providerUnavailable
+    /// The database cannot be reached right now (restarting, connections lost): 503 with
+    /// `Retry-After`, so a client or a balancer tries again instead of reporting a fault.
+    case unavailable(retryAfter: Int)
     case internalError
 
     public var status: HTTPResponse.Status {
@@ -71,7 +74,7 @@ public enum APIError: Error, Sendable, Equatable {
         case .invalidMedia: .unprocessableContent
         case .storageFailure, .internalError: .internalServerError
         case .insufficientStorage: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
-        case .providerUnavailable: .serviceUnavailable
+        case .providerUnavailable, .unavailable: .serviceUnavailable
         }
     }
 
@@ -102,6 +105,7 @@ public enum APIError: Error, Sendable, Equatable {
         case .storageFailure: "storage_error"
         case .insufficientStorage: "insufficient_storage"
         case .providerUnavailable: "provider_unavailable"
+        case .unavailable: "unavailable"
         case .internalError: "internal_error"
         }
     }
@@ -129,6 +133,7 @@ public enum APIError: Error, Sendable, Equatable {
         case .storageFailure: "the server could not read or write its storage; the problem has been logged"
         case .insufficientStorage: "the server's storage is full; the problem has been logged"
         case .providerUnavailable: "the generation provider cannot be reached right now; try again later"
+        case .unavailable(let seconds): "the server cannot reach its database right now; try again in \(seconds) s"
         case .internalError: "something went wrong on the server; it has been logged"
         }
     }
@@ -141,6 +146,7 @@ extension APIError: HTTPResponseError {
         if case .quotaExceeded(_, let seconds) = self { headers[.retryAfter] = String(seconds) }
         if case .methodNotAllowed(let allowed) = self { headers[.allow] = allowed.joined(separator: ", ") }
         if case .providerUnavailable = self { headers[.retryAfter] = "30" }
+        if case .unavailable(let seconds) = self { headers[.retryAfter] = String(seconds) }
         if self == .unauthorized { headers[.wwwAuthenticate] = "Bearer realm=\"reelhouse\"" }
         if self == .invalidAPIKey { headers[.wwwAuthenticate] = "Bearer realm=\"reelhouse\", error=\"invalid_token\"" }
         let body = try JSONEncoder().encode(APIErrorBody(code: code, message: message))

@@ -30,7 +30,10 @@ enum ErrorMapping {
             case .notFound(let what): return .notFound(PathRedaction.redact(what))
             case .conflict(let why): return .conflict(PathRedaction.redact(why))
             case .invalid(let why): return .badRequest(PathRedaction.redact(why))
-            case .corrupt, .unavailable: return fault("store failure", .internalError)
+            case .corrupt, .failed: return fault("store failure", .internalError)
+            case .unavailable(let why):
+                logger.warning("database unavailable", metadata: ["reason": "\(why)", "path": "\(path)"])
+                return .unavailable(retryAfter: 5)
             }
         case let error as PipelineError:
             switch error {

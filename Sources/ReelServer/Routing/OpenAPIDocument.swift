@@ -14,6 +14,21 @@ enum OpenAPIDocument {
         for route in routes {
             paths[documentedPath(route.path), default: [:]][route.method.lowercased()] = operation(route)
         }
+        // A link to an operation this server does not serve (seed 000's, with compatRoutes off)
+        // would be an invalid document: such links are left out.
+        let served = Set(routes.map { operationID($0.method, $0.path) })
+        for (path, operations) in paths {
+            for (method, operation) in operations {
+                guard var operation = operation as? JSONObject, var responses = operation["responses"] as? [String: Any] else { continue }
+                for (status, response) in responses {
+                    guard var response = response as? JSONObject, let links = response["links"] as? [String: Any] else { continue }
+                    response["links"] = links.filter { (($0.value as? JSONObject)?["operationId"] as? String).map(served.contains) ?? true }
+                    responses[status] = response
+                }
+                operation["responses"] = responses
+                paths[path]?[method] = operation
+            }
+        }
         return [
             "openapi": "3.1.0",
             "info": ["title": "Reelhouse API", "version": "1.0.0", "description": description],
@@ -73,6 +88,10 @@ enum OpenAPIDocument {
         case .mediaToken: statuses.formUnion([403, 410])
         case .public, .compat: break
         }
+        // Every route but the liveness check may find its database down (503, Retry-After).
+        if route.path != "/health" { statuses.insert(503) }
+        // A write signed in by cookie from another site (403), or with a body of no JSON type (415).
+        if [.user, .owner].contains(route.access), !["GET", "HEAD"].contains(route.method) { statuses.formUnion([403, 415]) }
         if route.method == "POST", route.path == "/api/v1/session" { statuses.insert(429) }
         return statuses.union(extra).sorted()
     }

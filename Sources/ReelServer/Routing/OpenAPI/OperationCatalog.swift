@@ -13,6 +13,10 @@ enum OperationCatalog {
     static func doc(method: String, path: String) -> OperationDoc? {
         switch "\(method) \(path)" {
         case "GET /health": Doc(responses: ["200": Doc.json(Schema.ref("Health"), "the server answers")])
+        case "GET /ready":
+            Doc(responses: ["200": Doc.json(Schema.ref("Readiness"), "this node can serve"),
+                            "503": Doc.json(Schema.ref("Readiness"), "its database does not answer; try another node",
+                                            headers: ["Retry-After": Doc.headerDoc(Schema.string(), "seconds")])])
         case "GET /openapi.json": Doc(responses: ["200": Doc.json(["type": "object"], "this document")])
         case "GET /metrics": Doc(responses: ["200": Doc.bytes(["text/plain"], "Prometheus text format 0.0.4")])
         case "POST /api/v1/session":

@@ -17,6 +17,7 @@ enum WireSchemas {
                 required: ["error"], description: "Every 4xx/5xx answer of the API"
             ),
             "Health": Schema.object(["status": Schema.oneOf(["ok"])], required: ["status"]),
+            "Readiness": Schema.object(["status": Schema.oneOf(["ok", "unavailable"])], required: ["status"]),
             "User": Schema.object(
                 ["id": Schema.id, "name": Schema.string(), "role": Schema.oneOf(UserRole.allCases.map(\.rawValue))],
                 required: ["id", "name", "role"]
