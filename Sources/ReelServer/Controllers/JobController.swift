@@ -117,24 +117,36 @@ struct JobController {
     private func isVisible(_ job: Job, to user: User, scope: LibraryScope) async throws -> Bool {
         if user.role == .owner { return true }
         if job.kind.isMaintenance { return false }
-        if (try? await requireControl(of: job, by: user)) != nil { return true }
-        guard let postID = job.postID, let post = try await library.post(id: postID) else { return false }
-        return scope.contains(post.libraryID)
+        let post = try await post(of: job)
+        if let post, scope.contains(post.libraryID) { return true }
+        return try await isOwnWork(job, of: user, post: post)
     }
 
     private func requireControl(of job: Job, by user: User) async throws {
         if user.role == .owner { return }
-        if let postID = job.postID, let post = try await library.post(id: postID), post.createdBy == user.id { return }
+        guard try await isOwnWork(job, of: user, post: post(of: job)) else {
+            throw APIError.forbidden("only the owner or the uploader can change this job")
+        }
+    }
+
+    private func post(of job: Job) async throws -> Post? {
+        try await job.postID.asyncMap { try await library.post(id: $0) } ?? nil
+    }
+
+    /// Whether the job is `user`'s own work: the post they uploaded (`post`, read once by the
+    /// caller), the generation they asked for, the upload they sent.
+    private func isOwnWork(_ job: Job, of user: User, post: Post?) async throws -> Bool {
+        if post?.createdBy == user.id { return true }
         switch job.kind {
         case .generation:
-            if let id = job.subject.flatMap({ Int64($0) }), let generation = try await generations?.generation(id: id),
-               generation.userID == user.id { return }
+            guard let id = job.subject.flatMap({ Int64($0) }), let generation = try await generations?.generation(id: id) else { return false }
+            return generation.userID == user.id
         case .uploadImport:
-            if let id = job.subject, UploadRecord.isValidID(id), let upload = try await uploads?.record(id: id), upload.userID == user.id { return }
+            guard let id = job.subject, UploadRecord.isValidID(id), let upload = try await uploads?.record(id: id) else { return false }
+            return upload.userID == user.id
         case .transcode, .sweep, .uploadExpiry, .storiesExpire, .eventsExpire, .recsNeighbors, .storageSweep:
-            break
+            return false
         }
-        throw APIError.forbidden("only the owner or the uploader can change this job")
     }
 
     /// `event: job` with the job as JSON whenever its state, progress or error changes, then

@@ -11,23 +11,9 @@ enum OpenAPIDocument {
 
     static func document(for routes: [RouteSpec]) -> JSONObject {
         var paths: [String: JSONObject] = [:]
-        for route in routes {
-            paths[documentedPath(route.path), default: [:]][route.method.lowercased()] = operation(route)
-        }
-        // A link to an operation this server does not serve (seed 000's, with compatRoutes off)
-        // would be an invalid document: such links are left out.
         let served = Set(routes.map { operationID($0.method, $0.path) })
-        for (path, operations) in paths {
-            for (method, operation) in operations {
-                guard var operation = operation as? JSONObject, var responses = operation["responses"] as? [String: Any] else { continue }
-                for (status, response) in responses {
-                    guard var response = response as? JSONObject, let links = response["links"] as? [String: Any] else { continue }
-                    response["links"] = links.filter { (($0.value as? JSONObject)?["operationId"] as? String).map(served.contains) ?? true }
-                    responses[status] = response
-                }
-                operation["responses"] = responses
-                paths[path]?[method] = operation
-            }
+        for route in routes {
+            paths[documentedPath(route.path), default: [:]][route.method.lowercased()] = operation(route, served: served)
         }
         return [
             "openapi": "3.1.0",
@@ -52,7 +38,9 @@ enum OpenAPIDocument {
         (x-access: compat) are served without credentials by design.
         """
 
-    static func operation(_ route: RouteSpec) -> JSONObject {
+    /// `served`: the operation ids of the routes this server registered; a link to any other
+    /// (seed 000's, with compatRoutes off) would make the document invalid, so it is left out.
+    static func operation(_ route: RouteSpec, served: Set<String>) -> JSONObject {
         let doc = OperationCatalog.doc(method: route.method, path: route.path)
         var operation: JSONObject = [
             "summary": route.summary,
@@ -67,7 +55,12 @@ enum OpenAPIDocument {
         case .user, .owner: operation["security"] = [["apiKey": []], ["bearer": []], ["session": []]]
         case .public, .mediaToken, .compat: operation["security"] = []
         }
-        var responses = doc?.responses ?? ["200": ["description": "success"]]
+        var responses = (doc?.responses ?? ["200": ["description": "success"]]).mapValues { response -> JSONObject in
+            guard let links = response["links"] as? JSONObject else { return response }
+            var response = response
+            response["links"] = links.filter { (($0.value as? JSONObject)?["operationId"] as? String).map(served.contains) ?? true }
+            return response
+        }
         for status in errorStatuses(route, extra: doc?.errors ?? []) {
             responses[String(status)] = errorResponse
         }
