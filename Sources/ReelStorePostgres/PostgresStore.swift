@@ -21,7 +21,8 @@ public final class PostgresStore: Sendable, Service {
     public static let defaultPoolSize = 8
 
     public let url: PostgresDatabaseURL
-    let client: PostgresClient
+    let pool: PostgresPool
+    let availability = PostgresAvailability()
     let logger: Logger
     /// Posts listings read, by (id, revision): the store core's, shared by every listing.
     public let postCache = PostCache()
@@ -32,11 +33,15 @@ public final class PostgresStore: Sendable, Service {
         self.url = url
         self.logger = logger
         let configuration = try url.poolConfiguration(size: poolSize, connectTimeout: Self.connectTimeout)
-        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        pool = PostgresPool(configuration: configuration, logger: logger)
     }
 
     /// How long a connection attempt may take before the server counts as unreachable.
     static let connectTimeout: Duration = .seconds(5)
+    /// How long a query waits for a pooled connection before it asks whether the server still
+    /// answers: under load the wait is the queue behind `poolSize` connections and the query
+    /// waits on; with the server gone it is answered 503 rather than left hanging.
+    static let leasePatience: Duration = .seconds(2)
 
     /// Set just before the client's `run()` begins (see `withStore`).
     private let runStarted = RunFlag()
@@ -45,7 +50,7 @@ public final class PostgresStore: Sendable, Service {
     /// shuts down gracefully.
     public func run() async {
         runStarted.set()
-        await client.run()
+        await pool.run()
     }
 
     /// Runs `body` with a started store: the pool runs in a child task, the server is checked
@@ -85,11 +90,7 @@ public final class PostgresStore: Sendable, Service {
     /// Runs `body` on one pooled connection outside a transaction (one statement reads are
     /// already consistent on their own).
     func read<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        do {
-            return try await client.withConnection { connection in try await body(connection) }
-        } catch {
-            throw Self.storeError(error)
-        }
+        try await leased { connection in try await body(connection) }
     }
 
     /// Runs `body` in one transaction on one pooled connection: committed when it returns,
@@ -107,22 +108,45 @@ public final class PostgresStore: Sendable, Service {
     }
 
     private func transaction<T: Sendable>(begin: PostgresQuery, _ body: (PostgresConnection) async throws -> T) async throws -> T {
-        do {
-            return try await client.withConnection { connection in
-                try await connection.query(begin, logger: logger)
-                do {
-                    let value = try await body(connection)
-                    try await connection.query("COMMIT", logger: logger)
-                    return value
-                } catch {
-                    // A rollback that fails means the connection is broken; the pool drops it.
-                    _ = try? await connection.query("ROLLBACK", logger: logger)
-                    throw error
-                }
+        try await leased { connection in
+            try await connection.query(begin, logger: logger)
+            do {
+                let value = try await body(connection)
+                try await connection.query("COMMIT", logger: logger)
+                return value
+            } catch {
+                // A rollback that fails means the connection is broken; the pool drops it.
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
             }
-        } catch {
-            throw Self.storeError(error)
         }
+    }
+
+    /// Runs `body` on a pooled connection, unless the store knows the server is away (then
+    /// `StoreError.unavailable` at once; see `PostgresAvailability`). A server that goes away
+    /// during the body, or while the query waits for a connection, is recorded, so the requests
+    /// after this one are answered at once.
+    private func leased<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await availability.admit { try await serverIsBack() }
+        do {
+            return try await PostgresLease.withConnection(
+                from: pool.client, patience: Self.leasePatience, serverAnswers: { [url, logger, availability] in
+                    await availability.serverAnswers { try await Self.checkReachable(url, logger: logger) }
+                }, body)
+        } catch is PostgresLease.ServerGone {
+            throw StoreError.unavailable("\(url) does not answer")
+        } catch {
+            let error = Self.storeError(error)
+            availability.record(error)
+            throw error
+        }
+    }
+
+    /// The probe while the store is down: the server accepts a connection again. The pool that
+    /// saw it go is replaced, since its own retries may be backing off for many seconds.
+    private func serverIsBack() async throws {
+        try await Self.checkReachable(url, logger: logger)
+        pool.renew()
     }
 
     // MARK: - Errors
