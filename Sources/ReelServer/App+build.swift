@@ -45,6 +45,10 @@ public func buildRouter(
         accounts: dependencies.accounts, limiter: limiter, cache: credentials, configuration: configuration, now: now
     ))
     router.add(middleware: CrossSiteWriteMiddleware())
+    let mediaAccess = MediaAccess(
+        accounts: dependencies.accounts, grants: dependencies.libraries, lifetime: TimeInterval(configuration.mediaAccessCacheSeconds)
+    )
+    router.add(middleware: MediaViewerMiddleware(access: mediaAccess, now: now))
     if let webRoot = configuration.webRoot {
         // The web client's shell (HTML, ES modules, CSS, icons) is public, like any login page;
         // `no-cache` revalidates it so an update shows at once (its service worker keeps it offline).
@@ -122,7 +126,7 @@ public func buildRouter(
     if let uploads = dependencies.uploads {
         UploadController(dependencies: uploads, libraries: dependencies.libraries, activity: dependencies.jobActivity, now: now).register(routes("uploads"))
     }
-    let media = MediaController(library: dependencies.library, storage: dependencies.storage, tokens: tokens, images: images, now: now)
+    let media = MediaController(library: dependencies.library, storage: dependencies.storage, tokens: tokens, images: images, access: mediaAccess, now: now)
     media.register(routes("media"))
     // nginx's auth_request (`reelhouse edge nginx`): the same checks, and the same ready-post memory.
     MediaAuthController(check: media.check, storage: dependencies.storage).register(routes("edge"))

@@ -64,6 +64,8 @@ extension ConfigurationSetting {
         .init("sessionDays", .integer, env: "REELHOUSE_SESSION_DAYS", example: "7", "How long a browser session lasts."),
         .init("credentialCacheSeconds", .integer, env: "REELHOUSE_CREDENTIAL_CACHE_SECONDS", example: "0",
               "How long a node remembers a verified key or session (a revocation takes this long)."),
+        .init("mediaAccessCacheSeconds", .integer, env: "REELHOUSE_MEDIA_ACCESS_CACHE_SECONDS", example: "0",
+              "How long a node remembers what a person may see for their media URLs (revoking a grant, a key or a password ends issued URLs within this time)."),
         .init("metrics", .boolean, env: "REELHOUSE_METRICS", example: "false", "Serve /metrics to owners."),
         .init("role", .text, env: "REELHOUSE_ROLE", example: "api",
               "What this node does: all (HTTP and jobs), api (HTTP only: stateless nodes behind a balancer) or worker (jobs only)."),

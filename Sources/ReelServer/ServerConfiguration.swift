@@ -34,6 +34,10 @@ public struct ServerConfiguration: Codable, Sendable, Equatable {
     /// Seconds a verified key or session is remembered per node (a revocation takes effect
     /// within this time); 0 checks the database on every request.
     public var credentialCacheSeconds = 5
+    /// Seconds a node remembers what a person may see for their media URLs (`MediaAccess`): a
+    /// revoked grant or key, a changed password or a removed library ends the URLs already
+    /// issued within this time (plus the edge's 30 s); 0 checks on every request.
+    public var mediaAccessCacheSeconds = 20
     /// Serve `/metrics` (requires an owner's credentials).
     public var metrics = true
     /// What this node does (docs/scale-out.md): `all` serves HTTP and, when `worker` is on,

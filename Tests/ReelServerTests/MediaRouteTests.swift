@@ -316,7 +316,7 @@ struct MediaRouteTests {
         let fixture = try await MediaFixture()
         let router = Router(context: AppRequestContext.self)
         let registry = RouteRegistry()
-        MediaController(library: fixture.store, storage: fixture.storage, tokens: fixture.tokens, images: fixture.images, now: Date.init)
+        MediaController(library: fixture.store, storage: fixture.storage, tokens: fixture.tokens, images: fixture.images, access: fixture.access, now: Date.init)
             .register(APIRoutes(router: router, registry: registry, tag: "media"))
         CompatMediaController(library: fixture.store, grants: fixture.store, storage: fixture.storage, keyScheme: "lockdown", now: Date.init)
             .register(APIRoutes(router: router, registry: registry, tag: "compat"))

@@ -205,6 +205,9 @@ final class MediaFixture: @unchecked Sendable {
 
     func token(_ post: Post) -> String { tokens.token(postID: post.id, now: clock.now) }
 
+    /// What the media routes ask of a token's viewer (checked on every request here).
+    var access: MediaAccess { MediaAccess(accounts: store, grants: store, lifetime: 0) }
+
     func mediaURL(_ post: Post, _ file: String, token: String? = nil) -> String {
         "/media/\(token ?? self.token(post))/\(post.id)/\(file)"
     }
@@ -225,7 +228,7 @@ final class MediaFixture: @unchecked Sendable {
         router.add(middleware: ErrorMiddleware(routes: registry))
         router.add(middleware: MediaTestAuthMiddleware())
         let clock = self.clock
-        MediaController(library: store, storage: storage, tokens: tokens, images: images, now: { clock.now })
+        MediaController(library: store, storage: storage, tokens: tokens, images: images, access: access, now: { clock.now })
             .register(APIRoutes(router: router, registry: registry, tag: "media"))
         CompatMediaController(library: store, grants: store, storage: storage, keyScheme: "lockdown", now: { clock.now })
             .register(APIRoutes(router: router, registry: registry, tag: "compat"))

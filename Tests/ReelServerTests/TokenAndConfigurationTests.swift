@@ -19,21 +19,39 @@ struct MediaTokenTests {
 
     @Test func verifiesOnlyTheRightPostBeforeExpiry() {
         let token = signer.token(postID: 5, now: now)
-        #expect(signer.verify(token, postID: 5, now: now) == .success(nil))
-        #expect(signer.verify(token, postID: 6, now: now) == .failure(.badSignature))
-        #expect(signer.verify(token, postID: 5, now: now.addingTimeInterval(7200)) == .failure(.expired))
+        #expect(signer.check(token, postID: 5, now: now).map(\.viewer) == .success(nil))
+        #expect(signer.check(token, postID: 6, now: now).map(\.viewer) == .failure(.badSignature))
+        #expect(signer.check(token, postID: 5, now: now.addingTimeInterval(7200)).map(\.viewer) == .failure(.expired))
         var chars = Array(token)
         chars[chars.count - 2] = chars[chars.count - 2] == "A" ? "B" : "A"
-        #expect(signer.verify(String(chars), postID: 5, now: now) == .failure(.badSignature))
-        #expect(signer.verify("", postID: 5, now: now) == .failure(.malformed))
-        #expect(signer.verify("..%2F", postID: 5, now: now) == .failure(.malformed))
+        #expect(signer.check(String(chars), postID: 5, now: now).map(\.viewer) == .failure(.badSignature))
+        #expect(signer.check("", postID: 5, now: now).map(\.viewer) == .failure(.malformed))
+        #expect(signer.check("..%2F", postID: 5, now: now).map(\.viewer) == .failure(.malformed))
         let other = MediaTokenSigner(secret: Data("other".utf8), windowSeconds: 3600, marginSeconds: 600)
-        #expect(other.verify(token, postID: 5, now: now) == .failure(.badSignature))
+        #expect(other.check(token, postID: 5, now: now).map(\.viewer) == .failure(.badSignature))
     }
 
-    @Test func perUserTokensCarryTheUser() {
-        let token = signer.token(postID: 5, userID: 42, now: now)
-        #expect(signer.verify(token, postID: 5, now: now) == .success(42))
+    @Test("a token names its viewer (user, key, access fingerprint), and none of them can be changed")
+    func tokensNameTheirViewer() {
+        let viewers = [
+            MediaViewer(userID: 42, keyID: nil, fingerprint: 0xDEAD_BEEF),
+            MediaViewer(userID: 42, keyID: 7, fingerprint: 0),
+            MediaViewer(userID: Int64.max, keyID: Int64.max, fingerprint: UInt32.max),
+        ]
+        for viewer in viewers {
+            let token = signer.token(postID: 5, viewer: viewer, now: now)
+            #expect(token.count <= MediaTokenSigner.maxLength)
+            #expect(signer.check(token, postID: 5, now: now).map(\.viewer) == .success(viewer))
+            #expect(signer.check(token, postID: 6, now: now).map(\.viewer) == .failure(.badSignature))
+        }
+        // Another viewer's bytes under this token's signature: a forgery.
+        let mine = [UInt8](Base64URL.decode(signer.token(postID: 5, viewer: viewers[0], now: now))!)
+        let theirs = [UInt8](Base64URL.decode(signer.token(postID: 5, viewer: MediaViewer(userID: 43, keyID: nil, fingerprint: 0xDEAD_BEEF), now: now))!)
+        let swapped = Array(theirs.prefix(theirs.count - 16)) + mine.suffix(16)
+        #expect(signer.check(Base64URL.encode(Data(swapped)), postID: 5, now: now).map(\.viewer) == .failure(.badSignature))
+        // A viewer part that does not parse is malformed, not someone else.
+        let garbled = Array(mine.prefix(8)) + Array("x42".utf8) + [0, 0, 0, 0] + mine.suffix(16)
+        #expect(signer.check(Base64URL.encode(Data(garbled)), postID: 5, now: now).map(\.viewer) == .failure(.malformed))
     }
 
     @Test func imageSignaturesArePermanentAndBoundToTheContentHash() {

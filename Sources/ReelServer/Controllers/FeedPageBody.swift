@@ -44,13 +44,15 @@ struct FeedPageBody {
         _ items: [FeedItem], nextCursor: String?, reasons: [Int64: Reason]? = nil, now: Date, into buffer: inout ByteBuffer
     ) throws {
         let expiry = presenter.tokens.expiry(now: now)
+        let viewer = MediaViewer.current
+        let templating = presenter.templating()
         buffer.writeStaticString("\"items\":[")
         for (index, item) in items.enumerated() {
             if index > 0 { buffer.writeStaticString(",") }
-            let open = try cache.openObject(for: item, expiry: expiry) {
-                Array(try Self.encoder.encode(APIVideo.SharedPart(presenter.present(item, now: now))))
+            let template = try cache.template(for: item, expiry: expiry, placeholder: VideoPresenter.tokenPlaceholder) {
+                Array(try Self.encoder.encode(APIVideo.SharedPart(templating.present(item, now: now))))
             }
-            buffer.writeBytes(open)
+            template.write(token: presenter.tokens.token(postID: item.post.id, viewer: viewer, expiry: expiry), into: &buffer)
             APIVideo.writeViewerMembers(
                 isFavorited: item.viewer.isFavorited, rating: item.viewer.rating, position: item.viewer.position
             ) { buffer.writeString($0) }

@@ -13,9 +13,10 @@ import ReelStorage
 /// when the media is on this node's disk (a regular file inside the post's folder).
 ///
 /// - Allowed: `204` with `X-Reelhouse-Path: {postKey}/{listed name}` (the only path nginx ever
-///   opens or fetches) and `Cache-Control: max-age=` the token's remaining seconds, so nginx
-///   keeps the answer exactly as long as the token works (an image signature never expires:
-///   an hour, so a deleted post's images stop within that time).
+///   opens or fetches) and `Cache-Control: max-age=` the token's remaining seconds, at most
+///   `answerSeconds`: a revoked viewer or a deleted post is refused at the edge within that
+///   time too (an image signature never expires: `answerSeconds` as well), and after a secret
+///   rotation no answer for an old token outlives it.
 /// - Refused: always `403`, because `auth_request` passes on only 401 and 403 (any other status
 ///   is a 500 at the edge); the status the API's own route would answer (403 forged, 410
 ///   expired, 404 unknown post or file) is in `X-Reelhouse-Status`, which the nginx config
@@ -29,8 +30,9 @@ struct MediaAuthController {
     static let originalURI = HTTPField.Name("X-Original-URI")!
     static let pathHeader = HTTPField.Name("X-Reelhouse-Path")!
     static let statusHeader = HTTPField.Name("X-Reelhouse-Status")!
-    /// How long the edge keeps an allowed image answer (its signature never expires).
-    static let imageAnswerSeconds: Int64 = 3600
+    /// Longest the edge keeps an allowed answer: revocation (`MediaAccess`) reaches the edge
+    /// within this, and a check per URI and edge every 30 s costs the API nothing it notices.
+    static let answerSeconds: Int64 = 30
     /// How long the edge keeps a forged or expired answer: a burst of stale links costs the API
     /// one check per minute each. Other refusals (404: a post not there *yet* on this node) are
     /// not kept.
@@ -73,7 +75,7 @@ struct MediaAuthController {
             _ = try await MediaController.locate(name, postID: postID, storage: storage, logger: context.logger)
         }
         let now = Int64(check.now().timeIntervalSince1970)
-        let seconds = allowed.expiry.map { $0 - now } ?? Self.imageAnswerSeconds
+        let seconds = min(allowed.expiry.map { $0 - now } ?? Self.answerSeconds, Self.answerSeconds)
         return ("\(postKey)/\(name)", seconds)
     }
 

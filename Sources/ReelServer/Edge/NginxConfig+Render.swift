@@ -8,8 +8,9 @@ import ReelStorage
 /// - `/media/{token}/{id}/{file}` and `/img/{sig}/{id}/{hash}/{file}`: `auth_request` asks the
 ///   API's `/internal/media-auth` about the raw request path (`$request_uri` without its query).
 ///   The answer is kept in the `reelhouse_auth` cache under that same path for as long as its
-///   `Cache-Control: max-age` says (the token's remaining life), so the API is asked once per
-///   token and file per edge, however many viewers, ranges and retries follow; concurrent
+///   `Cache-Control: max-age` says (the token's remaining life, at most 30 s so revocation
+///   reaches the edge), so the API is asked once per token and file per edge and half minute,
+///   however many ranges and retries follow; concurrent
 ///   first requests wait for one check (`proxy_cache_lock`). Caching under the exact string
 ///   the API checked means no request can poison another's answer.
 /// - The bytes: with a media root, nginx opens `{media root}/{X-Reelhouse-Path}` (`root` +

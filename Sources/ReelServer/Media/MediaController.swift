@@ -23,6 +23,7 @@ struct MediaController {
     let storage: any MediaStorage
     let tokens: MediaTokenSigner
     let images: ImageURLSigner
+    let access: MediaAccess
     let now: @Sendable () -> Date
     /// Ready and story posts by id for a few seconds (see `ReadyPostCache`): a story's media
     /// plays through the same signed URLs as a feed item's.
@@ -45,7 +46,7 @@ struct MediaController {
 
     /// The checks every request here passes first (shared with the edge's token check).
     var check: MediaRequestCheck {
-        MediaRequestCheck(library: library, tokens: tokens, images: images, posts: posts, now: now)
+        MediaRequestCheck(library: library, tokens: tokens, images: images, access: access, posts: posts, now: now)
     }
 
     // MARK: - /media

@@ -12,6 +12,7 @@ struct MediaRequestCheck: Sendable {
     let library: any LibraryStore
     let tokens: MediaTokenSigner
     let images: ImageURLSigner
+    let access: MediaAccess
     let posts: ReadyPostCache<Int64>
     let now: @Sendable () -> Date
 
@@ -19,6 +20,7 @@ struct MediaRequestCheck: Sendable {
     static let expiredToken = APIError.gone("this media link has expired; fetch the video again for a fresh one")
     static let forgedToken = APIError.forbidden("this media link is not valid for this post")
     static let forgedImage = APIError.forbidden("this image link is not valid")
+    static let revokedToken = APIError.forbidden("this media link no longer works for you; fetch the video again")
 
     /// What an accepted request asks for.
     enum Target: Sendable, Equatable {
@@ -41,14 +43,20 @@ struct MediaRequestCheck: Sendable {
     /// `/media/{token}/{id}/{name}`: `name` is the raw, undecoded rest of the path.
     func media(token: String, id: String?, name: String?) async throws -> Allowed {
         guard let postID = MediaName.postID(id) else { throw APIError.notFound("media") }
-        let expiry: Int64
+        let verified: MediaTokenSigner.Verified
         switch tokens.check(token, postID: postID, now: now()) {
-        case .success(let verified): expiry = verified.expiry
+        case .success(let genuine): verified = genuine
         case .failure(.expired): throw Self.expiredToken
         case .failure(.malformed), .failure(.badSignature): throw Self.forgedToken
         }
         guard let name, name.utf8.count <= MediaName.maxLength else { throw APIError.notFound("media") }
         guard let entry = try await readyPost(postID) else { throw APIError.notFound("post") }
+        // Revocation: the viewer the token names may still see this post's library, with the
+        // same role, password and grants as when it was issued (see `MediaAccess`).
+        if let viewer = verified.viewer, try await !access.allows(viewer, libraryID: entry.post.libraryID, now: now()) {
+            throw Self.revokedToken
+        }
+        let expiry = verified.expiry
         if name == "key" {
             guard entry.media.encrypted else { throw APIError.notFound("key") }
             return Allowed(entry: entry, target: .key, expiry: expiry, etag: nil)

@@ -1,14 +1,32 @@
 import Crypto
 import Foundation
 
+/// Whom a media URL is issued to: the person, the API key they used (nil for a browser
+/// session) and a fingerprint of everything that decides what they may see (`MediaAccess`).
+/// A URL keeps working only while all three still hold, so revoking a grant, a key or a
+/// password ends it within `MediaAccess`'s memory, not at the token's expiry.
+public struct MediaViewer: Sendable, Hashable {
+    public let userID: Int64
+    public let keyID: Int64?
+    public let fingerprint: UInt32
+
+    public init(userID: Int64, keyID: Int64?, fingerprint: UInt32) {
+        self.userID = userID
+        self.keyID = keyID
+        self.fingerprint = fingerprint
+    }
+}
+
 /// A stateless capability for one post's media, carried in the URL path:
 /// `/media/{token}/{post id}/master.m3u8`. Relative URIs inside the playlists inherit it, so
 /// AVPlayer, Safari, our web player, nginx `secure_link` or a CDN need no custom header.
 ///
-/// token = base64url(expiry as 8-byte big-endian ‖ first 16 bytes of
-///         HMAC-SHA256(secret, "media|v1|" + post id + "|" + expiry + "|" + user id or "-")).
-/// Any node with the secret verifies it; nothing is stored. The user id is optional so that a
-/// deployment can choose per-user URLs (auditable) or shared ones (better cache hit rates).
+/// token = base64url(expiry as 8-byte big-endian ‖ viewer ‖ first 16 bytes of
+///         HMAC-SHA256(secret, "media|v2|" + post id + "|" + expiry + "|" + viewer text)),
+/// where viewer is `u{user id}` or `u{user id}k{key id}` followed by the 4-byte access
+/// fingerprint, or nothing at all for a shared token (which names no one and so can only
+/// expire; the API issues none). Any node with the secret verifies the signature; whether the
+/// viewer may still see the post is `MediaAccess`'s question.
 public struct MediaTokenSigner: Sendable {
     public enum Failure: Error, Equatable {
         case malformed
@@ -19,13 +37,17 @@ public struct MediaTokenSigner: Sendable {
     private let key: SymmetricKey
     public let window: Int64
     public let margin: Int64
-    /// Shared tokens (no user) are the same for every request in a window: computed once.
-    private let shared = SignatureMemo<SharedToken>()
+    /// Tokens are the same for every request in a window: computed once per post and viewer.
+    private let memo = SignatureMemo<TokenParts>()
 
-    private struct SharedToken: Hashable, Sendable {
+    private struct TokenParts: Hashable, Sendable {
         let postID: Int64
         let expiry: Int64
+        let viewer: MediaViewer?
     }
+
+    /// Longest token `check` reads: 8 + 42 + 4 + 16 bytes, base64url.
+    static let maxLength = 94
 
     public init(secret: Data, windowSeconds: Int, marginSeconds: Int) {
         self.key = SymmetricKey(data: SHA256.hash(data: Data("reelhouse media token".utf8) + secret))
@@ -40,58 +62,73 @@ public struct MediaTokenSigner: Sendable {
         return (seconds / window + 1) * window + margin
     }
 
-    public func token(postID: Int64, userID: Int64? = nil, now: Date) -> String {
-        token(postID: postID, userID: userID, expiry: expiry(now: now))
+    public func token(postID: Int64, viewer: MediaViewer? = nil, now: Date) -> String {
+        token(postID: postID, viewer: viewer, expiry: expiry(now: now))
     }
 
-    public func token(postID: Int64, userID: Int64?, expiry: Int64) -> String {
-        guard userID == nil else { return makeToken(postID: postID, userID: userID, expiry: expiry) }
-        return shared.value(for: SharedToken(postID: postID, expiry: expiry)) {
-            makeToken(postID: postID, userID: nil, expiry: expiry)
-        }
+    public func token(postID: Int64, viewer: MediaViewer?, expiry: Int64) -> String {
+        let parts = TokenParts(postID: postID, expiry: expiry, viewer: viewer)
+        return memo.value(for: parts) { makeToken(parts) }
     }
 
-    private func makeToken(postID: Int64, userID: Int64?, expiry: Int64) -> String {
+    private func makeToken(_ parts: TokenParts) -> String {
         var payload = Data(count: 8)
-        for index in 0..<8 { payload[index] = UInt8(truncatingIfNeeded: UInt64(bitPattern: expiry) >> (56 - 8 * UInt64(index))) }
-        if let userID { payload.append(contentsOf: Data("u\(userID)".utf8)) }
-        return Base64URL.encode(payload + mac(postID: postID, userID: userID, expiry: expiry))
+        for index in 0..<8 { payload[index] = UInt8(truncatingIfNeeded: UInt64(bitPattern: parts.expiry) >> (56 - 8 * UInt64(index))) }
+        if let viewer = parts.viewer {
+            payload.append(contentsOf: Data(Self.viewerText(viewer).utf8))
+            for index in 0..<4 { payload.append(UInt8(truncatingIfNeeded: viewer.fingerprint >> (24 - 8 * UInt32(index)))) }
+        }
+        return Base64URL.encode(payload + mac(postID: parts.postID, viewer: parts.viewer, expiry: parts.expiry))
     }
 
-    /// What a genuine, unexpired token says: whose it is (nil: shared) and until when it works.
+    private static func viewerText(_ viewer: MediaViewer) -> String {
+        "u\(viewer.userID)" + (viewer.keyID.map { "k\($0)" } ?? "")
+    }
+
+    /// What a genuine, unexpired token says: whom it was issued to (nil: shared) and until when
+    /// it works.
     public struct Verified: Sendable, Equatable {
-        public let userID: Int64?
+        public let viewer: MediaViewer?
         /// Seconds since 1970; the token is accepted up to and including this second.
         public let expiry: Int64
     }
 
     /// Checks the token against the post it is used for. A token for another post fails the
     /// signature check (403), exactly like a forged one; a genuine but old one is `expired` (410).
-    public func verify(_ token: String, postID: Int64, now: Date) -> Result<Int64?, Failure> {
-        check(token, postID: postID, now: now).map(\.userID)
-    }
-
-    /// `verify`, keeping the expiry too: the edge caches a token's answer for its remaining life.
     public func check(_ token: String, postID: Int64, now: Date) -> Result<Verified, Failure> {
-        guard token.count <= 80, let raw = Base64URL.decode(token), raw.count >= 8 + 16 else { return .failure(.malformed) }
+        guard token.count <= Self.maxLength, let raw = Base64URL.decode(token), raw.count >= 8 + 16 else { return .failure(.malformed) }
         let bytes = [UInt8](raw)
         let expiry = Int64(bitPattern: bytes[0..<8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
-        let userPart = bytes[8..<(bytes.count - 16)]
-        var userID: Int64?
-        if !userPart.isEmpty {
-            guard userPart.first == UInt8(ascii: "u"), let id = Int64(String(decoding: userPart.dropFirst(), as: UTF8.self)) else {
+        var viewer: MediaViewer?
+        if bytes.count > 8 + 16 {
+            guard bytes.count > 8 + 4 + 16, let parsed = Self.viewer(text: bytes[8..<(bytes.count - 20)], fingerprint: bytes[(bytes.count - 20)..<(bytes.count - 16)]) else {
                 return .failure(.malformed)
             }
-            userID = id
+            viewer = parsed
         }
-        let expected = mac(postID: postID, userID: userID, expiry: expiry)
+        let expected = mac(postID: postID, viewer: viewer, expiry: expiry)
         guard Self.constantTimeEqual(Data(bytes.suffix(16)), expected) else { return .failure(.badSignature) }
         guard Int64(now.timeIntervalSince1970) <= expiry else { return .failure(.expired) }
-        return .success(Verified(userID: userID, expiry: expiry))
+        return .success(Verified(viewer: viewer, expiry: expiry))
     }
 
-    private func mac(postID: Int64, userID: Int64?, expiry: Int64) -> Data {
-        let message = "media|v1|\(postID)|\(expiry)|\(userID.map(String.init) ?? "-")"
+    /// `u{user}` or `u{user}k{key}`, then the fingerprint's 4 bytes.
+    private static func viewer(text: ArraySlice<UInt8>, fingerprint: ArraySlice<UInt8>) -> MediaViewer? {
+        guard text.first == UInt8(ascii: "u") else { return nil }
+        let parts = String(decoding: text.dropFirst(), as: UTF8.self).split(separator: "k", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let user = parts.first.flatMap({ Int64($0) }), user > 0 else { return nil }
+        var keyID: Int64?
+        if parts.count == 2 {
+            guard let key = Int64(parts[1]), key > 0 else { return nil }
+            keyID = key
+        }
+        let print = fingerprint.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        return MediaViewer(userID: user, keyID: keyID, fingerprint: print)
+    }
+
+    private func mac(postID: Int64, viewer: MediaViewer?, expiry: Int64) -> Data {
+        let who = viewer.map { "\(Self.viewerText($0))|\($0.fingerprint)" } ?? "-"
+        let message = "media|v2|\(postID)|\(expiry)|\(who)"
         return Data(HMAC<SHA256>.authenticationCode(for: Data(message.utf8), using: key).prefix(16))
     }
 

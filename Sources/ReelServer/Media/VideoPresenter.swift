@@ -2,9 +2,25 @@ import Foundation
 import ReelModels
 
 /// Turns stored posts into wire `APIVideo`s with signed media URLs.
+///
+/// Media URLs carry a token naming their viewer: `MediaViewer.current`, which
+/// `MediaViewerMiddleware` sets for the request's whole task, so every route that presents a
+/// post issues URLs to whoever asked without each handler passing it along.
 public struct VideoPresenter: Sendable {
     public let tokens: MediaTokenSigner
     public let images: ImageURLSigner
+    /// Written where the token goes instead of one (`templating()`): the feed's encoded items
+    /// are kept with this in place of the token and joined with each viewer's own. Random per
+    /// process, so no post's text can contain it.
+    static let tokenPlaceholder = "~" + Credentials.newSessionToken() + "~"
+    private var tokenOverride: String?
+
+    /// This presenter writing `tokenPlaceholder` for every media token.
+    func templating() -> VideoPresenter {
+        var copy = self
+        copy.tokenOverride = Self.tokenPlaceholder
+        return copy
+    }
 
     public init(tokens: MediaTokenSigner, images: ImageURLSigner) {
         self.tokens = tokens
@@ -36,7 +52,8 @@ public struct VideoPresenter: Sendable {
             return APIMedia(master: nil, encrypted: false, poster: nil, thumbnail: nil, download: nil, prefetch: nil, images: [], expiresAt: nil)
         }
         let expiry = tokens.expiry(now: now)
-        let base = "/media/\(tokens.token(postID: post.id, userID: nil, expiry: expiry))/\(post.id)"
+        let token = tokenOverride ?? tokens.token(postID: post.id, viewer: MediaViewer.current, expiry: expiry)
+        let base = "/media/\(token)/\(post.id)"
         let prefetch = media.renditions.first.flatMap { rung -> APIPrefetch? in
             guard let first = rung.segments.first else { return nil }
             return APIPrefetch(
