@@ -18,7 +18,18 @@ public struct S3Client: Sendable {
     /// The clock signatures are dated by (tests may skew it).
     var now: @Sendable () -> Date = { Date() }
 
-    public init(endpoint: S3Endpoint, region: String, credentials: S3Credentials, http: HTTPClient = .shared, timeoutSeconds: Int64 = 120) {
+    /// The client S3 requests go through unless one is given: AsyncHTTPClient's shared one
+    /// retries a refused connection until the request's deadline (here up to 120 s, sized for
+    /// large objects), so a bucket that is down held an upload's PATCH for minutes. This one
+    /// gives up connecting after 5 s, and the caller answers 503 (`S3Error.isUnreachable`).
+    /// Process-wide and never shut down, like `HTTPClient.shared`.
+    public static let defaultHTTP: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout.connect = .seconds(5)
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+
+    public init(endpoint: S3Endpoint, region: String, credentials: S3Credentials, http: HTTPClient = defaultHTTP, timeoutSeconds: Int64 = 120) {
         self.endpoint = endpoint
         signer = SigV4(credentials: credentials, region: region)
         self.http = http

@@ -15,6 +15,12 @@ public enum S3Error: StorageFault, Equatable, CustomStringConvertible {
     /// A key or post key this storage refuses to turn into an object name.
     case invalidKey(String)
 
+    /// No answer at all: the storage is away, not refusing (the API answers 503).
+    public var isUnreachable: Bool {
+        if case .transport = self { return true }
+        return false
+    }
+
     /// The S3 error code, when the server sent one.
     public var code: String? {
         if case .service(_, let code, _) = self { return code }

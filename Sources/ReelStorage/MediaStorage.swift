@@ -21,9 +21,16 @@ public protocol MediaStorage: Sendable {
 }
 
 /// An error of a storage backend other than the local disk (a bucket that refused a request or
-/// could not be reached). The server answers it like a disk fault: 500 `storage_error`, with
-/// the details in the log only.
-public protocol StorageFault: Error {}
+/// could not be reached). The server answers a refusal like a disk fault: 500 `storage_error`,
+/// with the details in the log only; a backend that cannot be reached at all (`isUnreachable`)
+/// is a 503 with Retry-After, as a database that does not answer is: a client retries it.
+public protocol StorageFault: Error {
+    var isUnreachable: Bool { get }
+}
+
+extension StorageFault {
+    public var isUnreachable: Bool { false }
+}
 
 /// What a storage knows about a file without reading it. `etag` is opaque and changes whenever
 /// the bytes can have changed.

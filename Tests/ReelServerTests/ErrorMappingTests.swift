@@ -46,7 +46,8 @@ struct ErrorMappingTests {
         (NSError(domain: NSPOSIXErrorDomain, code: Int(EROFS), userInfo: [NSFilePathErrorKey: "/srv/reel"]), 500, "storage_error"),
         (CancellationError(), 500, "internal_error"),
         (S3Error.service(status: 403, code: "SignatureDoesNotMatch", message: "bucket reel-media at /srv/keys"), 500, "storage_error"),
-        (S3Error.transport("GET /reel-media/media/3/master.m3u8: connection refused"), 500, "storage_error"),
+        // A bucket that does not answer at all is an outage too (SeaweedFS restarting).
+        (S3Error.transport("GET /reel-media/media/3/master.m3u8: connection refused"), 503, "unavailable"),
     ]
 
     @Test func everyModulesErrorsHaveAStatusACodeAndNoInternals() throws {

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import botocore.config
+import botocore.exceptions
 import botocore.session
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,11 +49,11 @@ class Seaweed:
         ports = dict(zip(names, free_ports(len(names))))
         self.log = open(folder / "weed.log", "w")
         launcher = ["setpriv", "--pdeathsig", "KILL", "--"] if shutil.which("setpriv") else []
-        self.process = subprocess.Popen(
-            [*launcher, weed_binary(), "server", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", f"-dir={folder / 'data'}", "-s3",
-             f"-s3.config={folder / 'identities.json'}", "-master.volumeSizeLimitMB=64", "-volume.max=0",
-             *[f"-{name}={port}" for name, port in ports.items()]],
-            stdout=self.log, stderr=subprocess.STDOUT)
+        self.command = [
+            *launcher, weed_binary(), "server", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", f"-dir={folder / 'data'}", "-s3",
+            f"-s3.config={folder / 'identities.json'}", "-master.volumeSizeLimitMB=64", "-volume.max=0",
+            *[f"-{name}={port}" for name, port in ports.items()]]
+        self.process = subprocess.Popen(self.command, stdout=self.log, stderr=subprocess.STDOUT)
         self.endpoint = f"http://127.0.0.1:{ports['s3.port']}"
         self.client = botocore.session.get_session().create_client(
             "s3", endpoint_url=self.endpoint, region_name="us-east-1", aws_access_key_id=ACCESS_KEY,
@@ -68,13 +69,28 @@ class Seaweed:
         deadline = time.monotonic() + 60
         while True:
             try:
-                self.client.create_bucket(Bucket=self.bucket)
+                try:
+                    self.client.head_bucket(Bucket=self.bucket)
+                except botocore.exceptions.ClientError:  # answering, without the bucket (yet)
+                    self.client.create_bucket(Bucket=self.bucket)
                 self.client.put_object(Bucket=self.bucket, Key="probe", Body=b"p")
                 self.client.delete_object(Bucket=self.bucket, Key="probe")
                 return
             except Exception:
                 assert self.process.poll() is None and time.monotonic() < deadline, (self.folder / "weed.log").read_text()[-2000:]
                 time.sleep(0.25)
+
+    def restart(self, while_down=None) -> float:
+        """Killed (SIGKILL, as a crashed machine), `while_down()` run, and started again on the
+        same ports and data; returns once the bucket answers, with the seconds that took."""
+        self.process.kill()
+        self.process.wait()
+        if while_down is not None:
+            while_down()
+        started = time.monotonic()
+        self.process = subprocess.Popen(self.command, stdout=self.log, stderr=subprocess.STDOUT)
+        self._wait_until_ready()
+        return time.monotonic() - started
 
     @property
     def storage_setting(self) -> str:

@@ -171,6 +171,14 @@ extension NginxConfig {
                     proxy_pass http://\(Self.upstreamName);
                 }
 
+                # Writes that are safe to send twice: an event batch (a resent event id counts once)
+                # and a favorite (a set). When the node that had one dies before answering, the other
+                # gets it, instead of the client getting a 502.
+                location ~ "^/api/v1/(events|videos/[0-9]+/favorite)$" {
+                    proxy_next_upstream error timeout http_502 http_503 http_504 non_idempotent;
+                    proxy_pass http://\(Self.upstreamName);
+                }
+
                 # Server-sent job events: passed on as they come.
                 location ~ "^/api/v1/jobs/[^/]+/events$" {
                     proxy_buffering off;

@@ -50,9 +50,10 @@ public enum APIError: Error, Sendable, Equatable {
     case insufficientStorage
     /// A generation provider failed or cannot be reached; worth trying again later.
     case providerUnavailable
-    /// The database cannot be reached right now (restarting, connections lost): 503 with
-    /// `Retry-After`, so a client or a balancer tries again instead of reporting a fault.
-    case unavailable(retryAfter: Int)
+    /// The database or the media storage cannot be reached right now (restarting, connections
+    /// lost): 503 with `Retry-After`, so a client or a balancer tries again instead of reporting
+    /// a fault.
+    case unavailable(retryAfter: Int, what: String = "its database")
     case internalError
 
     public var status: HTTPResponse.Status {
@@ -133,7 +134,7 @@ public enum APIError: Error, Sendable, Equatable {
         case .storageFailure: "the server could not read or write its storage; the problem has been logged"
         case .insufficientStorage: "the server's storage is full; the problem has been logged"
         case .providerUnavailable: "the generation provider cannot be reached right now; try again later"
-        case .unavailable(let seconds): "the server cannot reach its database right now; try again in \(seconds) s"
+        case .unavailable(let seconds, let what): "the server cannot reach \(what) right now; try again in \(seconds) s"
         case .internalError: "something went wrong on the server; it has been logged"
         }
     }
@@ -146,7 +147,7 @@ extension APIError: HTTPResponseError {
         if case .quotaExceeded(_, let seconds) = self { headers[.retryAfter] = String(seconds) }
         if case .methodNotAllowed(let allowed) = self { headers[.allow] = allowed.joined(separator: ", ") }
         if case .providerUnavailable = self { headers[.retryAfter] = "30" }
-        if case .unavailable(let seconds) = self { headers[.retryAfter] = String(seconds) }
+        if case .unavailable(let seconds, _) = self { headers[.retryAfter] = String(seconds) }
         if self == .unauthorized { headers[.wwwAuthenticate] = "Bearer realm=\"reelhouse\"" }
         if self == .invalidAPIKey { headers[.wwwAuthenticate] = "Bearer realm=\"reelhouse\", error=\"invalid_token\"" }
         let body = try JSONEncoder().encode(APIErrorBody(code: code, message: message))

@@ -63,8 +63,10 @@ enum ErrorMapping {
                 if error.status.code < 500 { return .badRequest(PathRedaction.redact(error.body ?? error.status.reasonPhrase)) }
                 return fault("http error", .internalError)
             }
-        case is any StorageFault:
-            return fault("storage failure", .storageFailure)
+        case let error as any StorageFault:
+            guard error.isUnreachable else { return fault("storage failure", .storageFailure) }
+            logger.warning("storage unreachable", metadata: ["reason": "\(error)", "path": "\(path)"])
+            return .unavailable(retryAfter: 5, what: "its media storage")
         case let error as CocoaError where error.isFileError:
             return fault("file error", error.code == .fileWriteOutOfSpace ? .insufficientStorage : .storageFailure)
         case let error as POSIXError:
