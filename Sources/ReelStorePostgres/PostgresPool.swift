@@ -17,10 +17,13 @@ final class PostgresPool: @unchecked Sendable {
     private let logger: Logger
     private let lock = NSLock()
     private var current: PostgresClient
-    /// Each pool handed to `run()`, with the signal that retires it.
-    private let started: AsyncStream<(PostgresClient, AsyncStream<Void>)>
-    private let start: AsyncStream<(PostgresClient, AsyncStream<Void>)>.Continuation
+    /// Each pool handed to `run()`: the client, the signal that retires it, and the one that
+    /// says its `run()` has begun.
+    private typealias Started = (client: PostgresClient, retired: AsyncStream<Void>, running: OneShot<Void>)
+    private let started: AsyncStream<Started>
+    private let start: AsyncStream<Started>.Continuation
     private var retireCurrent: AsyncStream<Void>.Continuation
+    private let firstRunning = OneShot<Void>()
 
     init(configuration: PostgresClient.Configuration, logger: Logger) {
         self.configuration = configuration
@@ -29,23 +32,39 @@ final class PostgresPool: @unchecked Sendable {
         current = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let (retired, retire) = AsyncStream<Void>.makeStream()
         retireCurrent = retire
-        start.yield((current, retired))
+        start.yield((current, retired, firstRunning))
     }
 
     var client: PostgresClient { lock.withLock { current } }
 
-    /// Puts a new pool in place of the current one, which is shut down.
-    func renew() {
+    /// Returns once the first pool runs (`PostgresStore.withStore` waits for it).
+    func firstPoolRuns() async {
+        await Self.settle(firstRunning)
+    }
+
+    /// Puts a new pool in place of the current one, which is shut down. Returns once the new
+    /// one runs: a lease asked of a `PostgresClient` before its `run()` began was seen to wait
+    /// for ever.
+    func renew() async {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let (retired, retire) = AsyncStream<Void>.makeStream()
+        let running = OneShot<Void>()
+        start.yield((client, retired, running))
+        await Self.settle(running)
         let previous = lock.withLock {
             current = client
             defer { retireCurrent = retire }
             return retireCurrent
         }
-        start.yield((client, retired))
         previous.finish()
         logger.info("postgres: the server answers again; new connection pool")
+    }
+
+    /// Waits for `running`, then a moment more: the child resolves it just before it calls the
+    /// client's `run()`, which marks itself running as it begins.
+    private static func settle(_ running: OneShot<Void>) async {
+        _ = try? await running.value()
+        try? await Task.sleep(for: .milliseconds(10))
     }
 
     /// Runs each pool until it is retired, the task is cancelled or the service group shuts down.
@@ -55,10 +74,13 @@ final class PostgresPool: @unchecked Sendable {
 
     private func runPools() async {
         await withDiscardingTaskGroup { group in
-            for await (client, retired) in started {
+            for await (client, retired, running) in started {
                 group.addTask {
                     await withTaskGroup(of: Void.self) { pool in
-                        pool.addTask { await client.run() }
+                        pool.addTask {
+                            running.resolve(.success(()))
+                            await client.run()
+                        }
                         for await _ in retired {}
                         pool.cancelAll()
                     }

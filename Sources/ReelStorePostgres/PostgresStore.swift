@@ -43,13 +43,9 @@ public final class PostgresStore: Sendable, Service {
     /// waits on; with the server gone it is answered 503 rather than left hanging.
     static let leasePatience: Duration = .seconds(2)
 
-    /// Set just before the client's `run()` begins (see `withStore`).
-    private let runStarted = RunFlag()
-
     /// The pool's background work; returns when the task is cancelled or the service group
     /// shuts down gracefully.
     public func run() async {
-        runStarted.set()
         await pool.run()
     }
 
@@ -67,7 +63,7 @@ public final class PostgresStore: Sendable, Service {
             defer { group.cancelAll() }
             // A lease before the client runs works but makes postgres-nio log a warning that
             // `reelhouse migrate` would print: let the child task begin first.
-            while !store.runStarted.isSet { await Task.yield() }
+            await store.pool.firstPoolRuns()
             if migrating { try await store.migrate() }
             return try await body(store)
         }
@@ -128,10 +124,12 @@ public final class PostgresStore: Sendable, Service {
     /// after this one are answered at once.
     private func leased<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         try await availability.admit { try await serverIsBack() }
+        let client = pool.client
         do {
             return try await PostgresLease.withConnection(
-                from: pool.client, patience: Self.leasePatience, serverAnswers: { [url, logger, availability] in
-                    await availability.serverAnswers { try await Self.checkReachable(url, logger: logger) }
+                from: client, patience: Self.leasePatience, isCurrent: { [pool] in pool.client === client },
+                serverAnswers: { [url, logger, availability] in
+                    await availability.serverAnswers { try await Self.probe(url, logger: logger) }
                 }, body)
         } catch is PostgresLease.ServerGone {
             throw StoreError.unavailable("\(url) does not answer")
@@ -142,11 +140,16 @@ public final class PostgresStore: Sendable, Service {
         }
     }
 
+    /// `checkReachable`, for at most 3 s.
+    private static func probe(_ url: PostgresDatabaseURL, logger: Logger) async throws {
+        try await Deadline.run(.seconds(3)) { try await checkReachable(url, logger: logger) }
+    }
+
     /// The probe while the store is down: the server accepts a connection again. The pool that
     /// saw it go is replaced, since its own retries may be backing off for many seconds.
     private func serverIsBack() async throws {
-        try await Self.checkReachable(url, logger: logger)
-        pool.renew()
+        try await Self.probe(url, logger: logger)
+        await pool.renew()
     }
 
     // MARK: - Errors
@@ -180,13 +183,4 @@ public final class PostgresStore: Sendable, Service {
         if let underlying = error.underlying { return "\(underlying)" }
         return "\(error.code)"
     }
-}
-
-/// A flag set once, read from other tasks.
-private final class RunFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
 }

@@ -22,14 +22,17 @@ class Request:
 class Tally:
     statuses: Counter = field(default_factory=Counter)
     errors: Counter = field(default_factory=Counter)
+    missing_retry_after: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def count(self, status: int | None, error: str | None = None) -> None:
+    def count(self, status: int | None, error: str | None = None, retry_after: str | None = None) -> None:
         with self.lock:
             if error is not None:
                 self.errors[error] += 1
             else:
                 self.statuses[status] += 1
+                if status in (429, 503) and not retry_after:
+                    self.missing_retry_after += 1
 
     @property
     def total(self) -> int:
@@ -41,28 +44,31 @@ class Tally:
 
 
 def hammer(port: int, connections: int, seconds: float, headers: dict, plan: Callable[[int], Request],
-           during: Callable[[], None] | None = None, at: float = 0) -> Tally:
-    """`connections` threads for `seconds`; `during` runs once, `at` seconds in."""
-    tally = Tally()
+           during: Callable[[], None] | None = None, at: float = 0, tally: Tally | None = None,
+           until: threading.Event | None = None, timeout: float = 60) -> Tally:
+    """`connections` threads for `seconds` (or until `until` is set); `during` runs once, `at`
+    seconds in."""
+    tally = tally if tally is not None else Tally()
+    until = until or threading.Event()
     stop = time.monotonic() + seconds
 
     def connection_loop(index: int):
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
         n = index
-        while time.monotonic() < stop:
+        while time.monotonic() < stop and not until.is_set():
             request = plan(n)
             n += connections
             try:
                 connection.request(request.method, request.path, body=request.body, headers=headers)
                 response = connection.getresponse()
                 response.read()
-                tally.count(response.status)
+                tally.count(response.status, retry_after=response.getheader("retry-after"))
                 if 200 <= response.status < 300 and request.on_ok:
                     request.on_ok()
                 if response.getheader("connection", "").lower() == "close":
                     connection.close()
             except (OSError, http.client.HTTPException) as error:
-                tally.count(None, type(error).__name__)
+                tally.count(None, f"{type(error).__name__} {request.method} {request.path.split('?')[0]}")
                 connection.close()
         connection.close()
 
