@@ -3,7 +3,7 @@ SWIFT ?= swift
 DATA ?= ./data
 PY := .venv/bin/python
 
-.PHONY: run build install test test-swift test-e2e e2e-postgres bench eval deps clean
+.PHONY: run build install test test-swift test-e2e e2e-postgres bench eval soak deps clean
 
 # `make run PORT=9090 DATA=/srv/reels` (PORT and HOST are optional; the defaults are 8080 and 127.0.0.1)
 run: deps
@@ -59,6 +59,14 @@ bench:
 	REELHOUSE_BIN=$(CURDIR)/.build/release/reelhouse $(PY) scripts/bench_stories.py
 	REELHOUSE_BIN=$(CURDIR)/.build/release/reelhouse $(PY) scripts/bench_scaleout.py
 	REELHOUSE_BIN=$(CURDIR)/.build/release/reelhouse $(PY) scripts/simulate_feed.py --large
+
+# A day in an hour (outside CI): one tab swiping for 60 min with 2-minute token windows, a
+# restart with a new secret halfway, an upload every 5 min (scripts/soak.py; SOAK_MINUTES=6
+# for a short run).
+soak:
+	@scripts/ensure-deps.sh test
+	$(SWIFT) build --product reelhouse
+	REELHOUSE_BIN=$${REELHOUSE_BIN:-$(CURDIR)/.build/debug/reelhouse} $(PY) scripts/soak.py
 
 # For You against random, most-popular and item-kNN on MovieLens-100k (fetched once into
 # .cache/movielens/ from the recbole wheel on PyPI; never committed: its licence forbids it).

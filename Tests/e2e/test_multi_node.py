@@ -157,6 +157,20 @@ def received_bytes(port: int) -> int:
     return sum(int(value) for value in re.findall(r"bytes_received:(\d+)", out))
 
 
+def begin_upload(cluster: Cluster, cookie: str, name: str, data: bytes, first: int) -> str:
+    """A tus upload of `data` created through nginx and its first `first` bytes sent: its path."""
+    encoded_name = base64.b64encode(name.encode()).decode()
+    status, headers, body = call(cluster.edge.base, "/api/v1/uploads", cookie, "POST",
+                                 {**TUS, "Upload-Length": str(len(data)), "Upload-Metadata": f"filename {encoded_name}"})
+    assert status == 201, body
+    location = headers["location"]
+    location = location[location.index("/api/"):]  # absolute or not, the path is what nginx routes
+    status, headers, body = call(cluster.edge.base, location, cookie, "PATCH",
+                                 {**TUS, "Upload-Offset": "0", "Content-Type": "application/offset+octet-stream"}, data[:first])
+    assert status == 204 and headers["upload-offset"] == str(first), body
+    return location
+
+
 def test_a_session_opened_on_one_node_is_honoured_by_the_other(cluster, cookie):
     for node in cluster.api:
         status, _, body = call(node.url, "/api/v1/me", cookie)
@@ -167,15 +181,7 @@ def test_an_upload_survives_its_node_dying_mid_patch_and_its_transcode_its_worke
     clip = make_clip(tmp_path / "phone upload.mp4", size="540x960", seconds=12, frequency=660)
     data = clip.read_bytes()
     first = len(data) // 3
-    encoded_name = base64.b64encode(clip.name.encode()).decode()
-    status, headers, body = call(cluster.edge.base, "/api/v1/uploads", cookie, "POST",
-                                 {**TUS, "Upload-Length": str(len(data)), "Upload-Metadata": f"filename {encoded_name}"})
-    assert status == 201, body
-    location = headers["location"]
-    location = location[location.index("/api/"):]  # absolute or not, the path is what nginx routes
-    status, headers, body = call(cluster.edge.base, location, cookie, "PATCH",
-                                 {**TUS, "Upload-Offset": "0", "Content-Type": "application/offset+octet-stream"}, data[:first])
-    assert status == 204 and headers["upload-offset"] == str(first), body
+    location = begin_upload(cluster, cookie, clip.name, data, first)
 
     # The next PATCH streams slowly through nginx; the API node reading it is found by the bytes
     # its sockets receive, and SIGKILLed with the body half sent.
@@ -341,15 +347,7 @@ def test_an_upload_resumes_and_completes_across_a_seaweedfs_restart(cluster, coo
     clip = make_clip(tmp_path / "during the outage.mp4", size="360x640", seconds=4, frequency=520)
     data = clip.read_bytes()
     first = len(data) // 2
-    encoded_name = base64.b64encode(clip.name.encode()).decode()
-    status, headers, body = call(cluster.edge.base, "/api/v1/uploads", cookie, "POST",
-                                 {**TUS, "Upload-Length": str(len(data)), "Upload-Metadata": f"filename {encoded_name}"})
-    assert status == 201, body
-    location = headers["location"]
-    location = location[location.index("/api/"):]
-    status, headers, body = call(cluster.edge.base, location, cookie, "PATCH",
-                                 {**TUS, "Upload-Offset": "0", "Content-Type": "application/offset+octet-stream"}, data[:first])
-    assert status == 204 and headers["upload-offset"] == str(first), body
+    location = begin_upload(cluster, cookie, clip.name, data, first)
 
     # While SeaweedFS is down a quarter more is sent: kept or refused, nothing may be lost.
     during: dict = {}
