@@ -11,14 +11,13 @@ import ReelStore
 /// 503 while the database is away and service again as soon as it is back.
 ///
 /// So once a query fails for want of a server, the store is *down*: requests are refused at
-/// once with `StoreError.unavailable` without reaching the pool (which then has no demand, so no
-/// backoff builds up), and at most one request every `probeInterval` opens a connection of its
-/// own outside the pool. When that succeeds the store is up again and requests go to the pool,
-/// which opens fresh connections.
+/// once with `StoreError.unavailable` without reaching the pool, and at most one request every
+/// `probeInterval` opens a connection of its own outside the pool. When that succeeds the store
+/// puts a fresh pool in place of the one that saw the outage (`PostgresPool.renew`) and is up
+/// again.
 final class PostgresAvailability: @unchecked Sendable {
     /// How often, while down, one request may check whether the server is back.
     static let probeInterval: Duration = .milliseconds(250)
-
 
     private let lock = NSLock()
     private var downReason: String?

@@ -91,6 +91,22 @@ struct MediaRevocationTests {
         }
     }
 
+    @Test("a key revoked while the node still remembers it issues no more URLs (none that name no one)")
+    func aRememberedRevokedKeyGetsNoURLs() async throws {
+        let server = try await TestServer {
+            $0.mediaAccessCacheSeconds = 0
+            $0.credentialCacheSeconds = 60
+        }
+        try await server.application().test(.router) { client in
+            try await server.publishVideo(name: "clip")
+            _ = try await Self.issued(server, client, key: server.memberKey)
+            let keys = try await server.store.apiKeys(userID: server.member.id)
+            try await server.store.revokeAPIKey(id: try #require(keys.first).id, now: Date())
+            let answer = try await client.send(.get, "/api/v1/feed?limit=1", key: server.memberKey)
+            #expect(answer.status == .unauthorized, "\(answer.status.code) \(String(decoding: answer.body, as: UTF8.self).prefix(300))")
+        }
+    }
+
     @Test("a new password ends the URLs issued before it")
     func changingThePassword() async throws {
         let server = try await Self.server()

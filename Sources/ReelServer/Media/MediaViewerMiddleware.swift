@@ -21,7 +21,10 @@ struct MediaViewerMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let identity = context.identity, AuthMiddleware.isAPICall(request) else { return try await next(request, context) }
-        let viewer = try await access.viewer(for: identity, now: now())
+        // No viewer for a signed-in caller: the key was revoked or the account removed since
+        // `AuthMiddleware`'s few seconds of memory. Going on would issue shared tokens, which
+        // name no one and so could not be revoked: the credential no longer works.
+        guard let viewer = try await access.viewer(for: identity, now: now()) else { throw APIError.unauthorized }
         return try await MediaViewer.$current.withValue(viewer) { try await next(request, context) }
     }
 }
