@@ -9,12 +9,17 @@
 2. Segments through the edge ÷ nginx serving the same file from disk (goal ≥ 0.9).
 3. Feed p99 on PostgreSQL at the largest size ÷ at the smallest (goal ≤ 1.5): `bench-seed` builds a
    SQLite library, `migrate-store --to` copies it into a fresh database, one API node serves it.
+4. Faults under load (issue 28.5), the e2e tests that cause them, run here for their figures:
+   one of two API nodes SIGKILLed behind nginx under 256 connections (failed share, goal ≤ 0.5 %),
+   PostgreSQL restarted under load (seconds to heal, goal ≤ 5; answers by status), SeaweedFS
+   restarted mid-upload (how long the resumed upload took).
 
 Prints figures and ratios; asserts nothing. Environment: REELHOUSE_BIN, BENCH_SCALEOUT_SECONDS
 (60), BENCH_SCALEOUT_CONNECTIONS (256), BENCH_SCALEOUT_SIZES (1000,1000000)."""
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -163,6 +168,27 @@ def feed_on_postgres(work: Path) -> None:
         print(f"  feed p99 at {SIZES[-1]} ÷ at {SIZES[0]} = {p99[SIZES[-1]] / p99[SIZES[0]]:.2f} (goal ≤ 1.5)")
 
 
+FAULT_TESTS = [
+    "Tests/e2e/test_multi_node.py::test_one_api_node_killed_under_load_costs_at_most_half_a_percent_and_no_acknowledged_write",
+    "Tests/e2e/test_multi_node.py::test_an_upload_resumes_and_completes_across_a_seaweedfs_restart",
+    "Tests/e2e/test_postgres_outage.py",
+]
+
+
+def faults() -> None:
+    """Part 4: the fault tests, with the figures they measured (their `measurements` section)."""
+    print("faults under load (the e2e tests, their measurements):", flush=True)
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *FAULT_TESTS],
+                            cwd=ROOT, capture_output=True, text=True, env={**os.environ})
+    lines = result.stdout.splitlines()
+    start = next((n for n, line in enumerate(lines) if "measurements" in line and line.startswith("=")), None)
+    for line in lines[start + 1:] if start is not None else []:
+        if line.startswith("="):
+            break
+        print(f"  {line}")
+    print(f"  ({lines[-1] if lines else result.stderr.strip()[-300:]})", flush=True)
+
+
 def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="reel-scaleout-bench-"))
     work.chmod(0o755)  # nginx's workers run as an unprivileged user and read the static segment
@@ -170,6 +196,7 @@ def main() -> int:
     try:
         mixed_load(work)
         feed_on_postgres(work)
+        faults()
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

@@ -6,7 +6,7 @@ import ReelStore
 
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "user", abstract: "Manage accounts.", subcommands: [Add.self, Passwd.self, List.self]
+        commandName: "user", abstract: "Manage accounts.", subcommands: [Add.self, Passwd.self, List.self, Disable.self, Enable.self]
     )
 
     struct Add: AsyncParsableCommand {
@@ -38,7 +38,7 @@ struct UserCommand: AsyncParsableCommand {
     }
 
     struct Passwd: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Change a password (ends that user's sessions).")
+        static let configuration = CommandConfiguration(abstract: "Change a password (ends that user's sessions; enables a disabled account).")
         @OptionGroup var dataOptions: DataOptions
         @Argument var name: String
         @Option(name: .long, help: "Cost of the bcrypt hash.") var bcryptCost: UInt8 = 12
@@ -60,8 +60,52 @@ struct UserCommand: AsyncParsableCommand {
         func run() async throws {
             try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "user list") { context in
                 for user in try await context.store.users() {
-                    print("\(user.id)\t\(user.name)\t\(user.role.rawValue)")
+                    let state = try await context.store.isDisabled(userID: user.id) ? "disabled" : "active"
+                    print("\(user.id)\t\(user.name)\t\(user.role.rawValue)\t\(state)")
                 }
+            }
+        }
+    }
+}
+
+extension UserCommand {
+    struct Disable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Disable an account: it cannot sign in, its sessions end, its API keys are revoked, and media URLs it was given stop playing within a minute."
+        )
+        @OptionGroup var dataOptions: DataOptions
+        @Argument var name: String
+
+        func run() async throws {
+            try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "user disable") { context in
+                let store = context.store
+                guard let user = try await store.user(name: name) else { throw CLIError("user disable: no user named \(name)") }
+                if user.role == .owner {
+                    // Never the last way in: the owner is who enables accounts again.
+                    var otherOwners = 0
+                    for other in try await store.users() where other.role == .owner && other.id != user.id {
+                        if try await !store.isDisabled(userID: other.id) { otherOwners += 1 }
+                    }
+                    guard otherOwners > 0 else {
+                        throw CLIError("user disable: \(user.name) is the only owner who can sign in; make another owner first")
+                    }
+                }
+                try await store.disableUser(id: user.id, now: Date())
+                print("disabled \(user.name): sessions ended, API keys revoked")
+            }
+        }
+    }
+
+    struct Enable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Enable a disabled account with the password it had (its revoked keys stay revoked).")
+        @OptionGroup var dataOptions: DataOptions
+        @Argument var name: String
+
+        func run() async throws {
+            try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "user enable") { context in
+                guard let user = try await context.store.user(name: name) else { throw CLIError("user enable: no user named \(name)") }
+                try await context.store.enableUser(id: user.id)
+                print("enabled \(user.name)")
             }
         }
     }

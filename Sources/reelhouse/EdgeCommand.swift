@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ReelServer
 
 /// `reelhouse edge …`: configuration for what stands in front of the API nodes.
@@ -10,7 +11,7 @@ struct EdgeCommand: ParsableCommand {
     )
 }
 
-/// `reelhouse edge nginx [--listen PORT] [--upstream HOST:PORT …] [--media-root PATH] [--cache-dir PATH]`:
+/// `reelhouse edge nginx [--listen PORT] [--upstream HOST:PORT …] [--media-root PATH] [--cache-dir PATH] [--data DIR]`:
 /// prints an nginx 1.22 config (see `NginxConfig` and docs/scale-out.md, "Edge").
 struct EdgeNginxCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -36,18 +37,35 @@ struct EdgeNginxCommand: ParsableCommand {
     @Option(help: "Where nginx keeps the checks' answers (and proxied media); relative to nginx's prefix unless absolute.")
     var cacheDir: String = NginxConfig.defaultCacheDir
 
-    var config: NginxConfig {
+    @Option(help: "The data folder whose secret.key the API nodes use (REELHOUSE_SECRET wins when set): kept answers are tagged with it, so a rotation strands them.")
+    var data: String?
+
+    func config(secret: Data?) -> NginxConfig {
         NginxConfig(
             listen: listen, upstreams: upstream.isEmpty ? [NginxConfig.defaultUpstream] : upstream,
-            mediaRoot: mediaRoot.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }, cacheDir: cacheDir
+            mediaRoot: mediaRoot.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }, cacheDir: cacheDir,
+            secretTag: secret.map(NginxConfig.secretTag(of:))
         )
     }
 
     func validate() throws {
-        if let problem = config.problems.first { throw ValidationError(problem) }
+        if let problem = config(secret: nil).problems.first { throw ValidationError(problem) }
     }
 
     func run() throws {
-        print(config.render(), terminator: "")
+        print(config(secret: try ServerSecret.existing(dataPath: data)).render(), terminator: "")
+    }
+}
+
+extension ServerSecret {
+    /// The secret `serve` would use, without making one: `REELHOUSE_SECRET`, else
+    /// `<dataPath>/secret.key` when a data folder is named; nil when there is none yet.
+    static func existing(dataPath: String?) throws -> Data? {
+        if let text = ProcessInfo.processInfo.environment["REELHOUSE_SECRET"], !text.isEmpty { return Data(text.utf8) }
+        guard let dataPath else { return nil }
+        let file = URL(fileURLWithPath: dataPath).appendingPathComponent("secret.key")
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        guard let secret = try? Data(contentsOf: file) else { throw CLIError("edge nginx: cannot read \(file.path): run it as a user who can") }
+        return secret
     }
 }

@@ -121,6 +121,30 @@ struct MediaRevocationTests {
         }
     }
 
+    @Test("disabling the account: its URLs, sessions, keys and password stop; enabling gives back the password, not the keys")
+    func disablingTheAccount() async throws {
+        let server = try await Self.server()
+        try await server.application().test(.router) { client in
+            try await server.publishVideo(name: "clip")
+            let session = try await AccountRoutesTests.login(client, "member")
+            let issued = try await Self.issued(server, client, key: server.memberKey)
+            try await server.store.disableUser(id: server.member.id, now: Date())
+            #expect(try await server.store.isDisabled(userID: server.member.id))
+            try await Self.expectRefused(issued, client, "the account was disabled")
+            #expect(try await client.send(.get, "/api/v1/me", key: server.memberKey).status == .unauthorized)
+            #expect(try await client.send(.get, "/api/v1/me", headers: session).status == .unauthorized)
+            let refused = try await client.send(.post, "/api/v1/session", json: #"{"username":"member","password":"\#(TestServer.password)"}"#)
+            #expect(refused.status == .unauthorized, "the right password of a disabled account")
+            #expect(try await client.send(.get, "/api/v1/me", key: server.ownerKey).status == .ok, "the owner is not affected")
+
+            try await server.store.enableUser(id: server.member.id)
+            #expect(try await !server.store.isDisabled(userID: server.member.id))
+            let again = try await AccountRoutesTests.login(client, "member")
+            #expect(try await client.send(.get, "/api/v1/me", headers: again).status == .ok)
+            #expect(try await client.send(.get, "/api/v1/me", key: server.memberKey).status == .unauthorized, "revoked keys stay revoked")
+        }
+    }
+
     @Test("deleting the post (its media is gone once the node's few seconds of memory pass)")
     func deletingThePost() async throws {
         let server = try await Self.server()

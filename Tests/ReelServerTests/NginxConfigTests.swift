@@ -51,6 +51,26 @@ struct NginxConfigTests {
         #expect(http.values("proxy_cache_path").map(\.first) == ["/var/cache/reelhouse-edge/auth"], "no media cache with a media root")
     }
 
+    @Test("Kept check answers are keyed under the secret's tag, so a rotated secret's config finds none of them")
+    func answersAreKeyedBySecret() throws {
+        let old = NginxConfig.secretTag(of: Data(repeating: 1, count: 32))
+        let new = NginxConfig.secretTag(of: Data(repeating: 2, count: 32))
+        #expect(old.count == 12 && old.allSatisfy(\.isHexDigit) && old != new)
+        #expect(old == NginxConfig.secretTag(of: Data(repeating: 1, count: 32)), "the same secret, the same tag on every run")
+        func key(_ tag: String?) throws -> [[String]] {
+            var config = Self.local
+            config.secretTag = tag
+            #expect(config.problems.isEmpty)
+            let server = try #require(NginxSyntax.parse(config.render()).block("http")?.block("server"))
+            return try #require(server.block("location", "=", NginxConfig.checkLocation)).values("proxy_cache_key")
+        }
+        #expect(try key(old) == [["\(old):$reelhouse_request_path"]])
+        #expect(try key(new) == [["\(new):$reelhouse_request_path"]])
+        var hostile = Self.local
+        hostile.secretTag = "x\"; proxy_cache off; #"
+        #expect(!hostile.problems.isEmpty, "a tag is hex digits only")
+    }
+
     @Test("Keys go to the API on every request, never checked or kept at the edge")
     func keys() throws {
         for config in [Self.local, Self.proxied] {

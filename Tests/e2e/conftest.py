@@ -70,9 +70,9 @@ class RunningServer(LiveServer):
     password hashing, the fastest x264 preset, and up to 10 minutes to come up (a --demo
     library is generated and transcoded first)."""
 
-    def __init__(self, data: Path, env: dict | None = None, args: tuple = ()):
+    def __init__(self, data: Path, env: dict | None = None, args: tuple = (), port: int | None = None):
         super().__init__(data, args=("--bcrypt-cost", "4", *args), env={"REELHOUSE_PRESET": "ultrafast", **(env or {})},
-                         startup_timeout=600, ready_text="listening on")
+                         startup_timeout=600, ready_text="listening on", port=port)
         self.base = self.url
         self.password = self.printed_password()
 

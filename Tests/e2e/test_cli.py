@@ -106,6 +106,22 @@ def test_key_list_names_the_user(data):
     assert len(lines) == 1 and "\tsomeone\t" in lines[0] and "\tphone\t" in lines[0], lines
 
 
+def test_user_disable_revokes_keys_and_never_disables_the_last_owner(data):
+    create_library(data)
+    environment = {**os.environ, **library_environment(data)}
+    subprocess.run([BIN, "user", "add", "boss", "--role", "owner", "--bcrypt-cost", "4", "--data", str(data)],
+                   input="a-long-password-123\n", capture_output=True, text=True, check=True, env=environment)
+    reelhouse(data, "key", "create", "--user", "someone", "--name", "phone")
+    assert "disabled someone" in reelhouse(data, "user", "disable", "someone").stdout
+    users = dict(line.split("\t")[1::2] for line in reelhouse(data, "user", "list").stdout.splitlines())
+    assert users == {"someone": "disabled", "boss": "active"}, users
+    assert "\trevoked" in reelhouse(data, "key", "list", "--user", "someone").stdout
+    refused = reelhouse(data, "user", "disable", "boss", check=False)
+    assert refused.returncode != 0 and "only owner" in refused.stderr and len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+    reelhouse(data, "user", "enable", "someone")
+    assert "\tsomeone\tmember\tactive" in reelhouse(data, "user", "list").stdout
+
+
 def start_serve(data, *args, env=None):
     log = open(data.parent / "serve.log", "w+")
     process = subprocess.Popen([BIN, "serve", "--data", str(data), "--bcrypt-cost", "4", "--no-worker", *args],

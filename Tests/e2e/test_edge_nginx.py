@@ -19,7 +19,7 @@ from urllib.parse import urljoin
 
 import pytest
 
-from conftest import BIN, RunningServer, http as request, import_json, make_clip
+from conftest import BIN, RunningServer, http as request, import_json, make_clip, record_measurement, reelhouse
 from pykit.edge import NGINX, Edge, play_through, variant
 from pykit.server import free_port
 
@@ -38,7 +38,7 @@ class Library:
     root they run as `nobody`, so the folder is world-traversable; secret.key stays 0600), served
     by `reelhouse serve` with a short token window."""
 
-    def __init__(self):
+    def __init__(self, env: dict = SHORT_WINDOW):
         self.root = Path(tempfile.mkdtemp(prefix="reelhouse-edge-"))
         self.server = None
         try:
@@ -47,7 +47,7 @@ class Library:
             clips = [make_clip(self.root / "clips" / f"edge-{n}.mp4", size="360x640", seconds=5, frequency=440 + 110 * n) for n in range(2)]
             report = import_json(self.data, *clips)
             assert len(report["imported"]) == 2, report
-            self.server = RunningServer(self.data, env=SHORT_WINDOW)
+            self.server = RunningServer(self.data, env=env)
             self.owner_key = self.server.key("owner")
             self.viewer_key = self.server.add_user("viewer")
         except BaseException:
@@ -296,3 +296,50 @@ def test_a_dead_upstream_is_passed_over(library):
             assert running.get(item["media"]["prefetch"]["key"])[0] == 200
     finally:
         running.stop()
+
+
+def test_a_disabled_member_and_a_rotated_secret_are_refused_at_the_edge():
+    """Revocation through nginx with production lifetimes (issue 28.2): the default token window,
+    a node remembering a viewer's access 20 s and the edge an allowed answer 30 s. A member is
+    disabled: a URL the edge had just allowed them is refused within 60 s. Then the secret is
+    rotated (the API restarted with a new one, the edge's config printed again and reloaded): a
+    URL whose allowed answer the edge still holds is refused at once, and a fresh one plays."""
+    made = Library(env={})
+    edge = None
+    try:
+        edge = Edge(made.root / "edge-revocation", made.server.port, made.data / "media", data=made.data)
+
+        def master_path(key: str) -> str:
+            status, _, body = request(made.server.base + "/api/v1/feed?limit=1", headers={"api-key": key})
+            assert status == 200, body
+            return json.loads(body)["items"][0]["media"]["master"].split("?")[0]
+
+        members = master_path(made.viewer_key)
+        for _ in range(2):  # checked once, then answered from the edge's kept answer
+            assert edge.get(members)[0] == 200
+        reelhouse(made.data, "user", "disable", "viewer")
+        disabled = time.monotonic()
+        while (status := edge.get(members)[0]) == 200 and time.monotonic() - disabled < 70:
+            time.sleep(0.5)
+        refused_after = time.monotonic() - disabled
+        assert status == 403 and refused_after <= 60, (status, refused_after)
+        record_measurement(f"edge: a disabled member's URL refused {refused_after:.1f} s after `user disable` (at most 20 + 30 s)")
+
+        owners = master_path(made.owner_key)
+        assert edge.get(owners)[0] == 200
+        allowed = time.monotonic()
+        port = made.server.port
+        made.server.stop()
+        (made.data / "secret.key").write_bytes(os.urandom(32))
+        made.server = RunningServer(made.data, port=port)
+        edge.reload()
+        status, headers, body = edge.get(owners)
+        since = time.monotonic() - allowed
+        assert since < 30, f"the rotation took {since:.1f} s: the edge's kept answer (30 s) had ended by itself, so this proves nothing"
+        assert status == 403, (status, body, f"{since:.1f} s after the edge allowed it under the old secret")
+        assert edge.get(master_path(made.owner_key))[0] == 200, "a URL signed with the new secret plays"
+        record_measurement(f"edge: a URL allowed {since:.1f} s before a secret rotation is refused once the edge reloads")
+    finally:
+        if edge is not None:
+            edge.stop()
+        made.close()

@@ -33,7 +33,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from conftest import make_clip, reelhouse
+from conftest import make_clip, record_measurement, reelhouse
 from pykit import cli, postgres, load
 from pykit.api import sign_in
 from pykit.edge import NGINX, Edge, play_through
@@ -329,7 +329,7 @@ def test_one_api_node_killed_under_load_costs_at_most_half_a_percent_and_no_ackn
                         during=victim.kill, at=4)
     elapsed = time.monotonic() - started
     failed_share = tally.failed / max(1, tally.total)
-    print(f"kill -9 under load: {tally.total} requests in {elapsed:.1f} s ({tally.total / elapsed:.0f}/s), "
+    record_measurement(f"kill -9 under load: {tally.total} requests in {elapsed:.1f} s ({tally.total / elapsed:.0f}/s), "
           f"{tally.failed} failed ({100 * failed_share:.2f} %): {dict(tally.statuses)} {dict(tally.errors)}; "
           f"{len(acknowledged)} event batches acknowledged")
     assert tally.total >= 1000, f"the load ran: {tally.total} requests"
@@ -374,7 +374,7 @@ def test_an_upload_resumes_and_completes_across_a_seaweedfs_restart(cluster, coo
         return int(headers["upload-offset"]) if status == 204 and headers["upload-offset"] == str(len(data)) else None
     started = time.monotonic()
     wait_until(resumed, 60, "the upload resumes after SeaweedFS restarted", cluster, interval=0.5)
-    print(f"a PATCH while SeaweedFS was down: {during}; SeaweedFS back in {seconds:.1f} s; "
+    record_measurement(f"SeaweedFS restart mid-upload: a PATCH while it was down: {during}; SeaweedFS back in {seconds:.1f} s; "
           f"the upload completed {time.monotonic() - started:.1f} s later")
 
     def named_post():

@@ -9,7 +9,7 @@ import threading
 import time
 import uuid
 
-from conftest import LiveServer
+from conftest import LiveServer, record_measurement
 from pykit import cli, load, postgres
 from pykit.api import http
 from pykit.media import make_clip
@@ -74,7 +74,7 @@ def test_a_postgresql_restart_is_503_with_retry_after_and_heals_within_5_s(tmp_p
             time.sleep(1)
             stopping.set()
             loader.join(timeout=60)
-            print(f"healed {healed:.2f} s after PostgreSQL accepted connections again; under load: "
+            record_measurement(f"PostgreSQL restart: healed {healed:.2f} s after PostgreSQL accepted connections again; under load: "
                   f"{dict(answers.statuses)} {dict(answers.errors)}, {answers.missing_retry_after} 503s without Retry-After")
             # Every answer is a 200 or a 503 with Retry-After, never a 500. Not yet held: one or two
             # of the ~800 requests of a run get no answer at all (15 s here) around the restart;

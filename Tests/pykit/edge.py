@@ -24,25 +24,24 @@ class Edge:
     fixture whatever happens; its whole process group is killed if it does not stop."""
 
     def __init__(self, folder: Path, upstream_port: int, media_root: Path | None, upstreams: list[int] | None = None,
-                 binary: str = BIN):
+                 binary: str = BIN, data: Path | None = None):
         self.prefix = folder / "prefix"
         self.cache = folder / "cache"
         for path in [self.prefix, self.cache]:
             path.mkdir(parents=True)
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        args = [binary, "edge", "nginx", "--listen", f"127.0.0.1:{self.port}", "--cache-dir", str(self.cache)]
+        self.arguments = [binary, "edge", "nginx", "--listen", f"127.0.0.1:{self.port}", "--cache-dir", str(self.cache)]
         for port in upstreams or [upstream_port]:
-            args += ["--upstream", f"127.0.0.1:{port}"]
+            self.arguments += ["--upstream", f"127.0.0.1:{port}"]
         if media_root is not None:
-            args += ["--media-root", str(media_root)]
-        printed = subprocess.run(args, capture_output=True, text=True, check=True)
+            self.arguments += ["--media-root", str(media_root)]
+        if data is not None:  # the API's secret.key: kept answers are tagged with it
+            self.arguments += ["--data", str(data)]
         self.config = self.prefix / "nginx.conf"
-        self.config.write_text(printed.stdout)
-        command = [NGINX, "-c", str(self.config), "-p", f"{self.prefix}/", "-e", "stderr"]
-        checked = subprocess.run([*command, "-t"], capture_output=True, text=True)
-        assert checked.returncode == 0, checked.stderr
-        self.process = subprocess.Popen([*command, "-g", "daemon off;"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        self.command = [NGINX, "-c", str(self.config), "-p", f"{self.prefix}/", "-e", "stderr"]
+        self.write_config()
+        self.process = subprocess.Popen([*self.command, "-g", "daemon off;"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                         start_new_session=True)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
@@ -54,6 +53,28 @@ class Edge:
                 time.sleep(0.05)
         self.stop()
         raise AssertionError("nginx did not listen within 20 s")
+
+    def write_config(self):
+        """Prints the config again (`reelhouse edge nginx`) and has nginx check it."""
+        printed = subprocess.run(self.arguments, capture_output=True, text=True, check=True)
+        self.config.write_text(printed.stdout)
+        checked = subprocess.run([*self.command, "-t"], capture_output=True, text=True)
+        assert checked.returncode == 0, checked.stderr
+
+    def reload(self):
+        """The config printed again and nginx reloaded (SIGHUP), as after a secret rotation;
+        returns once the new workers answer (the old ones finish their requests and go)."""
+        self.write_config()
+        workers = set(self.workers())
+        os.kill(self.process.pid, signal.SIGHUP)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and (not self.workers() or set(self.workers()) & workers):
+            time.sleep(0.05)
+
+    def workers(self) -> list[int]:
+        """nginx's worker processes (the children of its master)."""
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+        return [int(pid) for pid in children.read_text().split()] if children.exists() else []
 
     def get(self, path: str, headers: dict | None = None, method: str = "GET", body: bytes | None = None):
         """One request with the path sent exactly as written (no client-side normalisation)."""

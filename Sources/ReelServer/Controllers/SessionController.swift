@@ -46,7 +46,9 @@ struct SessionController {
                 throw APIError.rateLimited(retryAfter: retry)
             }
             let user = try await accounts.user(name: body.username)
-            let hash = try await user.asyncMap { try await accounts.passwordHash(userID: $0.id) } ?? nil
+            let stored = try await user.asyncMap { try await accounts.passwordHash(userID: $0.id) } ?? nil
+            // A disabled account's hash verifies nothing; the decoy keeps its answer as slow as any other.
+            let hash = stored.flatMap { AccountLock.isLocked($0) ? nil : $0 }
             let verified = await passwords.verify(body.password, hash: hash ?? Self.decoyHash)
             guard let user, hash != nil, verified else {
                 _ = try await limiter.hit(key: pairKey, limit: .max, window: window, now: time)

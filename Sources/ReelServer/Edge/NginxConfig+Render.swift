@@ -40,7 +40,8 @@ extension NginxConfig {
         # Run:  mkdir -p PREFIX \(cacheDir.hasPrefix("/") ? cacheDir : "PREFIX/" + cacheDir) && nginx -c THIS_FILE -p PREFIX
         # (pid, logs and temporary files live in PREFIX; nginx's workers must be able to use the cache folder).
         # Media \(mediaRoot.map { "comes from \($0)" } ?? "is proxied from the API nodes and kept in \(cacheDir)/media") once the API
-        # has checked its signed URL; that answer is kept for the token's life. See docs/scale-out.md, "Edge".
+        # has checked its signed URL; that answer is kept up to \(MediaAuthController.answerSeconds) s. See docs/scale-out.md, "Edge".
+        # \(secretTag.map { "Answers are kept under the API secret's tag \($0): after rotating the secret, print this config again and reload nginx." } ?? "No API secret was read (--data or REELHOUSE_SECRET): after rotating it, empty \(cacheDir)/auth and reload nginx.")
 
         worker_processes auto;
         pid nginx.pid;
@@ -136,9 +137,10 @@ extension NginxConfig {
                     proxy_set_header Host $http_host;
                     proxy_set_header \(MediaAuthController.originalURI.rawName) $reelhouse_request_path;
                     proxy_cache reelhouse_auth;
-                    proxy_cache_key $reelhouse_request_path;
+                    proxy_cache_key "\(secretTag.map { $0 + ":" } ?? "")$reelhouse_request_path";
                     # Kept as long as the answer's Cache-Control: max-age says (the token's remaining
-                    # life); an answer without one (no-store) is not kept. Never served stale.
+                    # life, at most 30 s); an answer without one (no-store) is not kept. Never served
+                    # stale. The key starts with the API secret's tag: a rotation strands old answers.
                     proxy_cache_lock on;
                     proxy_cache_lock_timeout 10s;
                     proxy_read_timeout 10s;

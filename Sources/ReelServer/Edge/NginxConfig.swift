@@ -1,3 +1,6 @@
+import Crypto
+import Foundation
+
 /// What `reelhouse edge nginx` is asked for: an nginx (1.22, Debian's package) in front of
 /// one or more API nodes that serves signed media itself. Rendered to text by
 /// `NginxConfig+Render.swift`; pure, so it is tested without nginx, then through nginx.
@@ -16,6 +19,11 @@ public struct NginxConfig: Sendable, Equatable {
     /// Where nginx keeps the checks' answers (and, without a media root, the media). A
     /// relative path is under nginx's prefix (`-p`).
     public var cacheDir: String
+    /// A tag of the API nodes' secret (`NginxConfig.secretTag(of:)`), put in front of the key of
+    /// every kept check answer: after a secret rotation the printed config changes, and once
+    /// nginx reloads it no answer given under the old secret is found again. Nil when the edge
+    /// command could not read the secret (the config then says to empty the cache instead).
+    public var secretTag: String?
 
     public static let defaultListen = "80"
     public static let defaultUpstream = "127.0.0.1:8080"
@@ -23,12 +31,19 @@ public struct NginxConfig: Sendable, Equatable {
 
     public init(
         listen: String = NginxConfig.defaultListen, upstreams: [String] = [NginxConfig.defaultUpstream], mediaRoot: String? = nil,
-        cacheDir: String = NginxConfig.defaultCacheDir
+        cacheDir: String = NginxConfig.defaultCacheDir, secretTag: String? = nil
     ) {
         self.listen = listen
         self.upstreams = upstreams
         self.mediaRoot = mediaRoot
         self.cacheDir = cacheDir
+        self.secretTag = secretTag
+    }
+
+    /// 12 hex digits of a hash of `secret`: names it without giving any of it away.
+    public static func secretTag(of secret: some DataProtocol) -> String {
+        let digest = SHA256.hash(data: Data("reelhouse edge answers|".utf8) + Data(secret))
+        return digest.prefix(6).map { String(format: "%02x", $0) }.joined()
     }
 
     /// What is wrong with the values, one sentence each; empty when the config can be rendered.
@@ -43,6 +58,9 @@ public struct NginxConfig: Sendable, Equatable {
             if !mediaRoot.hasPrefix("/") || !Self.isPlainPath(mediaRoot) {
                 found.append("--media-root must be an absolute path of letters, digits and ._-/+@ (the data folder's media/), not \(mediaRoot.debugDescription)")
             }
+        }
+        if let secretTag, secretTag.isEmpty || !secretTag.allSatisfy(\.isHexDigit) {
+            found.append("the secret's tag must be hex digits, not \(secretTag.debugDescription)")
         }
         if !Self.isPlainPath(cacheDir) {
             found.append("--cache-dir must be a path of letters, digits and ._-/+@, not \(cacheDir.debugDescription)")

@@ -12,7 +12,7 @@ import ReelStore
 /// still live. A token is honoured only while the viewer's fingerprint, worked out again now,
 /// is the one it carries, and while the post's library is one they may see. Each viewer's
 /// answer is remembered for `lifetime` seconds per node, so revoking a grant or a key, changing
-/// a password or removing a library ends every URL already issued within that time (the edge
+/// a password, disabling the account or removing a library ends every URL already issued within that time (the edge
 /// adds at most `MediaAuthController.answerSeconds`): well inside a minute, where before it was
 /// the token's expiry, up to 75 minutes.
 final class MediaAccess: Sendable {
@@ -49,7 +49,7 @@ final class MediaAccess: Sendable {
         return state.fingerprint == viewer.fingerprint && state.scope.contains(libraryID)
     }
 
-    /// nil: no such user, or the key is revoked or not theirs.
+    /// nil: no such user, a disabled one, or the key is revoked or not theirs.
     private func state(userID: Int64, keyID: Int64?, now: Date) async throws -> State? {
         let key = Key(userID: userID, keyID: keyID)
         if let known = states.value(for: key, revision: NoRevision(), now: now) { return known }
@@ -59,6 +59,7 @@ final class MediaAccess: Sendable {
             guard live else { return nil }
         }
         let passwordHash = try await accounts.passwordHash(userID: userID) ?? ""
+        guard !AccountLock.isLocked(passwordHash) else { return nil } // disabled: no viewer at all
         let scope = try await grants.scope(userID: userID, requested: nil)
         let state = State(fingerprint: Self.fingerprint(role: user.role, passwordHash: passwordHash, scope: scope), scope: scope)
         states.insert(state, for: key, revision: NoRevision(), now: now)
