@@ -288,8 +288,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // ReelKit's doubles (a recording player slot): no server, so ReelKit's unit tests build without one.
+        .target(name: "ReelKitTestDoubles", dependencies: ["ReelKit", "ReelModels"], path: "Tests/ReelKitTestDoubles",
+                swiftSettings: swiftSettings),
+        // ReelKit alone: its planners, caches, state machines and client against scripted transports.
         .testTarget(name: "ReelKitTests",
-                    dependencies: ["ReelTestFiles", "ReelKit", "ReelModels", "ReelHLS", "ReelStoreSQLite", "ReelTestSupport"],
+                    dependencies: ["ReelTestFiles", "ReelKit", "ReelKitTestDoubles", "ReelModels", "ReelHLS"],
+                    swiftSettings: swiftSettings),
+        // ReelKit against the in-process server over real HTTP on 127.0.0.1.
+        .testTarget(name: "ReelKitLiveTests",
+                    dependencies: ["ReelTestFiles", "ReelKit", "ReelKitTestDoubles", "ReelModels", "ReelHLS", "ReelServer", "ReelStore", "ReelStoreSQLite", "ReelTestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelHLS", "ReelModels"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),

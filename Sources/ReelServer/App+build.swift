@@ -4,6 +4,7 @@ import Logging
 import ReelForYou
 import ReelLibrary
 import ReelStorage
+import ReelStore
 import ServiceLifecycle
 
 /// Wires the server once: middleware, controllers, services. Everything it talks to comes in
@@ -42,7 +43,8 @@ public func buildRouter(
     router.add(middleware: ClientAddressMiddleware(trusted: ClientAddress.trustedSet(configuration.trustedProxies)))
     let credentials = CredentialCache(ttl: TimeInterval(configuration.credentialCacheSeconds))
     router.add(middleware: AuthMiddleware(
-        accounts: dependencies.accounts, limiter: limiter, cache: credentials, configuration: configuration, now: now
+        accounts: dependencies.accounts, limiter: limiter, apiLimiter: BatchedRateLimitStore(shared: limiter), cache: credentials,
+        configuration: configuration, now: now
     ))
     router.add(middleware: CrossSiteWriteMiddleware())
     let mediaAccess = MediaAccess(

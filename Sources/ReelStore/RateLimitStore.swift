@@ -27,6 +27,21 @@ public protocol RateLimitStore: Sendable {
 
     /// Forgets a key (a successful login clears its account's failures).
     func reset(key: String) async throws
+
+    /// Adds `count` events to the key's window whatever it holds, and answers what it holds
+    /// now: how a node that counts by itself (`BatchedRateLimitStore`) reports to the others.
+    func add(key: String, count: Int, window: TimeInterval, now: Date) async throws -> RateLimitCount
+}
+
+/// What a key's window holds, and the seconds until it ends (at least 1).
+public struct RateLimitCount: Sendable, Equatable {
+    public var held: Int
+    public var secondsLeft: Int
+
+    public init(held: Int, secondsLeft: Int) {
+        self.held = held
+        self.secondsLeft = secondsLeft
+    }
 }
 
 extension RateLimitStore {
@@ -52,21 +67,14 @@ public actor MemoryRateLimitStore: RateLimitStore {
     public init() {}
 
     public func hit(key: String, limit: Int, window: TimeInterval, now: Date) -> RateLimitDecision {
-        prune(now: now, window: window)
-        var entry = windows[key] ?? Window(start: now, count: 0)
-        if now.timeIntervalSince(entry.start) >= window { entry = Window(start: now, count: 0) }
-        entry.count += 1
-        windows[key] = entry
+        let entry = adding(1, to: key, window: window, now: now)
         guard entry.count > limit else { return .allowed }
         return .refused(retryAfter: Self.secondsLeft(entry.start, window: window, now: now))
     }
 
     public func take(key: String, count: Int, limit: Int, window: TimeInterval, now: Date) -> RateLimitDecision {
-        prune(now: now, window: window)
-        var entry = windows[key] ?? Window(start: now, count: 0)
-        if now.timeIntervalSince(entry.start) >= window { entry = Window(start: now, count: 0) }
+        var entry = adding(0, to: key, window: window, now: now)
         guard entry.count + count <= limit else {
-            windows[key] = entry
             return .refused(retryAfter: Self.secondsLeft(entry.start, window: window, now: now))
         }
         entry.count += count
@@ -76,6 +84,21 @@ public actor MemoryRateLimitStore: RateLimitStore {
 
     public func reset(key: String) {
         windows[key] = nil
+    }
+
+    public func add(key: String, count: Int, window: TimeInterval, now: Date) -> RateLimitCount {
+        let entry = adding(count, to: key, window: window, now: now)
+        return RateLimitCount(held: entry.count, secondsLeft: Self.secondsLeft(entry.start, window: window, now: now))
+    }
+
+    /// The key's window as of `now` (a new one once the last ended), with `count` more events.
+    private func adding(_ count: Int, to key: String, window: TimeInterval, now: Date) -> Window {
+        prune(now: now, window: window)
+        var entry = windows[key] ?? Window(start: now, count: 0)
+        if now.timeIntervalSince(entry.start) >= window { entry = Window(start: now, count: 0) }
+        entry.count += count
+        windows[key] = entry
+        return entry
     }
 
     private static func secondsLeft(_ start: Date, window: TimeInterval, now: Date) -> Int {

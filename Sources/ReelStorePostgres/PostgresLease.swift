@@ -1,8 +1,8 @@
 import Foundation
 import PostgresNIO
 
-/// A pooled connection whose wait ends when the server is gone, and whose use ends when the
-/// pool it came from has been replaced.
+/// A pooled connection whose wait ends when the server is gone (or after `limit` in any case),
+/// and whose use ends when the pool it came from has been replaced.
 ///
 /// `PostgresClient.withConnection` waits in the pool's queue without limit, which while the
 /// server is down means as long as the pool keeps retrying. Here a task holds the pool's lease
@@ -18,7 +18,7 @@ enum PostgresLease {
     struct ServerGone: Error {}
 
     static func withConnection<T: Sendable>(
-        from client: PostgresClient, patience: Duration, isCurrent: @escaping @Sendable () -> Bool,
+        from client: PostgresClient, patience: Duration, limit: Duration, isCurrent: @escaping @Sendable () -> Bool,
         serverAnswers: @escaping @Sendable () async -> Bool, _ body: (PostgresConnection) async throws -> T
     ) async throws -> T {
         let handed = OneShot<PostgresConnection>()
@@ -37,8 +37,10 @@ enum PostgresLease {
             }
         }
         let watchdog = Task {
+            var waited: Duration = .zero
             while !finished.isResolved {
                 do { try await Task.sleep(for: patience) } catch { return }
+                waited += patience
                 if finished.isResolved { return }
                 if !isCurrent() {
                     if case .success(let connection)? = handed.settled {
@@ -48,7 +50,13 @@ enum PostgresLease {
                     }
                     return
                 }
-                if !handed.isResolved, await !serverAnswers() { handed.resolve(.failure(ServerGone())) }
+                guard !handed.isResolved else { continue }
+                // However the server answers, no request waits for a connection without end.
+                if waited >= limit {
+                    handed.resolve(.failure(ServerGone()))
+                } else if await !serverAnswers() {
+                    handed.resolve(.failure(ServerGone()))
+                }
             }
         }
         defer {

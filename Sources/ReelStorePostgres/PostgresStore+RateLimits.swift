@@ -11,18 +11,8 @@ import ReelStore
 /// trip per counted request instead of three.
 extension PostgresStore: RateLimitStore {
     public func hit(key: String, limit: Int, window: TimeInterval, now: Date) async throws -> RateLimitDecision {
-        let (start, end) = Self.window(window, now: now)
-        let hits = try await read { connection in
-            try await connection.query("""
-                INSERT INTO rate_limits AS r (key, window_start, window_end, hits) VALUES (\(key), \(start), \(end), 1)
-                ON CONFLICT (key) DO UPDATE SET
-                    hits = CASE WHEN r.window_start = EXCLUDED.window_start THEN r.hits + 1 ELSE 1 END,
-                    window_start = EXCLUDED.window_start, window_end = EXCLUDED.window_end, counted = true
-                RETURNING hits
-                """, logger: logger).collect().first?.decode(Int64.self) ?? 1
-        }
-        try await sweepSometimes(now: now)
-        return hits > Int64(limit) ? .refused(retryAfter: Self.secondsLeft(end, now: now)) : .allowed
+        let counted = try await add(key: key, count: 1, window: window, now: now)
+        return counted.held > limit ? .refused(retryAfter: counted.secondsLeft) : .allowed
     }
 
     public func take(key: String, count: Int, limit: Int, window: TimeInterval, now: Date) async throws -> RateLimitDecision {
@@ -44,6 +34,21 @@ extension PostgresStore: RateLimitStore {
         }
         try await sweepSometimes(now: now)
         return counted ? .allowed : .refused(retryAfter: Self.secondsLeft(end, now: now))
+    }
+
+    public func add(key: String, count: Int, window: TimeInterval, now: Date) async throws -> RateLimitCount {
+        let (start, end) = Self.window(window, now: now)
+        let held = try await read { connection in
+            try await connection.query("""
+                INSERT INTO rate_limits AS r (key, window_start, window_end, hits) VALUES (\(key), \(start), \(end), \(Int64(count)))
+                ON CONFLICT (key) DO UPDATE SET
+                    hits = CASE WHEN r.window_start = EXCLUDED.window_start THEN r.hits + EXCLUDED.hits ELSE EXCLUDED.hits END,
+                    window_start = EXCLUDED.window_start, window_end = EXCLUDED.window_end, counted = true
+                RETURNING hits
+                """, logger: logger).collect().first?.decode(Int64.self) ?? Int64(count)
+        }
+        try await sweepSometimes(now: now)
+        return RateLimitCount(held: Int(held), secondsLeft: Self.secondsLeft(end, now: now))
     }
 
     public func reset(key: String) async throws {

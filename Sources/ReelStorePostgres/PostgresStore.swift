@@ -42,6 +42,8 @@ public final class PostgresStore: Sendable, Service {
     /// answers: under load the wait is the queue behind `poolSize` connections and the query
     /// waits on; with the server gone it is answered 503 rather than left hanging.
     static let leasePatience: Duration = .seconds(2)
+    /// The longest a query waits for a pooled connection: then a 503 the client may retry.
+    static let leaseLimit: Duration = .seconds(30)
 
     /// The pool's background work; returns when the task is cancelled or the service group
     /// shuts down gracefully.
@@ -127,7 +129,7 @@ public final class PostgresStore: Sendable, Service {
         let client = pool.client
         do {
             return try await PostgresLease.withConnection(
-                from: client, patience: Self.leasePatience, isCurrent: { [pool] in pool.client === client },
+                from: client, patience: Self.leasePatience, limit: Self.leaseLimit, isCurrent: { [pool] in pool.client === client },
                 serverAnswers: { [url, logger, availability] in
                     await availability.serverAnswers { try await Self.probe(url, logger: logger) }
                 }, body)

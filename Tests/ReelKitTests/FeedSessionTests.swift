@@ -2,6 +2,7 @@ import Foundation
 import ReelKit
 import ReelModels
 import Testing
+import ReelKitTestDoubles
 
 @Suite @MainActor struct FeedSessionTests {
     func page(_ ids: [Int64], next: String?) throws -> Result<HTTPResponseValue, ReelAPIError> {

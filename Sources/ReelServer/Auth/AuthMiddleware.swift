@@ -13,7 +13,10 @@ struct AuthMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
     let accounts: any AccountStore
+    /// Bad keys, counted exactly in the shared store.
     let limiter: any RateLimitStore
+    /// The API limit, counted on every call: by this node, shared at most once a second.
+    let apiLimiter: BatchedRateLimitStore
     let cache: CredentialCache
     let configuration: ServerConfiguration
     let now: @Sendable () -> Date
@@ -56,7 +59,7 @@ struct AuthMiddleware: RouterMiddleware {
     }
 
     private func limit(_ key: String, time: Date) async throws {
-        if let retry = try await limiter.hit(key: key, limit: configuration.apiRequestsPerMinute, window: 60, now: time).retryAfter {
+        if let retry = try await apiLimiter.hit(key: key, limit: configuration.apiRequestsPerMinute, window: 60, now: time).retryAfter {
             throw APIError.rateLimited(retryAfter: retry)
         }
     }

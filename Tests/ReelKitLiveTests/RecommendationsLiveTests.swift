@@ -4,6 +4,7 @@ import ReelModels
 import ReelTestSupport
 import Testing
 import ReelTestFiles
+import ReelKitTestDoubles
 
 /// ReelKit's events, history, hidden lists and feed modes against the real server
 /// (docs/recommendations-api.md). Events carry real timestamps: the server refuses times in the

@@ -4,6 +4,7 @@ import ReelModels
 import ReelTestSupport
 import Testing
 import ReelTestFiles
+import ReelKitTestDoubles
 
 // The README's "ReelKit for iOS developers" sample, compiled here so it stays true.
 // README-SAMPLE-BEGIN
@@ -51,6 +52,6 @@ final class FeedScreenModel<Slot: PlayerSlot> where Slot.Item == APIVideo {
         let begin = try #require(source.range(of: "// README-SAMPLE-BEGIN\n"))
         let end = try #require(source.range(of: "// README-SAMPLE-END"))
         let sample = String(source[begin.upperBound..<end.lowerBound])
-        #expect(readme.contains(sample), "README.md's ReelKit sample differs from Tests/ReelKitTests/ReadmeSampleTests.swift")
+        #expect(readme.contains(sample), "README.md's ReelKit sample differs from Tests/ReelKitLiveTests/ReadmeSampleTests.swift")
     }
 }

@@ -4,6 +4,7 @@ import ReelModels
 import ReelTestSupport
 import Testing
 import ReelTestFiles
+import ReelKitTestDoubles
 
 /// ReelKit against the real server over real HTTP on 127.0.0.1. Serialized: one server at a
 /// time keeps the 2-core CI machine from timing out.
@@ -120,26 +121,4 @@ import ReelTestFiles
             #expect(slots.map(\.loads).reduce(0, +) <= 9, "3 to fill the pool, then one per swipe")
         }
     }
-}
-
-/// A player double for the pool.
-@MainActor
-final class RecordingSlot: PlayerSlot {
-    private(set) var item: APIVideo?
-    private(set) var isPlaying = false
-    private(set) var loads = 0
-
-    func load(_ item: APIVideo) {
-        self.item = item
-        isPlaying = false
-        loads += 1
-    }
-
-    func unload() {
-        item = nil
-        isPlaying = false
-    }
-
-    func play() { isPlaying = true }
-    func pause() { isPlaying = false }
 }

@@ -3,6 +3,7 @@ import ReelKit
 import ReelModels
 import ReelTestSupport
 import Testing
+import ReelKitTestDoubles
 
 /// Signed URLs go stale two ways: their time runs out (410), or the server's secret changes
 /// (403, and old cursors are refused). Either way a person keeps watching: the session
