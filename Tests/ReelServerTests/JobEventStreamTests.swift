@@ -34,7 +34,10 @@ struct JobEventStreamTests {
         #expect(await quick.take(userID: 1) != nil)
     }
 
-    @Test func aStreamEndsAtItsLifetimeAndItsSlotIsFreeAgain() async throws {
+    /// Without the lifetime these streams would never end (the job never does): the time limit
+    /// is what fails then. How long each took is not asserted: the full suite on 2 cores once
+    /// took 23.7 s for a stream of 1 s.
+    @Test(.timeLimit(.minutes(3))) func aStreamEndsAtItsLifetimeAndItsSlotIsFreeAgain() async throws {
         let server = try await TestServer { configuration in
             configuration.eventStreamsPerUser = 1
             configuration.eventStreamLifetimeSeconds = 1
@@ -44,11 +47,9 @@ struct JobEventStreamTests {
         #expect(job.state == .queued)  // no worker: the job never ends, only the lifetime ends the stream
         try await server.application().test(.router) { client in
             for _ in 0..<3 {  // one slot, used three times in a row: each stream gave it back
-                let started = ContinuousClock.now
                 let response = try await client.send(.get, "/api/v1/jobs/\(job.id)/events", key: server.memberKey)
                 #expect(response.status == .ok)
                 #expect(String(decoding: response.body, as: UTF8.self).contains("event: job"))
-                #expect(ContinuousClock.now - started < .seconds(20))
             }
         }
     }
