@@ -182,7 +182,7 @@ def faults() -> None:
                             cwd=ROOT, capture_output=True, text=True, env={**os.environ})
     lines = result.stdout.splitlines()
     start = next((n for n, line in enumerate(lines) if "measurements" in line and line.startswith("=")), None)
-    for line in lines[start + 1:] if start is not None else []:
+    for line in lines[start + 1:-1] if start is not None else []:
         if line.startswith("="):
             break
         print(f"  {line}")
