@@ -67,6 +67,9 @@ final class PostgresAvailability: @unchecked Sendable {
             lock.withLock { lastAnswer = .now }
             return true
         } catch is Deadline.TimedOut {
+            // Shared like an answer, so the other waiting queries do not each add a probe of
+            // their own to a machine that is already too busy.
+            lock.withLock { lastAnswer = .now }
             return true
         } catch {
             record(StoreError.unavailable("\(error)"))

@@ -61,7 +61,7 @@ extension ServerSecret {
     /// The secret `serve` would use, without making one: `REELHOUSE_SECRET`, else
     /// `<dataPath>/secret.key` when a data folder is named; nil when there is none yet.
     static func existing(dataPath: String?) throws -> Data? {
-        if let text = ProcessInfo.processInfo.environment["REELHOUSE_SECRET"], !text.isEmpty { return Data(text.utf8) }
+        if let text = fromEnvironment { return Data(text.utf8) }
         guard let dataPath else { return nil }
         let file = URL(fileURLWithPath: dataPath).appendingPathComponent("secret.key")
         guard FileManager.default.fileExists(atPath: file.path) else { return nil }

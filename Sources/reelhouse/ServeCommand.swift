@@ -148,8 +148,13 @@ struct ServeCommand: AsyncParsableCommand {
 /// The HMAC secret for media tokens and cursors: `REELHOUSE_SECRET` (so several API nodes
 /// share it), else `<data>/secret.key`, created once with 32 random bytes, mode 0600.
 enum ServerSecret {
+    /// `REELHOUSE_SECRET`, when set and not empty.
+    static var fromEnvironment: String? {
+        ProcessInfo.processInfo.environment["REELHOUSE_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     static func load(dataFolder: DataFolder) throws -> Data {
-        if let text = ProcessInfo.processInfo.environment["REELHOUSE_SECRET"], !text.isEmpty {
+        if let text = fromEnvironment {
             guard text.count >= 32 else { throw CLIError("REELHOUSE_SECRET must be at least 32 characters") }
             return Data(text.utf8)
         }
