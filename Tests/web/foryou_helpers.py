@@ -93,9 +93,11 @@ def queued(page) -> list[dict]:
 
 
 def touch_swipe_up(page) -> None:
-    """A finger flicked up the screen (fast enough that scroll-snap moves to the next item)."""
+    """A finger drawn up most of the screen. Past the middle on purpose: on a loaded machine the
+    touch moves arrive too slowly to be a fling, and scroll-snap then goes to the nearest item,
+    which for a drag of exactly half the screen may be the one it started on."""
     viewport = page.viewport_size
-    x, y, distance = viewport["width"] / 2, viewport["height"] * 0.7, viewport["height"] * 0.5
+    x, y, distance = viewport["width"] / 2, viewport["height"] * 0.85, viewport["height"] * 0.7
     cdp = page.context.new_cdp_session(page)
     cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
     for step in range(1, 9):
@@ -112,11 +114,11 @@ def next_item(page, size) -> int:
     not carry), ↓ on the desktop."""
     before = current_id(page)
     if size[2]:
-        wait_settled(page)   # a flick into a snap still running may be swallowed by it
         for _ in range(3):
+            wait_settled(page)   # a flick into a snap still running may be swallowed by it
             touch_swipe_up(page)
             try:
-                page.wait_for_function(CHANGED, arg=before, timeout=1_000)
+                page.wait_for_function(CHANGED, arg=before, timeout=2_000)
                 break
             except Exception:
                 continue
