@@ -1,8 +1,6 @@
 import Foundation
 import Hummingbird
 import Logging
-import ReelForYou
-import ReelLibrary
 import ReelStorage
 import ReelStore
 import ServiceLifecycle
@@ -29,6 +27,12 @@ public func buildApplication(
 /// The router and the list of routes it serves (for the OpenAPI document and its test).
 public func buildRouter(
     configuration: ServerConfiguration, dependencies: ServerDependencies, metrics: MetricsRegistry = MetricsRegistry()
+) -> (Router<AppRequestContext>, RouteRegistry) {
+    buildRouter(configuration: configuration, dependencies: dependencies, metrics: metrics, features: ServerFeatures.standard)
+}
+
+func buildRouter(
+    configuration: ServerConfiguration, dependencies: ServerDependencies, metrics: MetricsRegistry, features: [any ServerFeature]
 ) -> (Router<AppRequestContext>, RouteRegistry) {
     let router = Router(context: AppRequestContext.self)
     let registry = RouteRegistry()
@@ -64,82 +68,13 @@ public func buildRouter(
         marginSeconds: configuration.mediaTokenMarginSeconds
     )
     let images = ImageURLSigner(secret: dependencies.secret)
-    let presenter = VideoPresenter(tokens: tokens, images: images)
-    func routes(_ tag: String) -> APIRoutes { APIRoutes(router: router, registry: registry, tag: tag) }
-
-    SystemController(registry: registry, metrics: metrics, jobs: dependencies.jobs, accounts: dependencies.accounts, configuration: configuration)
-        .register(routes("system"))
-    SessionController(accounts: dependencies.accounts, passwords: dependencies.passwords, limiter: limiter, credentials: credentials, configuration: configuration, now: now)
-        .register(routes("session"))
-    AccountController(accounts: dependencies.accounts, passwords: dependencies.passwords, limiter: limiter, credentials: credentials, configuration: configuration, now: now)
-        .register(routes("me"))
-    let feed = FeedController(
-        feed: dependencies.feed, forYou: ForYouFeed(source: dependencies.forYou, feed: dependencies.feed), social: dependencies.social, presenter: presenter,
-        cursors: FeedCursorCodec(secret: dependencies.secret), now: now,
-        orderByRandomBaseline: configuration.benchmarkBaselines ? dependencies.orderByRandomBaseline : nil
+    let server = FeatureContext(
+        configuration: configuration, dependencies: dependencies, metrics: metrics, registry: registry, router: router,
+        credentials: credentials, mediaAccess: mediaAccess, tokens: tokens, images: images,
+        presenter: VideoPresenter(tokens: tokens, images: images), encodedItems: EncodedItemCache()
     )
-    feed.register(routes("feed"))
-    feed.registerBaseline(routes("benchmark"))
-    SearchController(
-        search: dependencies.search, social: dependencies.social, presenter: presenter,
-        cursors: SearchCursorCodec(secret: dependencies.secret), encodedItems: feed.encodedItems, now: now
-    )
-    .register(routes("search"))
-    CatalogController(
-        catalog: dependencies.catalog, social: dependencies.social, presenter: presenter,
-        cursors: CatalogCursorCodec(secret: dependencies.secret), encodedItems: feed.encodedItems,
-        resume: configuration.resumeRule, collectionShelves: CollectionController.shelves(dependencies.collections), now: now
-    )
-    .register(routes("catalog"))
-    CollectionController(
-        collections: dependencies.collections, catalog: dependencies.catalog, social: dependencies.social, presenter: presenter,
-        cursors: CatalogCursorCodec(secret: dependencies.secret), encodedItems: feed.encodedItems, resume: configuration.resumeRule, now: now
-    )
-    .register(routes("collections"))
-    VideoController(
-        library: dependencies.library, grants: dependencies.libraries, collections: dependencies.collections, social: dependencies.social,
-        storage: dependencies.storage, sources: dependencies.sources, presenter: presenter, now: now
-    )
-        .register(routes("videos"))
-    StoriesController(
-        stories: dependencies.stories,
-        removal: PostRemoval(library: dependencies.library, storage: dependencies.storage, sources: dependencies.sources),
-        presenter: StoryPresenter(videos: presenter, photoSeconds: configuration.storyPhotoSeconds),
-        cursors: StoryCursorCodec(secret: dependencies.secret), now: now
-    )
-    .register(routes("stories"))
-    EventsController(events: dependencies.events, limiter: limiter, retention: configuration.eventRetention, now: now)
-        .register(routes("events"))
-    HistoryController(
-        events: dependencies.events, social: dependencies.social, presenter: presenter,
-        cursors: ProfileListCursorCodec(secret: dependencies.secret), now: now
-    )
-    .register(routes("me"))
-    LibraryController(social: dependencies.social, presenter: presenter, resume: configuration.resumeRule, now: now)
-        .register(routes("library"))
-    LibrariesController(libraries: dependencies.libraries, accounts: dependencies.accounts, now: now)
-        .register(routes("libraries"))
-    JobController(
-        jobs: dependencies.jobs, library: dependencies.library, grants: dependencies.libraries, generations: dependencies.generations?.store,
-        uploads: dependencies.uploads?.storage, activity: dependencies.jobActivity, now: now,
-        streams: EventStreamSlots(perUser: configuration.eventStreamsPerUser, lifetime: .seconds(configuration.eventStreamLifetimeSeconds))
-    )
-    .register(routes("jobs"))
-    if let uploads = dependencies.uploads {
-        UploadController(dependencies: uploads, libraries: dependencies.libraries, activity: dependencies.jobActivity, now: now).register(routes("uploads"))
-    }
-    let media = MediaController(library: dependencies.library, storage: dependencies.storage, tokens: tokens, images: images, access: mediaAccess, now: now)
-    media.register(routes("media"))
-    // nginx's auth_request (`reelhouse edge nginx`): the same checks, and the same ready-post memory.
-    MediaAuthController(check: media.check, storage: dependencies.storage).register(routes("edge"))
-    if let generations = dependencies.generations {
-        GenerationController(dependencies: generations, limiter: limiter, configuration: configuration, now: now)
-            .register(routes("generations"))
-    }
-    if configuration.compatRoutes {
-        CompatMediaController(library: dependencies.library, grants: dependencies.libraries, storage: dependencies.storage, keyScheme: configuration.compatKeyScheme, now: now)
-            .register(routes("compat"))
-    }
+    // Each feature registers its own routes (Features/): a new route edits its feature, not this file.
+    for feature in features { feature.register(in: server) }
     return (router, registry)
 }
 

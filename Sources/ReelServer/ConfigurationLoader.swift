@@ -1,21 +1,27 @@
 import Foundation
 
-/// Layers configuration: defaults < JSON config file < `REELHOUSE_*` environment < flags.
-/// Pure: the caller passes the file's bytes, the environment and the flags it parsed.
+/// Layers configuration: defaults < JSON config file < environment < flags, for the settings
+/// (`ConfigurationSetting`) and the secrets (`SecretSetting`) alike.
+/// Pure but for a secret's `--…-file`: the caller passes the file's bytes, the environment and
+/// the flags it parsed, and may pass the reader of those files.
 public enum ConfigurationLoader {
     /// Environment variable → config key, from `ConfigurationSetting.all`.
     public static let environmentKeys: [String: String] = Dictionary(
         uniqueKeysWithValues: ConfigurationSetting.all.map { ($0.environment, $0.key) }
     )
 
-    public static func load(file: Data?, environment: [String: String], overrides: [String: String]) throws -> ServerConfiguration {
+    /// `overrides` are flag values by config key; a secret's is the path its `--…-file` flag named.
+    public static func load(
+        file: Data?, environment: [String: String], overrides: [String: String],
+        readSecretFile: (_ path: String, _ flag: String) throws -> String = SecretSetting.readFile
+    ) throws -> ServerConfiguration {
         var merged = try JSONSerialization.jsonObject(with: JSONEncoder().encode(ServerConfiguration())) as? [String: Any] ?? [:]
         if let file, !file.isEmpty {
             guard let values = try? JSONSerialization.jsonObject(with: file) as? [String: Any] else {
                 throw ConfigurationError("the config file is not a JSON object")
             }
             for (key, value) in values {
-                if credentialFileKeys.contains(key) {
+                if SecretSetting.keys.contains(key) {
                     guard value is String else { throw ConfigurationError("\(key) must be a string") }
                     merged[key] = value
                     continue
@@ -27,10 +33,14 @@ public enum ConfigurationLoader {
         for (variable, key) in environmentKeys {
             if let text = environment[variable], !text.isEmpty { merged[key] = try typed(text, key: key, name: variable) }
         }
-        for (variable, property) in credentialEnvironment {
-            if let text = environment[variable], !text.isEmpty { merged[property] = text }
+        for secret in SecretSetting.all {
+            if let text = environment[secret.environment], !text.isEmpty { merged[secret.key] = text }
         }
         for (key, text) in overrides {
+            if let secret = SecretSetting.named(key) {
+                merged[key] = try readSecretFile(text, secret.fileFlag)
+                continue
+            }
             guard let setting = ConfigurationSetting.named(key) else { throw ConfigurationError("unknown setting \(key)") }
             merged[key] = try typed(text, key: key, name: setting.flag)
         }
@@ -45,15 +55,6 @@ public enum ConfigurationLoader {
         return configuration
     }
 
-    /// S3 keys, outside the settings table: they have no flag (a process list is readable by
-    /// every user) and take AWS's usual variables, as every S3 tool does.
-    static let credentialFileKeys: Set<String> = ["s3AccessKeyId", "s3SecretAccessKey"]
-    /// The `ServerConfiguration` properties holding them.
-    public static let credentialProperties: Set<String> = ["s3AccessKeyId", "s3SecretAccessKey", "s3SessionToken"]
-    static let credentialEnvironment = [
-        "AWS_ACCESS_KEY_ID": "s3AccessKeyId", "AWS_SECRET_ACCESS_KEY": "s3SecretAccessKey", "AWS_SESSION_TOKEN": "s3SessionToken",
-    ]
-
     /// Values that decode but make no sense are refused at startup, not at the first request.
     static func validate(_ configuration: ServerConfiguration) throws {
         if let storage = configuration.storage, !storage.isEmpty, !configuration.usesObjectStorage, !storage.lowercased().hasPrefix("file:") {
@@ -63,6 +64,9 @@ public enum ConfigurationLoader {
             throw ConfigurationError(
                 "storage s3://… needs keys: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or s3AccessKeyId and s3SecretAccessKey in the config file"
             )
+        }
+        if let secret = configuration.secret, secret.count < 32 {
+            throw ConfigurationError("secret (REELHOUSE_SECRET) must be at least 32 characters")
         }
         let scheme = configuration.compatKeyScheme
         guard let first = scheme.first, first.isASCII, first.isLetter,

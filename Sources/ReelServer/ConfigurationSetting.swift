@@ -81,13 +81,13 @@ extension ConfigurationSetting {
         .init("benchmarkBaselines", .boolean, env: "REELHOUSE_BENCH_BASELINES", example: "true",
               "Serve the benchmark baseline route (owners; off in production)."),
         .init("generationProvider", .text, env: "REELHOUSE_GENERATION_PROVIDER", example: "openai",
-              "Default generation provider: local, or openai (needs OPENAI_API_KEY)."),
+              "Default generation provider: local, or openai (needs openAIApiKey: OPENAI_API_KEY)."),
         .init("generationsPerMinute", .integer, env: "REELHOUSE_GENERATIONS_PER_MINUTE", example: "2", "Generations per user per minute."),
         .init("generationsPerDay", .integer, env: "REELHOUSE_GENERATIONS_PER_DAY", example: "5", "Generations per user per day."),
         .init("openAIBaseURL", .text, env: "REELHOUSE_OPENAI_BASE_URL", example: "http://127.0.0.1:9999",
               "OpenAI-compatible endpoint for the openai provider."),
         .init("pexelsBaseURL", .text, env: "REELHOUSE_PEXELS_URL", example: "http://127.0.0.1:9998",
-              "Pexels API endpoint for `reelhouse source pexels` (the key comes from REELHOUSE_PEXELS_KEY, never a file)."),
+              "Pexels API endpoint for `reelhouse source pexels` (its key is the pexelsKey secret)."),
         .init("openAIVideoModel", .text, env: "REELHOUSE_OPENAI_VIDEO_MODEL", example: "sora-2-pro", "Video model for the openai provider."),
         .init("uploadMaxBytes", .integer, env: "REELHOUSE_UPLOAD_MAX_BYTES", example: "1000000", "Largest upload accepted."),
         .init("uploadCompressAboveBytes", .integer, env: "REELHOUSE_UPLOAD_COMPRESS_ABOVE_BYTES", example: "500000",
@@ -165,8 +165,8 @@ extension ConfigurationSetting {
     }
 }
 
-/// Turns `serve`'s setting flags (`--port 0`, `--port=0`, `--worker`, `--no-worker`) into
-/// config keys and text values for `ConfigurationLoader`.
+/// Turns `serve`'s setting flags (`--port 0`, `--port=0`, `--worker`, `--no-worker`,
+/// `--secret-file PATH`) into config keys and text values for `ConfigurationLoader`.
 public enum ConfigurationFlags {
     public static func parse(_ arguments: [String]) throws -> [String: String] {
         var values: [String: String] = [:]
@@ -174,6 +174,17 @@ public enum ConfigurationFlags {
         while let argument = remaining.popFirst() {
             let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
             let name = parts[0]
+            if let secret = SecretSetting.all.first(where: { $0.fileFlag == name }) {
+                // The path, read by `ConfigurationLoader`: the secret itself never is an argument.
+                if parts.count == 2 {
+                    values[secret.key] = parts[1]
+                } else if let path = remaining.popFirst() {
+                    values[secret.key] = path
+                } else {
+                    throw ConfigurationError("\(name) needs a path")
+                }
+                continue
+            }
             if let setting = ConfigurationSetting.all.first(where: { $0.negatedFlag == name }) {
                 guard parts.count == 1 else { throw ConfigurationError("\(name) takes no value") }
                 values[setting.key] = "false"

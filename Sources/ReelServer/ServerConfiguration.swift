@@ -130,9 +130,13 @@ public struct ServerConfiguration: Codable, Sendable, Equatable {
     /// Published media: nil or `file:` is the data folder; `s3://BUCKET[/PREFIX]?endpoint=…&region=…`
     /// a bucket (docs/scale-out.md). Checked where the storage is made (`reelhouse`).
     public var storage: String?
-    /// S3 keys: `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`, or the config
-    /// file's `s3AccessKeyId` / `s3SecretAccessKey`. No flags: keys do not belong in a
-    /// process list. Never printed (see `description` of `S3Credentials`).
+    /// Secrets, declared in `SecretSetting.all` (config file, environment, `--…-file` flag; no
+    /// value flag, since a process list is readable by every user). Never printed.
+    /// The media-token and cursor HMAC key; nil: `<data>/secret.key`.
+    public var secret: String?
+    public var openAIApiKey: String?
+    public var pexelsKey: String?
+    /// S3 keys: `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN` as every S3 tool.
     public var s3AccessKeyId: String?
     public var s3SecretAccessKey: String?
     public var s3SessionToken: String?

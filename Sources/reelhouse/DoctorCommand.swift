@@ -62,8 +62,11 @@ struct DoctorCommand: AsyncParsableCommand {
             report(false, "database", "\(error)")
         }
         // Optional outside sources: named so a user knows what a key would turn on (never the key).
-        let pexels = !(ProcessInfo.processInfo.environment["REELHOUSE_PEXELS_KEY"] ?? "").isEmpty
-        print("info pexels: \(pexels ? "REELHOUSE_PEXELS_KEY is set; `reelhouse source pexels` can fill a library" : "no REELHOUSE_PEXELS_KEY (optional: set one to use `reelhouse source pexels`)")")
+        // The pexelsKey secret as `source pexels` reads it (environment or config.json); a broken
+        // config file is already reported by the database check.
+        let settings = try? AppContext.loadSettings(dataFolder: DataFolder(root: URL(fileURLWithPath: dataPath)), command: "doctor", explicitFile: nil, flags: [:])
+        let pexels = !(settings?.pexelsKey ?? "").isEmpty
+        print("info pexels: \(pexels ? "REELHOUSE_PEXELS_KEY is set; `reelhouse source pexels` can fill a library" : "no REELHOUSE_PEXELS_KEY (optional: set one, or pexelsKey in config.json, to use `reelhouse source pexels`)")")
         if problems > 0 {
             throw CLIError("doctor: \(problems) problem\(problems == 1 ? "" : "s") found")
         }

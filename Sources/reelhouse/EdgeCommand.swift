@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReelServer
+import ReelStorage
 
 /// `reelhouse edge …`: configuration for what stands in front of the API nodes.
 struct EdgeCommand: ParsableCommand {
@@ -53,19 +54,17 @@ struct EdgeNginxCommand: ParsableCommand {
     }
 
     func run() throws {
-        print(config(secret: try ServerSecret.existing(dataPath: data)).render(), terminator: "")
-    }
-}
-
-extension ServerSecret {
-    /// The secret `serve` would use, without making one: `REELHOUSE_SECRET`, else
-    /// `<dataPath>/secret.key` when a data folder is named; nil when there is none yet.
-    static func existing(dataPath: String?) throws -> Data? {
-        if let text = fromEnvironment { return Data(text.utf8) }
-        guard let dataPath else { return nil }
-        let file = URL(fileURLWithPath: dataPath).appendingPathComponent("secret.key")
-        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
-        guard let secret = try? Data(contentsOf: file) else { throw CLIError("edge nginx: cannot read \(file.path): run it as a user who can") }
-        return secret
+        // The secret setting as `serve` reads it: the data folder's config.json, then the environment.
+        let settings: ServerConfiguration
+        if let data {
+            settings = try AppContext.loadSettings(dataFolder: DataFolder(root: URL(fileURLWithPath: data)), command: "edge nginx", explicitFile: nil, flags: [:])
+        } else {
+            do {
+                settings = try ConfigurationLoader.load(file: nil, environment: ProcessInfo.processInfo.environment, overrides: [:])
+            } catch {
+                throw CLIError("edge nginx: \(error)")
+            }
+        }
+        print(config(secret: try ServerSecret.existing(dataPath: data, configured: settings.secret)).render(), terminator: "")
     }
 }

@@ -7,9 +7,9 @@ import ReelPipeline
 import ReelServer
 import ReelStorage
 
-/// Builds the generation providers from the configuration and the environment: the local
-/// text-card renderer always, OpenAI's video API only when `OPENAI_API_KEY` is set (the key is
-/// read here and handed to the provider; it is never logged or written anywhere).
+/// Builds the generation providers from the configuration: the local text-card renderer
+/// always, OpenAI's video API only when the `openAIApiKey` secret is set (`OPENAI_API_KEY`,
+/// the config file or `--openai-api-key-file`; handed to the provider, never logged).
 enum GenerationSetup {
     static func dependencies(context: AppContext, configuration: ServerConfiguration) throws -> GenerationDependencies {
         let files = GenerationFiles(root: context.dataFolder.generationsRoot)
@@ -17,12 +17,12 @@ enum GenerationSetup {
         var providers: [any GenerationProvider] = [
             LocalCardProvider(runner: context.runner, workRoot: context.dataFolder.generationsRoot.appendingPathComponent("work", isDirectory: true)),
         ]
-        if let key = ProcessInfo.processInfo.environment["OPENAI_API_KEY"], !key.isEmpty {
+        if let key = configuration.openAIApiKey, !key.isEmpty {
             providers.append(OpenAIVideoProvider(
                 client: HTTPClient.shared, apiKey: key, baseURL: configuration.openAIBaseURL, model: configuration.openAIVideoModel
             ))
         } else if configuration.generationProvider == "openai" {
-            throw CLIError("serve: generationProvider is openai but OPENAI_API_KEY is not set")
+            throw CLIError("serve: generationProvider is openai but no openAIApiKey is set (OPENAI_API_KEY or --openai-api-key-file)")
         }
         let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: configuration.mediaLimits, sources: context.sources)
         return GenerationDependencies(

@@ -19,9 +19,12 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run the server (API, web client, media) with a transcode worker; --role api|worker|all splits them across nodes.",
         discussion: """
         Settings are layered: defaults < config file (--config, or <data>/config.json) < environment < flags.
-        Also REELHOUSE_DATA (--data) and REELHOUSE_SECRET (hex or base64, shared by every API node).
+        Also REELHOUSE_DATA (--data).
 
         \(ConfigurationSetting.helpText(defaults: .documentedDefaults))
+
+        Secrets (config file, environment, or a file named by a flag; never a value on the command line):
+        \(SecretSetting.helpText)
         """
     )
 
@@ -57,7 +60,7 @@ struct ServeCommand: AsyncParsableCommand {
     private func serve(_ context: AppContext) async throws {
         var configuration = context.settings
         if configuration.webRoot == nil { configuration.webRoot = Self.defaultWebRoot() }
-        let secret = try ServerSecret.load(dataFolder: context.dataFolder)
+        let secret = try ServerSecret.load(dataFolder: context.dataFolder, configured: configuration.secret)
         let passwords = BcryptPasswordHasher(cost: bcryptCost)
 
         if demo, try await context.store.countPosts(status: nil) == 0 {
@@ -76,15 +79,9 @@ struct ServeCommand: AsyncParsableCommand {
 
         let metrics = MetricsRegistry()
         var services: [any Service] = []
-        let uploads = try UploadSetup.dependencies(context: context, configuration: configuration)
-        // Complete uploads whose import was never recorded (the server died on their last byte).
-        try await UploadSetup.recoverPending(uploads, logger: context.logger)
-        let generations = try GenerationSetup.dependencies(context: context, configuration: configuration)
+        let node = try await NodeParts.make(context: context, configuration: configuration)
         if configuration.runsJobs {
-            let light = try await LightJobs.handlers(
-                context: context, configuration: configuration, uploads: uploads, generations: generations
-            )
-            services += context.workers(settings: configuration, light: light) {
+            services += context.workers(settings: configuration, light: try await node.lightJobs()) {
                 MeasuredJobHandler($0, metrics: metrics)
             } as [any Service]
         }
@@ -108,7 +105,7 @@ struct ServeCommand: AsyncParsableCommand {
             stories: store, events: store,
             storage: context.storage, sources: context.sources, passwords: passwords, secret: secret,
             orderByRandomBaseline: orderByRandomBaseline,
-            generations: generations, uploads: uploads,
+            generations: node.generations, uploads: node.uploads,
             rateLimits: context.sharedRateLimits ?? MemoryRateLimitStore(), jobActivity: context.jobActivity
         )
         let host = configuration.host
@@ -142,42 +139,6 @@ struct ServeCommand: AsyncParsableCommand {
             executable.deletingLastPathComponent().appendingPathComponent("../../Web").standardizedFileURL,
         ]
         return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.html").path) }?.path
-    }
-}
-
-/// The HMAC secret for media tokens and cursors: `REELHOUSE_SECRET` (so several API nodes
-/// share it), else `<data>/secret.key`, created once with 32 random bytes, mode 0600.
-enum ServerSecret {
-    /// `REELHOUSE_SECRET`, when set and not empty.
-    static var fromEnvironment: String? {
-        ProcessInfo.processInfo.environment["REELHOUSE_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    static func load(dataFolder: DataFolder) throws -> Data {
-        if let text = fromEnvironment {
-            guard text.count >= 32 else { throw CLIError("REELHOUSE_SECRET must be at least 32 characters") }
-            return Data(text.utf8)
-        }
-        let file = dataFolder.root.appendingPathComponent("secret.key")
-        if FileManager.default.fileExists(atPath: file.path) {
-            guard let data = try? Data(contentsOf: file) else {
-                throw CLIError("serve: cannot read \(file.path): fix its permissions (every signed URL and cursor depends on it)")
-            }
-            guard data.count >= 32 else {
-                throw CLIError("serve: \(file.path) holds \(data.count) bytes, not a secret of at least 32: restore it or delete it to make a new one")
-            }
-            return data
-        }
-        // A secret that cannot be kept would change on every start and break every URL and
-        // cursor a client holds, so the server refuses to start instead.
-        var generator = SystemRandomNumberGenerator()
-        let secret = Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
-        guard FileManager.default.createFile(atPath: file.path, contents: secret, attributes: [.posixPermissions: 0o600]),
-              (try? Data(contentsOf: file)) == secret
-        else {
-            throw CLIError("serve: cannot write \(file.path): make the data folder writable, or set REELHOUSE_SECRET")
-        }
-        return secret
     }
 }
 

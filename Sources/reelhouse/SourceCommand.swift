@@ -27,7 +27,7 @@ struct PexelsSourceCommand: AsyncParsableCommand {
         commandName: "pexels",
         abstract: "Import popular or searched Pexels videos (or photos) with their attribution.",
         discussion: """
-            The key comes from --key or REELHOUSE_PEXELS_KEY; REELHOUSE_PEXELS_URL points at another \
+            The key comes from --key or the pexelsKey secret (REELHOUSE_PEXELS_KEY or the config file); REELHOUSE_PEXELS_URL points at another \
             server speaking Pexels' API (default \(PexelsSource.defaultBaseURL)). Searches ask for portrait \
             items; without --query the popular videos (or curated photos) are imported.
             """
@@ -83,7 +83,7 @@ struct PexelsSourceCommand: AsyncParsableCommand {
         let source: PexelsSource
         do {
             source = try PexelsSource(
-                client: .shared, apiKey: key ?? ProcessInfo.processInfo.environment["REELHOUSE_PEXELS_KEY"] ?? "",
+                client: .shared, apiKey: key ?? settings.pexelsKey ?? "",
                 baseURL: settings.pexelsBaseURL,
                 onWait: { seconds in Self.say("waiting  \(Int(seconds.rounded(.up))) s for the Pexels rate limit to reset") }
             )

@@ -30,13 +30,8 @@ struct WorkerCommand: AsyncParsableCommand {
 
     private func work(_ context: AppContext) async throws {
         let configuration = context.settings
-        let uploads = try UploadSetup.dependencies(context: context, configuration: configuration)
-        try await UploadSetup.recoverPending(uploads, logger: context.logger)
-        let generations = try GenerationSetup.dependencies(context: context, configuration: configuration)
-        let light = try await LightJobs.handlers(
-            context: context, configuration: configuration, uploads: uploads, generations: generations
-        )
-        let workers = context.workers(settings: configuration, light: light)
+        let node = try await NodeParts.make(context: context, configuration: configuration)
+        let workers = context.workers(settings: configuration, light: try await node.lightJobs())
         let group = ServiceGroup(
             services: workers, gracefulShutdownSignals: [.sigterm, .sigint], logger: context.logger
         )

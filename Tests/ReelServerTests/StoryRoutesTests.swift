@@ -25,7 +25,7 @@ extension TestServer {
 
     /// Checks a JSON answer against its schema in the server's own OpenAPI document.
     func expectMatchesSchema(_ body: Data, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let document = try JSONSerialization.jsonObject(with: OpenAPIDocument.json(for: router().1.routes)) as! [String: Any]
+        let document = try JSONSerialization.jsonObject(with: OpenAPIDocument.json(for: router().1)) as! [String: Any]
         let schemas = (document["components"] as! [String: Any])["schemas"] as! [String: Any]
         let problems = SchemaValidator(components: schemas).violations(try JSONValue.parse(body), ["$ref": "#/components/schemas/\(name)"])
         #expect(problems.isEmpty, "\(name): \(problems)", sourceLocation: sourceLocation)

@@ -19,6 +19,9 @@ def test_doctor_checks_tools_encoders_folder_and_database(data):
     assert any(line.startswith("info pexels: no REELHOUSE_PEXELS_KEY") for line in lines), result.stdout
     keyed = reelhouse(data, "doctor", env={"REELHOUSE_PEXELS_KEY": "secret-key-123"}).stdout
     assert "info pexels: REELHOUSE_PEXELS_KEY is set" in keyed and "secret-key-123" not in keyed
+    (data / "config.json").write_text(json.dumps({"pexelsKey": "secret-key-456"}))
+    from_file = reelhouse(data, "doctor").stdout
+    assert "info pexels: REELHOUSE_PEXELS_KEY is set" in from_file and "secret-key-456" not in from_file
 
 
 def test_doctor_fails_on_an_unwritable_data_folder(tmp_path):
@@ -173,6 +176,39 @@ def test_serve_refuses_to_start_when_the_secret_cannot_be_kept(data):
     assert "secret.key" in result.stderr and "listening" not in result.stdout
     said = [line for line in result.stderr.splitlines() if not re.match(r"\d{4}-\d\d-\d\dT", line)]
     assert len(said) == 1, result.stderr
+
+
+def test_the_secret_comes_from_a_file_flag_or_the_config_and_is_never_printed(data, tmp_path):
+    """The secret setting (REELHOUSE_SECRET, config.json's "secret", --secret-file; never a value
+    on the command line): serve signs with it instead of making secret.key, and the edge config
+    reads the same setting from the data folder's config.json."""
+    secret = os.urandom(24).hex()
+    path = tmp_path / "secret"
+    path.write_text(secret + "\n")
+    process, log = start_serve(data, "--port", "0", "--secret-file", str(path))
+    try:
+        output = wait_for(process, log, "listening on")
+        assert "listening on" in output, output
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        log.close()
+    assert secret not in output and not (data / "secret.key").exists()
+
+    def edge(env=None):
+        result = subprocess.run([BIN, "edge", "nginx", "--data", str(data)], capture_output=True, text=True, timeout=60,
+                                env={**os.environ, **(env or {})})
+        assert result.returncode == 0, result.stderr
+        assert secret not in result.stdout
+        return result.stdout
+
+    assert "No API secret was read" in edge()
+    from_environment = edge({"REELHOUSE_SECRET": secret})
+    (data / "config.json").write_text(json.dumps({"secret": secret}))
+    assert edge() == from_environment and "No API secret was read" not in from_environment
+    short = subprocess.run([BIN, "serve", "--data", str(data), "--port", "0", "--no-worker"], capture_output=True, text=True,
+                           timeout=60, env={**os.environ, **library_environment(data), "REELHOUSE_SECRET": "too-short"})
+    assert short.returncode != 0 and "REELHOUSE_SECRET" in short.stderr and "too-short" not in short.stderr
 
 
 def test_a_wrong_api_key_is_named_as_such(data):

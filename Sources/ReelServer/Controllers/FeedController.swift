@@ -16,7 +16,7 @@ struct FeedController {
     let cursors: FeedCursorCodec
     let now: @Sendable () -> Date
     /// Encoded items shared by every viewer in a token window (the feed's largest cost was encoding).
-    let encodedItems = EncodedItemCache()
+    let encodedItems: EncodedItemCache
     var orderByRandomBaseline: (@Sendable (Int64, Int) async throws -> [FeedItem])?
 
     static let defaultLimit = 10

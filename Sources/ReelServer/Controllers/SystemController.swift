@@ -33,7 +33,7 @@ struct SystemController {
             }
         }
         routes.on(.get, "/openapi.json", access: .public, "This API described as OpenAPI 3.1") { _, _ in
-            let data = try OpenAPIDocument.json(for: registry.routes)
+            let data = try OpenAPIDocument.json(for: registry)
             return Response(
                 status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-cache"],
                 body: .init(byteBuffer: .init(bytes: data))

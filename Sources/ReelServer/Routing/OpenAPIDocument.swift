@@ -2,18 +2,19 @@ import Foundation
 
 /// The OpenAPI 3.1 document, generated from the same route list the router is built from, so
 /// the two cannot drift apart (a test also checks every documented route against the router).
-/// Per-route detail (parameters, bodies, responses, links) comes from `OperationCatalog`, the
-/// wire types' schemas from `WireSchemas`.
+/// Per-route detail (parameters, bodies, responses, links) comes with the route's registration
+/// or from `OperationCatalog`, the wire types' schemas from `WireSchemas`.
 enum OpenAPIDocument {
-    static func json(for routes: [RouteSpec]) throws -> Data {
-        try JSONSerialization.data(withJSONObject: document(for: routes), options: [.sortedKeys, .withoutEscapingSlashes])
+    static func json(for registry: RouteRegistry) throws -> Data {
+        try JSONSerialization.data(withJSONObject: document(for: registry), options: [.sortedKeys, .withoutEscapingSlashes])
     }
 
-    static func document(for routes: [RouteSpec]) -> JSONObject {
+    static func document(for registry: RouteRegistry) -> JSONObject {
         var paths: [String: JSONObject] = [:]
+        let routes = registry.routes
         let served = Set(routes.map { operationID($0.method, $0.path) })
         for route in routes {
-            paths[documentedPath(route.path), default: [:]][route.method.lowercased()] = operation(route, served: served)
+            paths[documentedPath(route.path), default: [:]][route.method.lowercased()] = operation(route, doc: registry.doc(for: route), served: served)
         }
         return [
             "openapi": "3.1.0",
@@ -40,8 +41,7 @@ enum OpenAPIDocument {
 
     /// `served`: the operation ids of the routes this server registered; a link to any other
     /// (seed 000's, with compatRoutes off) would make the document invalid, so it is left out.
-    static func operation(_ route: RouteSpec, served: Set<String>) -> JSONObject {
-        let doc = OperationCatalog.doc(method: route.method, path: route.path)
+    static func operation(_ route: RouteSpec, doc: OperationDoc?, served: Set<String>) -> JSONObject {
         var operation: JSONObject = [
             "summary": route.summary,
             "tags": [route.tag],

@@ -43,12 +43,24 @@ public struct RouteSpec: Sendable, Equatable, Codable {
 public final class RouteRegistry: @unchecked Sendable {
     private let lock = NSLock()
     private var specs: [RouteSpec] = []
+    /// Documentation a feature gave with its route, by `"METHOD /path"`.
+    private var docs: [String: OperationDoc] = [:]
 
     public init() {}
 
     public var routes: [RouteSpec] { lock.withLock { specs } }
 
-    func record(_ spec: RouteSpec) { lock.withLock { specs.append(spec) } }
+    func record(_ spec: RouteSpec, doc: OperationDoc? = nil) {
+        lock.withLock {
+            specs.append(spec)
+            if let doc { docs["\(spec.method) \(spec.path)"] = doc }
+        }
+    }
+
+    /// A route's OpenAPI detail: what its feature registered it with, else `OperationCatalog`'s.
+    func doc(for spec: RouteSpec) -> OperationDoc? {
+        lock.withLock { docs["\(spec.method) \(spec.path)"] } ?? OperationCatalog.doc(method: spec.method, path: spec.path)
+    }
 
     /// The methods registered for templates that match `path` (for `Allow` on a 405).
     func methods(matching path: String) -> [String] {
@@ -92,12 +104,14 @@ struct APIRoutes {
     let registry: RouteRegistry
     let tag: String
 
+    /// `doc`: the route's OpenAPI detail, given where the route is (routes older than this
+    /// parameter keep theirs in `OperationCatalog`).
     func on(
-        _ method: HTTPRequest.Method, _ path: String, access: RouteAccess, _ summary: String,
+        _ method: HTTPRequest.Method, _ path: String, access: RouteAccess, _ summary: String, doc: OperationDoc? = nil,
         handler: @escaping @Sendable (Request, AppRequestContext) async throws -> some ResponseGenerator
     ) {
         let spec = RouteSpec(method: method.rawValue, path: path, access: access, summary: summary, tag: tag)
-        registry.record(spec)
+        registry.record(spec, doc: doc)
         router.on(RouterPath(spec.routerPath), method: method) { request, context in
             switch access {
             case .user: _ = try context.requireUser()

@@ -3,9 +3,9 @@ import ReelModels
 import ReelRank
 import ReelStore
 
-/// The documentation of every route, keyed by `"METHOD /path"` as registered. A route without
-/// an entry here fails `OpenAPISchemaTests` (and is documented with its summary only), so a
-/// new route cannot silently lack schemas. Media, uploads and seed-000 routes are in
+/// The documentation of the routes registered without their own `doc:`, keyed by
+/// `"METHOD /path"`. A new route gives its `OperationDoc` where its feature registers it; one
+/// documented in neither place fails `OpenAPISchemaTests`, so no route silently lacks schemas. Media, uploads and seed-000 routes are in
 /// `OperationCatalog+Files.swift`.
 enum OperationCatalog {
     typealias Doc = OperationDoc

@@ -1,0 +1,15 @@
+import ReelForYou
+
+/// The feed in its three modes (For You ranked above the store), and the benchmark baseline.
+struct FeedFeature: ServerFeature {
+    func register(in server: FeatureContext) {
+        let dependencies = server.dependencies
+        let feed = FeedController(
+            feed: dependencies.feed, forYou: ForYouFeed(source: dependencies.forYou, feed: dependencies.feed), social: dependencies.social,
+            presenter: server.presenter, cursors: FeedCursorCodec(secret: server.secret), now: server.now, encodedItems: server.encodedItems,
+            orderByRandomBaseline: server.configuration.benchmarkBaselines ? dependencies.orderByRandomBaseline : nil
+        )
+        feed.register(server.routes("feed"))
+        feed.registerBaseline(server.routes("benchmark"))
+    }
+}

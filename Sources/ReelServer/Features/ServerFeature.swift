@@ -1,0 +1,45 @@
+import Foundation
+import Hummingbird
+import ReelStore
+
+/// A part of the server (the feed, stories, uploads, media…) that declares its own routes in
+/// one file of its own. `buildRouter` registers `ServerFeatures.standard` in turn, so a new
+/// route, or a new feature, edits that feature's file and not the wiring.
+protocol ServerFeature: Sendable {
+    func register(in server: FeatureContext)
+}
+
+/// What a feature builds its controllers from: the settings, the boundaries, and the parts the
+/// features share (one presenter and signer set, one media-access memory, one credential cache,
+/// one encoded-item cache for every list of posts).
+struct FeatureContext {
+    let configuration: ServerConfiguration
+    let dependencies: ServerDependencies
+    let metrics: MetricsRegistry
+    let registry: RouteRegistry
+    let router: Router<AppRequestContext>
+    let credentials: CredentialCache
+    let mediaAccess: MediaAccess
+    let tokens: MediaTokenSigner
+    let images: ImageURLSigner
+    let presenter: VideoPresenter
+    /// Encoded items shared by every viewer in a token window (the feed's largest cost was
+    /// encoding): the feed, search, browse and collections answer from it.
+    let encodedItems: EncodedItemCache
+
+    var limiter: any RateLimitStore { dependencies.rateLimits }
+    var now: @Sendable () -> Date { dependencies.now }
+    var secret: Data { dependencies.secret }
+
+    /// The routes a feature registers, under its OpenAPI tag.
+    func routes(_ tag: String) -> APIRoutes { APIRoutes(router: router, registry: registry, tag: tag) }
+}
+
+enum ServerFeatures {
+    /// Every feature, in the order its routes are registered (the OpenAPI document's order).
+    static let standard: [any ServerFeature] = [
+        SystemFeature(), AccountFeature(), FeedFeature(), SearchFeature(), CatalogFeature(), VideoFeature(),
+        StoryFeature(), EventFeature(), LibraryFeature(), JobFeature(), UploadFeature(), MediaFeature(),
+        GenerationFeature(), CompatFeature(),
+    ]
+}
