@@ -19,6 +19,10 @@ struct StoreCopyTests {
             let report = try await PostgresBulkCopy(store: postgres, source: sqlite).run()
             #expect(report.finished)
             #expect(report.mismatches.isEmpty, "\(report.mismatches)")
+            // Analysed at the end: the planner knows the tables are not empty (never analysed: -1).
+            for table in ["posts", "post_tag_ids", "post_user_state"] {
+                #expect(try await postgres.rawStrings("SELECT reltuples > 0 FROM pg_class WHERE oid = '\(table)'::regclass") == ["true"], "\(table)")
+            }
             let copied = Set(report.counts.map(\.table))
             for table in ["users", "posts", "tags", "post_tag_ids", "post_user_state", "collections", "collection_items", "jobs",
                           "story_items", "story_views", "library_grants", "recent_searches", "sessions", "api_keys", "hidden_posts",
