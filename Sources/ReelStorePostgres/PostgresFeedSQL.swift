@@ -64,10 +64,32 @@ struct PostgresFeedSQL {
         if let ids = requested?.libraryIDs {
             sql += " AND p.library_id = ANY(\(bind(ids)))"
         } else {
-            sql += " AND (EXISTS (SELECT 1 FROM users u WHERE u.id = \(user) AND u.role = '\(UserRole.owner.rawValue)')"
-                + " OR p.library_id IN (SELECT g.library_id FROM library_grants g WHERE g.user_id = \(user)))"
+            appendGrantedLibraries(user)
         }
         appendViewerConditions(userID: userID, kind: filter.kind, favoritesOnly: filter.favoritesOnly, minRating: ResolvedFeedFilter.minimumRating(filter))
+    }
+
+    /// Whether `filter` asks for nothing (no tags, library, kind, favourites or rating): the
+    /// feed most requests ask for, whose page is a prepared statement (`UnfilteredFeedPage`).
+    static func isUnfiltered(_ filter: FeedFilter) -> Bool {
+        ResolvedFeedFilter.wantedTags(filter) == nil && !filter.excludeTags.contains { !TagName.isBlank($0) } && filter.library == nil
+            && filter.kind == nil && !filter.favoritesOnly && ResolvedFeedFilter.minimumRating(filter) == nil
+    }
+
+    /// `appendConditions(userID:unresolved:store:)` for an unfiltered feed: the same SQL, with
+    /// no query before it (no library was asked for by name).
+    mutating func appendUnfilteredConditions(userID: Int64) {
+        let user = bind(userID)
+        sql += " WHERE p.status = 'ready'"
+        sql += " AND NOT EXISTS (SELECT 1 FROM hidden_posts h WHERE h.user_id = \(user) AND h.post_id = p.id)"
+        sql += " AND coalesce(p.uploader_key, '') <> ALL(ARRAY(SELECT uploader_key FROM hidden_uploaders WHERE user_id = \(user)))"
+        appendGrantedLibraries(user)
+    }
+
+    /// The libraries the viewer may see: every one for an owner, their grants for a member.
+    private mutating func appendGrantedLibraries(_ user: String) {
+        sql += " AND (EXISTS (SELECT 1 FROM users u WHERE u.id = \(user) AND u.role = '\(UserRole.owner.rawValue)')"
+            + " OR p.library_id IN (SELECT g.library_id FROM library_grants g WHERE g.user_id = \(user)))"
     }
 
     private mutating func appendViewerConditions(userID: Int64, kind: PostKind?, favoritesOnly: Bool, minRating: Int?) {
@@ -88,22 +110,40 @@ struct PostgresFeedSQL {
         userID: Int64, order: FeedShuffle.EpochOrder, phase: Int, after: FeedKeyset?, limit: Int,
         conditions: (inout PostgresFeedSQL) async throws -> Void
     ) async throws -> PostgresQuery {
-        let key = "p.shuffle\(order.column)"
+        var query = pageHead(userID: userID, order: order)
+        try await conditions(&query)
+        query.appendPageBounds(order: order, phase: phase, after: after, limit: limit)
+        return query.query
+    }
+
+    /// `page` of an unfiltered feed, built without a query: `UnfilteredFeedPage` takes both its
+    /// SQL and its bindings from here, so the two cannot drift apart.
+    static func unfilteredPage(userID: Int64, order: FeedShuffle.EpochOrder, phase: Int, after: FeedKeyset?, limit: Int) -> PostgresFeedSQL {
+        var query = pageHead(userID: userID, order: order)
+        query.appendUnfilteredConditions(userID: userID)
+        query.appendPageBounds(order: order, phase: phase, after: after, limit: limit)
+        return query
+    }
+
+    private static func pageHead(userID: Int64, order: FeedShuffle.EpochOrder) -> PostgresFeedSQL {
         var query = PostgresFeedSQL()
         query.sql = """
-            SELECT p.id, p.revision, \(key) AS feed_key, s.favorited_at, s.rating, s.position, s.seen_at
+            SELECT p.id, p.revision, p.shuffle\(order.column) AS feed_key, s.favorited_at, s.rating, s.position, s.seen_at
             FROM posts p LEFT JOIN post_user_state s ON s.user_id = \(query.bind(userID)) AND s.post_id = p.id
             """
-        try await conditions(&query)
+        return query
+    }
+
+    private mutating func appendPageBounds(order: FeedShuffle.EpochOrder, phase: Int, after: FeedKeyset?, limit: Int) {
+        let key = "p.shuffle\(order.column)"
         let upperPart = (phase == 0) != order.descending
-        query.sql += upperPart ? " AND \(key) >= \(query.bind(order.start))" : " AND \(key) < \(query.bind(order.start))"
+        sql += upperPart ? " AND \(key) >= \(bind(order.start))" : " AND \(key) < \(bind(order.start))"
         if let after {
-            let bound = "(\(query.bind(after.key)), \(query.bind(after.id)))"
-            query.sql += order.descending ? " AND (\(key), p.id) < \(bound)" : " AND (\(key), p.id) > \(bound)"
+            let bound = "(\(bind(after.key)), \(bind(after.id)))"
+            sql += order.descending ? " AND (\(key), p.id) < \(bound)" : " AND (\(key), p.id) > \(bound)"
         }
         let direction = order.descending ? "DESC" : "ASC"
-        query.sql += " ORDER BY \(key) \(direction), p.id \(direction) LIMIT \(query.bind(limit))"
-        return query.query
+        sql += " ORDER BY \(key) \(direction), p.id \(direction) LIMIT \(bind(limit))"
     }
 
     /// `bind`, or a literal NULL (typed by the column it lands in).

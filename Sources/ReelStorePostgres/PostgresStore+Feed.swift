@@ -19,6 +19,10 @@ extension PostgresStore: FeedBackend {
     public func shuffledRows(
         userID: Int64, filter: FeedFilter, order: FeedShuffle.EpochOrder, phase: Int, after: FeedKeyset?, limit: Int
     ) async throws -> [FeedRow]? {
+        if PostgresFeedSQL.isUnfiltered(filter),
+           let rows = try await unfilteredRows(userID: userID, order: order, phase: phase, after: after, limit: limit) {
+            return rows
+        }
         let query = try await PostgresFeedSQL.page(userID: userID, order: order, phase: phase, after: after, limit: limit) {
             try await $0.appendConditions(userID: userID, unresolved: filter, store: self)
         }
