@@ -1,5 +1,14 @@
 /// Jobs: their state, retries, cancels and progress streams.
 struct JobFeature: ServerFeature {
+    var settings: [ConfigurationSetting] {
+        [
+            .init("eventStreamsPerUser", .integer, env: "REELHOUSE_EVENT_STREAMS_PER_USER", example: "2",
+                  "Job-progress event streams one user may hold open."),
+            .init("eventStreamLifetimeSeconds", .integer, env: "REELHOUSE_EVENT_STREAM_LIFETIME", example: "60",
+                  "How long one event stream lasts (browsers reconnect)."),
+        ]
+    }
+
     func register(in server: FeatureContext) {
         let dependencies = server.dependencies
         let configuration = server.configuration

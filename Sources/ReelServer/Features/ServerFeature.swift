@@ -2,11 +2,20 @@ import Foundation
 import Hummingbird
 import ReelStore
 
-/// A part of the server (the feed, stories, uploads, media…) that declares its own routes in
-/// one file of its own. `buildRouter` registers `ServerFeatures.standard` in turn, so a new
-/// route, or a new feature, edits that feature's file and not the wiring.
+/// A part of the server (the feed, stories, uploads, media…) that declares its own routes and
+/// settings in one file of its own. `buildRouter` registers `ServerFeatures.standard` in turn
+/// and `ConfigurationSetting.all` gathers their settings (config key, environment variable,
+/// `serve` flag and help), so a new route or setting edits that feature's file, not the wiring
+/// or the settings loader. (A setting's value is still a property of `ServerConfiguration`:
+/// one typed struct that tests build directly.)
 protocol ServerFeature: Sendable {
+    /// The operator settings this feature reads; none by default.
+    var settings: [ConfigurationSetting] { get }
     func register(in server: FeatureContext)
+}
+
+extension ServerFeature {
+    var settings: [ConfigurationSetting] { [] }
 }
 
 /// What a feature builds its controllers from: the settings, the boundaries, and the parts the
