@@ -40,7 +40,9 @@ struct JobExecution {
 
     func run() async {
         let logger = jobLogger
-        logger.info("job started", metadata: ["kind": "\(job.kind.rawValue)"])
+        // The recurring upkeep (a sweep every minute) only at debug: at info it would bury
+        // the lines an operator reads, the transcodes and uploads people are waiting for.
+        logger.log(level: job.kind.isMaintenance ? .debug : .info, "job started", metadata: ["kind": "\(job.kind.rawValue)"])
 
         let progress = LatestProgress()
         let context = JobContext(workerID: workerID, attempt: job.attempts, onProgress: { await progress.record($0) })

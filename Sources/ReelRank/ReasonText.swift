@@ -20,10 +20,11 @@ public enum ReasonText {
         }
     }
 
-    /// An anchor post's title as a reason quotes it: its description's first line, else its
-    /// shortcode (else its folder name), cut to `maxTitleLength` characters with "…".
+    /// An anchor post's title as a reason quotes it (`PostTitle.shown`: its description's
+    /// first line without hashtags, else its shortcode, else its folder name), cut to
+    /// `maxTitleLength` characters with "…".
     public static func title(description: String?, shortcode: String?, folderName: String) -> String {
-        let title = PostTitle.title(description: description, shortcode: shortcode, folderName: folderName)
+        let title = PostTitle.shown(description: description, shortcode: shortcode, folderName: folderName)
         guard title.count > maxTitleLength else { return title }
         return title.prefix(maxTitleLength - 1).trimmingCharacters(in: .whitespaces) + "…"
     }

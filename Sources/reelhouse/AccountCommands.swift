@@ -12,7 +12,7 @@ struct UserCommand: AsyncParsableCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create an account; the password is read from stdin when it is not a terminal.")
         @OptionGroup var dataOptions: DataOptions
-        @Argument var name: String
+        @Argument(help: "The new account's user name (what they sign in with).") var name: String
         @Option(help: "owner or member") var role: UserRole = .member
         @Option(name: .long, help: "Cost of the bcrypt hash.") var bcryptCost: UInt8 = 12
 
@@ -40,7 +40,7 @@ struct UserCommand: AsyncParsableCommand {
     struct Passwd: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Change a password (ends that user's sessions; enables a disabled account).")
         @OptionGroup var dataOptions: DataOptions
-        @Argument var name: String
+        @Argument(help: "The account whose password to set.") var name: String
         @Option(name: .long, help: "Cost of the bcrypt hash.") var bcryptCost: UInt8 = 12
 
         func run() async throws {
@@ -74,7 +74,7 @@ extension UserCommand {
             abstract: "Disable an account: it cannot sign in, its sessions end, its API keys are revoked, and media URLs it was given stop playing within a minute."
         )
         @OptionGroup var dataOptions: DataOptions
-        @Argument var name: String
+        @Argument(help: "The account to disable.") var name: String
 
         func run() async throws {
             try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "user disable") { context in
@@ -99,7 +99,7 @@ extension UserCommand {
     struct Enable: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Enable a disabled account with the password it had (its revoked keys stay revoked).")
         @OptionGroup var dataOptions: DataOptions
-        @Argument var name: String
+        @Argument(help: "The account to enable.") var name: String
 
         func run() async throws {
             try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "user enable") { context in
@@ -156,7 +156,7 @@ struct KeyCommand: AsyncParsableCommand {
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Revoke an API key by id.")
         @OptionGroup var dataOptions: DataOptions
-        @Argument var id: Int64
+        @Argument(help: "The key's id (`key list` shows it).") var id: Int64
 
         func run() async throws {
             try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "key revoke") { context in

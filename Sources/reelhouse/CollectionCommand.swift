@@ -29,7 +29,7 @@ struct CollectionCommand: AsyncParsableCommand {
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create an empty collection.")
         @OptionGroup var dataOptions: DataOptions
-        @Argument var name: String
+        @Argument(help: "The new collection's name.") var name: String
 
         func run() async throws {
             try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "collection create") { context in
@@ -44,8 +44,8 @@ struct CollectionCommand: AsyncParsableCommand {
     struct Rename: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Rename a collection.")
         @OptionGroup var dataOptions: DataOptions
-        @Argument var name: String
-        @Argument var newName: String
+        @Argument(help: "The collection to rename.") var name: String
+        @Argument(help: "Its new name.") var newName: String
 
         func run() async throws {
             try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "collection rename") { context in
@@ -61,7 +61,7 @@ struct CollectionCommand: AsyncParsableCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Append posts (by id) to a collection; posts already in it keep their place.")
         @OptionGroup var dataOptions: DataOptions
-        @Argument var name: String
+        @Argument(help: "The collection.") var name: String
         @Argument(help: ArgumentHelp("Post ids, in the order to append them.", valueName: "post-id")) var postIDs: [String] = []
 
         func run() async throws {
@@ -74,7 +74,7 @@ struct CollectionCommand: AsyncParsableCommand {
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove posts (by id) from a collection.")
         @OptionGroup var dataOptions: DataOptions
-        @Argument var name: String
+        @Argument(help: "The collection.") var name: String
         @Argument(help: ArgumentHelp("Post ids.", valueName: "post-id")) var postIDs: [String] = []
 
         func run() async throws {
@@ -87,7 +87,7 @@ struct CollectionCommand: AsyncParsableCommand {
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete a collection (its posts stay in the library).")
         @OptionGroup var dataOptions: DataOptions
-        @Argument var name: String
+        @Argument(help: "The collection to delete (its posts stay).") var name: String
 
         func run() async throws {
             try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "collection delete") { context in

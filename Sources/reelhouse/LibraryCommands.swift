@@ -29,7 +29,7 @@ struct LibraryCommand: AsyncParsableCommand {
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a library.")
         @OptionGroup var dataOptions: DataOptions
-        @Argument var name: String
+        @Argument(help: "The new library's name.") var name: String
 
         func run() async throws {
             try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "library create", creating: true) { context in
@@ -42,8 +42,8 @@ struct LibraryCommand: AsyncParsableCommand {
     struct Rename: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Rename a library.")
         @OptionGroup var dataOptions: DataOptions
-        @Argument var name: String
-        @Argument var newName: String
+        @Argument(help: "The library to rename.") var name: String
+        @Argument(help: "Its new name.") var newName: String
 
         func run() async throws {
             try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "library rename") { context in
@@ -57,8 +57,8 @@ struct LibraryCommand: AsyncParsableCommand {
     struct Grant: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Let a user see a library.")
         @OptionGroup var dataOptions: DataOptions
-        @Argument var name: String
-        @Argument var user: String
+        @Argument(help: "The library.") var name: String
+        @Argument(help: "The member who may see it.") var user: String
 
         func run() async throws {
             try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "library grant") { context in
@@ -72,8 +72,8 @@ struct LibraryCommand: AsyncParsableCommand {
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Stop a user seeing a library (owners still see every library).")
         @OptionGroup var dataOptions: DataOptions
-        @Argument var name: String
-        @Argument var user: String
+        @Argument(help: "The library.") var name: String
+        @Argument(help: "The member who may no longer see it.") var user: String
 
         func run() async throws {
             try await AppContext.withLibrary(dataPath: dataOptions.resolvedPath, command: "library revoke") { context in
@@ -88,7 +88,7 @@ struct LibraryCommand: AsyncParsableCommand {
     struct Settings: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "set", abstract: "Change a library's settings.")
         @OptionGroup var dataOptions: DataOptions
-        @Argument var name: String
+        @Argument(help: "The library.") var name: String
         @Option(help: "Archived stories (instaloader) filed into it never expire (true, the default), or expire like anyone's (false).")
         var keepArchivedStories: Bool?
 

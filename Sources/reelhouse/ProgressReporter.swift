@@ -29,12 +29,9 @@ final class ProgressReporter: @unchecked Sendable {
             case .imported(let path, let folderName):
                 log("queued   \(path) → \(folderName)")
 
-            case .skipped(let path, let reason):
-                log("skipped  \(path): \(reason)")
-            case .rejected(let path, let reason):
-                log("rejected \(path): \(reason)")
-            case .warning(let path, let message):
-                log("warning  \(path): \(message)")
+            case .skipped, .rejected, .warning:
+                // Said once, with its reason, in the report that ends the import.
+                break
             }
         }
     }

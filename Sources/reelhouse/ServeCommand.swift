@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import NIOPosix
 import ReelJobs
 import ReelModels
 import ReelPipeline
@@ -60,18 +61,20 @@ struct ServeCommand: AsyncParsableCommand {
     private func serve(_ context: AppContext) async throws {
         var configuration = context.settings
         if configuration.webRoot == nil { configuration.webRoot = Self.defaultWebRoot() }
+        if configuration.servesHTTP { try await Self.checkAddress(host: configuration.host, port: configuration.port) }
         let secret = try ServerSecret.load(dataFolder: context.dataFolder, configured: configuration.secret)
         let passwords = BcryptPasswordHasher(cost: bcryptCost)
 
         if demo, try await context.store.countPosts(status: nil) == 0 {
             try await DemoSetup(context: context).run()
         }
+        // Printed last, after the address, set apart from the start-up lines above it.
+        var ownerNotice = ""
         if try await context.store.countUsers() == 0 {
             let password = Credentials.newSessionToken().prefix(16)
             do {
                 _ = try await context.store.createUser(name: "owner", role: .owner, passwordHash: try await passwords.hash(String(password)), now: Date())
-                print("Created the owner account — shown once:\n  username: owner\n  password: \(password)")
-                fflush(nil)  // flush every stream: stdout is a file or pipe under a supervisor
+                ownerNotice = Self.ownerNotice(password: String(password))
             } catch StoreError.conflict {
                 // Another node sharing the database created it at the same moment: its output shows the password.
             }
@@ -88,7 +91,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard configuration.servesHTTP else {
             // `--role worker`: the jobs alone, as `reelhouse worker` runs them.
             let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: context.logger)
-            print("Reelhouse worker started (role worker: no HTTP)")
+            print("Reelhouse worker started (role worker: no HTTP)" + ownerNotice)
             fflush(nil)
             try await group.run()
             return
@@ -109,21 +112,56 @@ struct ServeCommand: AsyncParsableCommand {
             rateLimits: context.sharedRateLimits ?? MemoryRateLimitStore(), jobActivity: context.jobActivity
         )
         let host = configuration.host
+        let notice = ownerNotice
         let app = buildApplication(
             configuration: configuration, dependencies: dependencies, services: services, metrics: metrics, logger: context.logger
         ) { port in
-            print("Reelhouse is listening on http://\(host):\(port)/")
+            print("Reelhouse is listening on http://\(host):\(port)/" + notice)
             fflush(nil)  // flush every stream: stdout is a file or pipe under a supervisor
         }
         do {
             try await app.runService()
-        } catch let error as IOError where error.errnoCode == EADDRINUSE {
-            throw CLIError("serve: port \(configuration.port) is in use: choose another with --port or REELHOUSE_PORT")
-        } catch let error as IOError where error.errnoCode == EADDRNOTAVAIL {
-            throw CLIError("serve: cannot listen on \(host): no such address on this machine (--host or REELHOUSE_HOST)")
-        } catch let error as IOError where error.errnoCode == EACCES {
-            throw CLIError("serve: port \(configuration.port) needs more privileges: choose one above 1023 with --port or REELHOUSE_PORT")
+        } catch let error as IOError {
+            throw Self.listenError(error, host: host, port: configuration.port) ?? error
         }
+    }
+
+    /// Binds the address once and lets it go, before anything touches the data folder: a busy
+    /// port is said at once, not after the demo import and the job workers have started and
+    /// stopped on a folder another server is using. (`runService` still reports a port taken
+    /// in between.)
+    static func checkAddress(host: String, port: Int) async throws {
+        guard port != 0 else { return }
+        do {
+            let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .bind(host: host, port: port).get()
+            try await channel.close()
+        } catch let error as IOError {
+            throw listenError(error, host: host, port: port) ?? error
+        }
+    }
+
+    static func listenError(_ error: IOError, host: String, port: Int) -> CLIError? {
+        switch error.errnoCode {
+        case EADDRINUSE: CLIError("serve: port \(port) is in use: choose another with --port or REELHOUSE_PORT")
+        case EADDRNOTAVAIL: CLIError("serve: cannot listen on \(host): no such address on this machine (--host or REELHOUSE_HOST)")
+        case EACCES: CLIError("serve: port \(port) needs more privileges: choose one above 1023 with --port or REELHOUSE_PORT")
+        default: nil
+        }
+    }
+
+    /// The new owner account's password, shown this once, as a block of its own.
+    static func ownerNotice(password: String) -> String {
+        """
+
+
+        ┌ The owner account was created. Its password is shown this once:
+        │   username: owner
+        │   password: \(password)
+        └ Sign in with it, then change it under Profile.
+
+        """
     }
 
     /// The web client ships in the repository's `Web/` folder: found from the working directory
@@ -150,10 +188,12 @@ struct DemoSetup {
     func run() async throws {
         let folder = context.dataFolder.root.appendingPathComponent("demo-source")
         print("The library is empty: generating a demo library in \(folder.path)…")
+        fflush(nil)  // before the import's lines on stderr, also when both go to one file
         try await DemoLibrary.generate(into: folder, runner: context.runner)
         let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: settings.mediaLimits, sources: context.sources)
         let progress = ProgressReporter(quiet: false)
-        let (report, jobIDs) = try await importer.run([folder], options: ImportOptions(tags: ["demo"])) { progress.handle($0) }
+        // Each clip keeps its own tags only: one tag on every post would be every For You reason.
+        let (report, jobIDs) = try await importer.run([folder], options: ImportOptions()) { progress.handle($0) }
         progress.name(report.imported)
         _ = try await JobWaiter(store: context.store, jobIDs: jobIDs, activity: context.jobActivity).wait(running: context.worker(settings: settings)) {
             progress.transcoding($0)

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ReelJobs
 import ReelModels
 import ReelStore
@@ -101,5 +102,47 @@ struct RecurringJobTests {
             let revived = try await sweep.schedule(on: h.store, now: h.clock.now)
             #expect(revived.id == job.id && revived.state == .queued && revived.attempts == 0 && revived.runAfter == h.clock.now)
         }
+    }
+
+    /// A minute's sweep is not news: upkeep starts at debug, so an operator's info log holds
+    /// the work people wait for (an upload's import here), not a line a minute.
+    @Test func upkeepStartsQuietlyWhilePeoplesWorkIsLogged() async throws {
+        try await withHarness { h in
+            let lines = RecordedLog()
+            let logger = Logger(label: "jobs") { _ in RecordingLogHandler(lines: lines, logLevel: .info) }
+            let sweep = h.recurring()
+            _ = try await sweep.schedule(on: h.store, now: h.clock.now)
+            let importer = RecurringJob(kind: .uploadImport, every: 600) {}
+            _ = try await h.store.enqueue(kind: .uploadImport, subject: "upload-1", maxAttempts: 3, timeLimit: nil, now: h.clock.now)
+            let worker = JobWorker(store: h.store, handlers: [sweep, importer], configuration: testConfiguration(), logger: logger, now: { [clock = h.clock] in clock.now })
+            #expect(try await worker.runOnce())
+            #expect(try await worker.runOnce())
+            let started = lines.all.filter { $0.message == "job started" }.map(\.kind)
+            #expect(started == ["upload_import"], "\(lines.all)")
+        }
+    }
+}
+
+/// Log lines at or above a level, with their job kind.
+final class RecordedLog: @unchecked Sendable {
+    struct Line: Sendable { let message: String; let kind: String? }
+    private let lock = NSLock()
+    private var lines: [Line] = []
+    var all: [Line] { lock.withLock { lines } }
+    func append(_ line: Line) { lock.withLock { lines.append(line) } }
+}
+
+struct RecordingLogHandler: LogHandler {
+    let lines: RecordedLog
+    var logLevel: Logger.Level
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        lines.append(.init(message: event.message.description, kind: event.metadata?["kind"].map { "\($0)" }))
     }
 }

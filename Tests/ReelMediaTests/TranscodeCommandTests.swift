@@ -104,6 +104,23 @@ struct ImageCommandTests {
         #expect(args.contains("[0:v]split=1[s0];[s0]scale=w=200:h=150:flags=lanczos,setsar=1[o0]"))
     }
 
+    /// A story photo 540 wide was served at 320 only: the steps below it, then its own width.
+    @Test func anImageBetweenStepsAlsoGetsItsOwnWidth() {
+        func widths(_ width: Int, _ height: Int, orientation: Int = 1) -> [Int] {
+            ImageCommand.plan(input: "i.jpg", sourceWidth: width, sourceHeight: height, orientation: orientation, outputDirectory: "o", prefix: "x").variants.map(\.width)
+        }
+        #expect(widths(540, 960) == [320, 540])
+        #expect(widths(1000, 1500) == [320, 720, 1000])
+        #expect(widths(800, 600, orientation: 6) == [320, 600])
+        #expect(widths(720, 1280) == [320, 720])
+        #expect(widths(740, 1280) == [320, 720], "a few pixels past a step is served at the step")
+        #expect(widths(1080, 1920) == [320, 720, 1080])
+        #expect(widths(3000, 4000) == [320, 720, 1080])
+        #expect(widths(200, 300) == [200])
+        let plan = ImageCommand.plan(input: "i.jpg", sourceWidth: 540, sourceHeight: 960, orientation: 1, outputDirectory: "o", prefix: "x")
+        #expect(plan.variants.last == ImageVariantPlan(path: "x_540.jpg", width: 540, height: 960))
+    }
+
     @Test func filters() {
         #expect((1...8).map { ExifOrientation.filter(for: $0) } == [
             nil, "hflip", "hflip,vflip", "vflip", "transpose=0", "transpose=1", "transpose=3", "transpose=2",

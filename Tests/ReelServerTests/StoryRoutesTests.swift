@@ -104,6 +104,35 @@ struct StoryRoutesTests {
         }
     }
 
+    /// Your own story opens your tray whatever its age, once, and pages still hold `limit`.
+    @Test func yourOwnStoryComesFirstInYourTray() async throws {
+        let server = try await TestServer()
+        let start = Date().addingTimeInterval(-600)
+        try await server.postStory(author: "member", userID: server.member.id, postedAt: start)
+        for (index, name) in ["ana", "bo", "cy"].enumerated() {
+            try await server.postStory(author: name, postedAt: start + 10 + Double(index))
+        }
+        try await server.application().test(.router) { client in
+            func tray(_ key: String, _ query: String) async throws -> APIStoryTray {
+                try decode(APIStoryTray.self, try await client.send(.get, "/api/v1/stories?\(query)", key: key).body)
+            }
+            let whole = try await tray(server.memberKey, "limit=10")
+            #expect(whole.tray.map(\.user) == ["member", "cy", "bo", "ana"] && whole.tray[0].isMe)
+            #expect(try await tray(server.ownerKey, "limit=10").tray.map(\.user) == ["cy", "bo", "ana", "member"], "the others' order is unchanged")
+            for limit in [1, 2, 3] {
+                var users: [String] = []
+                var page = try await tray(server.memberKey, "limit=\(limit)")
+                while true {
+                    #expect(page.tray.count <= limit)
+                    users += page.tray.map(\.user)
+                    guard let next = page.nextCursor else { break }
+                    page = try await tray(server.memberKey, "limit=\(limit)&cursor=\(next)")
+                }
+                #expect(users == ["member", "cy", "bo", "ana"], "limit \(limit)")
+            }
+        }
+    }
+
     @Test func seenBatchesAreCheckedIdempotentAndANewItemLightsTheRingAgain() async throws {
         let server = try await TestServer { $0.compatRoutes = true }
         let start = Date().addingTimeInterval(-600)

@@ -46,6 +46,51 @@ struct VideoEditingTests {
         #expect(PostTitle.title(description: " \n ", shortcode: nil, folderName: "folder") == "folder")
     }
 
+    /// A caption's closing hashtags are shown as tags, not as part of the title.
+    @Test func aTitleLeavesTheCaptionsHashtagsToTheTags() {
+        func shown(_ description: String?, _ shortcode: String? = nil) -> String {
+            PostTitle.shown(description: description, shortcode: shortcode, folderName: "folder")
+        }
+        #expect(shown("Colour bars at sunrise #retro #broadcast") == "Colour bars at sunrise")
+        #expect(shown("Colour bars at sunrise · #retro") == "Colour bars at sunrise")
+        #expect(shown("The #1 pick of #summer days") == "The #1 pick of #summer days", "only the tags that end the line")
+        #expect(shown("#retro #broadcast\nColour bars at sunrise") == "Colour bars at sunrise")
+        #expect(shown("#retro #broadcast", "Cx1") == "Cx1")
+        #expect(shown("#retro #broadcast") == "#retro #broadcast", "tags alone are better than a folder name")
+        #expect(shown(nil) == "folder")
+        #expect(PostTitle.title(description: "Colour bars #retro", shortcode: nil, folderName: "f") == "Colour bars #retro", "the A–Z key is unchanged")
+    }
+
+    @Test func aDownloadIsNamedAfterItsPost() throws {
+        var post = Post(
+            id: 7, folderName: "folder-7", kind: .video, status: .ready, metadata: PostMetadata(), flags: [], dateAdded: Date(), contentHash: "h"
+        )
+        post.metadata.description = "Café at 5:30 / \"noon\" #coffee"
+        #expect(DownloadName.fileName(for: post) == "Café at 5 30 noon.mp4")
+        #expect(DownloadName.contentDisposition(for: post) == #"attachment; filename="Cafe at 5 30 noon.mp4"; filename*=UTF-8''Caf%C3%A9%20at%205%2030%20noon.mp4"#)
+        post.metadata.description = "..."
+        #expect(DownloadName.fileName(for: post) == "reelhouse-7.mp4", "nothing a file can be called is left")
+        post.metadata.description = String(repeating: "long ", count: 40)
+        #expect(DownloadName.fileName(for: post).count <= DownloadName.maxLength + 4)
+    }
+
+    @Test func aHashtagTypedIntoTheDescriptionBecomesATag() async throws {
+        let server = try await TestServer()
+        let post = try await server.publishVideo(name: "pier", tags: ["boats"])
+        try await server.application().test(.router) { client in
+            let body = #"{"description":"Gulls over the pier #Seaside #birds\nmore #boats"}"#
+            let edited = try decode(APIVideoDetail.self, try await client.send(.put, "/api/v1/videos/\(post.id)", key: server.ownerKey, json: body).body)
+            #expect(edited.video.tags.map(\.name) == ["boats", "seaside", "birds"])
+            #expect(edited.title == "Gulls over the pier")
+            // The description's #seaside link leads to a page that holds the post.
+            #expect(try await names(client, server, "tag:seaside") == ["pier"])
+            // With tags in the same edit, the typed ones join them.
+            let both = #"{"description":"Night #harbour","tags":["night"]}"#
+            let again = try decode(APIVideoDetail.self, try await client.send(.put, "/api/v1/videos/\(post.id)", key: server.ownerKey, json: both).body)
+            #expect(again.video.tags.map(\.name) == ["night", "harbour"])
+        }
+    }
+
     @Test func theOwnerEditsDescriptionAndTagsAndSearchFollows() async throws {
         let server = try await TestServer()
         let post = try await server.publishVideo(name: "harbour", tags: ["boats", "evening"])

@@ -161,6 +161,14 @@ def test_serve_port_0_prints_the_bound_port_and_a_taken_port_is_one_clear_line(d
         said = [line for line in taken.stderr.splitlines() if not re.match(r"\d{4}-\d\d-\d\dT", line)]
         assert said == [f"Error: serve: port {port} is in use: choose another with --port or REELHOUSE_PORT"], taken.stderr
         assert "bind" not in taken.stderr and "errno" not in taken.stderr.lower()
+
+        # The port is checked first: with the worker and --demo on an empty folder, nothing runs.
+        empty = data.parent / "another-library"
+        busy = subprocess.run([BIN, "serve", "--data", str(empty), "--port", str(port), "--demo"],
+                              capture_output=True, text=True, timeout=60, env={**os.environ, **library_environment(empty)})
+        assert busy.returncode != 0 and f"port {port} is in use" in busy.stderr, busy.stderr
+        assert "demo" not in busy.stdout + busy.stderr and not (empty / "demo-source").exists(), busy.stdout + busy.stderr
+        assert "job" not in busy.stderr.lower() and "password" not in busy.stdout, busy.stdout + busy.stderr
     finally:
         process.terminate()
         process.wait(timeout=30)
@@ -221,3 +229,62 @@ def test_a_wrong_api_key_is_named_as_such(data):
         assert status == 401 and json.loads(body)["error"]["code"] == "unauthorized"
     finally:
         server.stop()
+
+
+def help_sections(text: str) -> dict[str, list[str]]:
+    """`--help` output by section (ARGUMENTS, OPTIONS, SUBCOMMANDS), each a list of lines."""
+    sections, current = {}, None
+    for line in text.splitlines():
+        if re.fullmatch(r"[A-Z][A-Z ]+:", line):
+            current = sections.setdefault(line[:-1], [])
+        elif current is not None and line.strip():
+            current.append(line)
+    return sections
+
+
+def test_every_argument_of_every_command_says_what_it_is(tmp_path):
+    """Walks the whole command tree from `reelhouse --help`, so a new command is covered too."""
+    pending, seen, bare = [[]], 0, []
+    while pending:
+        path = pending.pop()
+        result = subprocess.run([BIN, *path, "--help"], capture_output=True, text=True, check=True)
+        seen += 1
+        sections = help_sections(result.stdout)
+        pending += [path + [line.split()[0]] for line in sections.get("SUBCOMMANDS", [])
+                    if re.match(r"  [a-z][a-z-]+( |$)", line) and line.split()[0] != "help"]
+        lines = sections.get("ARGUMENTS", [])
+        for index, line in enumerate(lines):
+            match = re.match(r"  (<[^>]+>(?:\.\.\.)?)(.*)", line)
+            if not match:
+                continue
+            described_below = index + 1 < len(lines) and re.match(r" {10,}\S", lines[index + 1])
+            if not match.group(2).strip() and not described_below:
+                bare.append(f"reelhouse {' '.join(path)} {match.group(1)}")
+    assert seen > 20, seen
+    assert bare == [], "arguments without a description: " + ", ".join(bare)
+
+
+def test_a_file_that_is_not_media_is_named_once_with_its_reason(tmp_path, data):
+    notes = tmp_path / "README.md"
+    notes.write_text("# not a video\n")
+    result = reelhouse(data, "import", str(notes), check=False)
+    assert result.returncode == 1
+    output = result.stdout + result.stderr
+    assert output.count("unsupported file type .md") == 1, output
+    assert "1 skipped" in result.stdout, result.stdout
+
+
+def test_the_new_owner_password_is_printed_last_and_set_apart(data):
+    process, log = start_serve(data, "--port", "0")
+    try:
+        output = wait_for(process, log, "└ Sign in")
+        lines = output.splitlines()
+        listening = next(i for i, line in enumerate(lines) if line.startswith("Reelhouse is listening on"))
+        password = next(i for i, line in enumerate(lines) if re.search(r"password: \S{16}$", line))
+        assert listening < password, output
+        assert lines[listening + 1].strip() == "" and lines[listening + 2].startswith("┌"), output  # set apart
+        assert lines[password - 1].strip() == "│   username: owner", output
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        log.close()

@@ -138,6 +138,17 @@ def test_playlists_segments_and_images_are_served_with_ranges_validators_and_imm
         status, headers, body = edge.get(image["url"])
         assert status == 200 and headers["content-type"] == "image/jpeg" and body[:3] == b"\xff\xd8\xff"
         assert headers["cache-control"] == IMMUTABLE
+        assert "content-disposition" not in headers
+
+    # The download is saved under the post's name, as the API itself names it, not download.mp4.
+    download = item["media"]["download"]
+    assert download and download.endswith("/download.mp4"), item["media"]
+    _, direct, _ = request(library.server.base + download)
+    status, headers, body = edge.get(download)
+    assert status == 200 and body[4:8] == b"ftyp"
+    named = headers["content-disposition"]
+    assert named == {name.lower(): value for name, value in direct.items()}["content-disposition"], (named, direct)
+    assert named.startswith(f'attachment; filename="{item["folder_name"]}') and "download.mp4" not in named, named
 
 
 def test_each_file_is_checked_once_per_token_however_often_it_is_fetched(library, edge):

@@ -62,8 +62,14 @@ class LiveServer:
         return self.log_path.read_text()
 
     def printed_password(self) -> str | None:
-        """The one-time password `serve` prints when it creates the owner account."""
-        found = re.search(r"password: (\S+)", self.output())
+        """The one-time password `serve` prints when it creates the owner account (right after
+        the address it listens on, so it may trail /health's first answer by a moment)."""
+        deadline = time.monotonic() + 5
+        output = self.output()
+        while "Reelhouse is listening on" not in output and "Reelhouse worker started" not in output and time.monotonic() < deadline:
+            time.sleep(0.05)
+            output = self.output()
+        found = re.search(r"password: (\S+)", output)
         return found.group(1) if found else None
 
     def key(self, user: str = "owner") -> str:

@@ -42,8 +42,8 @@ def captioned_server(tmp_path_factory):
     server.stop()
 
 
-def open_page(browser, base_url, path, init_script=None, viewport=PHONE):
-    context = browser.new_context(base_url=base_url, viewport=viewport, service_workers="block",
+def open_page(browser, base_url, path, init_script=None, viewport=PHONE, locale="en-US"):
+    context = browser.new_context(base_url=base_url, viewport=viewport, service_workers="block", locale=locale,
                                   storage_state=signed_in_state(browser, base_url), bypass_csp=True)
     page = context.new_page()
     if init_script:
@@ -96,6 +96,20 @@ def test_the_captions_toggle_shows_each_language_and_is_remembered(browser, capt
     page.wait_for_function(f"document.querySelector('{CURRENT} .captions-line').textContent === {ENGLISH!r}",
                            timeout=15_000)
     assert page.locator("video").count() <= 3
+    context.close()
+
+
+def test_the_first_captions_are_in_the_browsers_language(browser, captioned_server):
+    """Turned on for the first time, captions start in the language the browser asks for, not
+    in the first one alphabetically (English); the other languages follow."""
+    context, page = open_page(browser, captioned_server, "/?tag=subs", locale="pt-BR")
+    button = page.locator(f"{CURRENT} [data-action='captions']")
+    button.click()
+    assert button.get_attribute("aria-label") == "Captions: Portuguese"
+    page.wait_for_function(f"document.querySelector('{CURRENT} .captions-line').textContent === {PORTUGUESE!r}",
+                           timeout=15_000)
+    button.click()
+    assert button.get_attribute("aria-label") == "Captions: English"
     context.close()
 
 

@@ -71,3 +71,30 @@ def test_owner_deletes_with_confirmation(ctx, size, watch_library):
     page.wait_for_selector(SHEET, state="detached")
     assert page.evaluate("__deleted") == [post["id"]]
     assert ctx.request.get(f"/api/v1/videos/{post['id']}").status == 404
+
+
+def test_a_post_deleted_from_discover_leaves_its_shelves_at_once(browser, watch_library):
+    """Discover stays behind the sheet it opened: its New and Unseen shelves held the post, and
+    tapping the cover afterwards said it did not exist."""
+    from conftest import make_clip, reelhouse, sidecar
+    folder = watch_library["data"].parent / "doomed-discover"
+    make_clip(folder / "doomed-discover.mp4", size="180x320", seconds=2, rate=10, audio=False)
+    sidecar(folder / "doomed-discover.mp4", 51, "Doomed from Discover", ["doomed"])
+    reelhouse(watch_library["data"], "import", str(folder), "--json")
+    context = context_for(browser, watch_library["url"], "phone")
+    try:
+        post = post_with(context, "Doomed from Discover")
+        page = context.new_page()
+        page.goto("/discover")
+        covers = page.locator(f".shelf .cover[data-item-id='{post['id']}']")
+        covers.first.wait_for(timeout=10_000)
+        assert covers.count() >= 2, "the newest post is on New and on Unseen"
+        covers.first.click()
+        sheet = page.locator(SHEET)
+        sheet.locator("[data-action=delete]").click()
+        sheet.locator("[data-action=confirm-delete]").click()
+        page.wait_for_selector(SHEET, state="detached")
+        assert page.url.endswith("/discover")
+        assert covers.count() == 0
+    finally:
+        context.close()

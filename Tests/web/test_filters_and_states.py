@@ -30,6 +30,12 @@ def test_tag_chip_narrows_the_feed(page, library):
     assert page.evaluate("reelhouse.stats()")["players"] == 3
 
 
+def test_the_feed_takes_browses_spelling_of_a_tag_filter(context):
+    page = open_feed(context, "/?tags=album")
+    assert current_kind(page) == "carousel"
+    assert page.inner_text("#filter-chip .filter-name") == "#album"
+
+
 def test_carousel_swipes_sideways(context):
     page = open_feed(context, "/?tag=album")
     assert current_kind(page) == "carousel"

@@ -91,7 +91,8 @@ const feedScreen = {
     feed?.stop();
     feedKey = key;
     const list = listFromQuery(query);
-    const tag = list ? null : query.get('tag') || null;
+    // `?tags=` as Browse spells it works too (the feed's chip holds one tag: the first).
+    const tag = list ? null : query.get('tag') || query.get('tags')?.split(',').map((t) => t.trim()).find(Boolean) || null;
     renderChip(list ? listLabel(list) : tag ? `#${tag}` : null);
     const mode = list ? null : storedMode();
     modeSwitch.setVisible(!list);

@@ -15,9 +15,12 @@ public struct ImageVariantPlan: Sendable, Equatable, Codable {
 /// ffmpeg command lines for image posts.
 public enum ImageCommand {
     public static let standardWidths = [320, 720, 1080]
+    /// How much wider than the step below it an image must be to get a variant of its own width.
+    static let ownWidthMargin = 1.1
 
-    /// Responsive JPEG variants 320/720/1080 wide, never upscaled (if the image is narrower than
-    /// 320, one variant at its own width), orientation applied first (so widths refer to the
+    /// Responsive JPEG variants 320/720/1080 wide, never upscaled, plus one at the image's own
+    /// width when it falls between two steps (a 540-wide story photo is served at 540, not only
+    /// at 320; one a few pixels past a step is served at the step), orientation applied first (so widths refer to the
     /// upright image), metadata stripped (-map_metadata -1; ffmpeg's mjpeg encoder writes no
     /// EXIF/GPS), one ffmpeg process with split. Returns the args and the planned outputs, paths
     /// relative to outputDirectory named "<prefix>_<width>.jpg".
@@ -32,7 +35,9 @@ public enum ImageCommand {
         let uprightWidth = max(1, swaps ? sourceHeight : sourceWidth)
         let uprightHeight = max(1, swaps ? sourceWidth : sourceHeight)
         var widths = standardWidths.filter { $0 <= uprightWidth }
-        if widths.isEmpty { widths = [uprightWidth] }
+        if let largest = standardWidths.last, uprightWidth < largest, Double(uprightWidth) >= Double(widths.last ?? 0) * ownWidthMargin {
+            widths.append(uprightWidth)
+        }
         let variants = widths.map { width in
             let height = Int((Double(uprightHeight) * Double(width) / Double(uprightWidth) / 2).rounded()) * 2
             return ImageVariantPlan(path: "\(prefix)_\(width).jpg", width: width, height: max(2, height))

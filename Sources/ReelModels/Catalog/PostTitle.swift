@@ -14,6 +14,25 @@ public enum PostTitle {
         }
         return folderName
     }
+
+    /// What a post is called where a person reads it (the detail sheet, a grid, "because you
+    /// liked …"): `title` without the hashtags a caption ends with ("Colour bars at sunrise
+    /// #retro #broadcast" is "Colour bars at sunrise"; the tags are shown as tags). A line of
+    /// hashtags alone gives way to the next line, the shortcode, then itself. The A–Z key stays
+    /// `title`'s: trailing words barely move a title in that order, and stored keys stay valid.
+    public static func shown(description: String?, shortcode: String?, folderName: String) -> String {
+        let lines = description?.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } ?? []
+        if let line = lines.lazy.map(withoutTrailingHashtags).first(where: { !$0.isEmpty }) { return line }
+        if let shortcode = shortcode?.trimmingCharacters(in: .whitespacesAndNewlines), !shortcode.isEmpty { return shortcode }
+        return lines.first ?? folderName
+    }
+
+    /// `line` without the run of `#tag` words at its end (and the spaces and punctuation before it).
+    static func withoutTrailingHashtags(_ line: String) -> String {
+        var words = line.split(separator: " ", omittingEmptySubsequences: true)
+        while let last = words.last, last.hasPrefix("#"), !Hashtags.find(in: String(last)).isEmpty { words.removeLast() }
+        return words.joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: " ·-–—|:,"))
+    }
 }
 
 /// The key the A–Z order sorts titles by, compared byte for byte (SQLite's BINARY collation):

@@ -35,6 +35,14 @@ public enum DemoLibrary {
         Clip(name: "test-portrait", source: "testsrc", width: 720, height: 1280, seconds: 5, audioFrequency: nil, caption: "Another test pattern, portrait", uploader: "Test Card Club", tags: ["retro"]),
     ]
 
+    /// Subtitle sidecars (`<clip>.<language>.vtt`), so the demo has captions to switch on.
+    public static let subtitles: [String: [(language: String, text: String)]] = [
+        "sunrise-bars": [
+            ("en", "WEBVTT\n\n00:00:00.000 --> 00:00:03.000\nSeven bars, brightest first.\n\n00:00:03.000 --> 00:00:06.000\nUnder them, the tone of 440 Hz.\n"),
+            ("fr", "WEBVTT\n\n00:00:00.000 --> 00:00:03.000\nSept barres, la plus claire d’abord.\n\n00:00:03.000 --> 00:00:06.000\nDessous, la tonalité de 440 Hz.\n"),
+        ],
+    ]
+
     public struct Image: Sendable, Equatable {
         public var name: String
         public var source: String
@@ -118,6 +126,9 @@ public enum DemoLibrary {
             guard result.succeeded else { throw PipelineError.toolFailed("ffmpeg", "demo clip \(clip.name): \(result.stderrTail)") }
             let json = try JSONSerialization.data(withJSONObject: sidecar(for: clip, index: index), options: [.sortedKeys])
             try json.write(to: folder.appendingPathComponent("\(clip.name).info.json"))
+            if let subtitles = subtitles[clip.name] {
+                for (language, text) in subtitles { try Data(text.utf8).write(to: folder.appendingPathComponent("\(clip.name).\(language).vtt")) }
+            }
         }
         for image in images {
             let output = folder.appendingPathComponent("\(image.name).jpg")

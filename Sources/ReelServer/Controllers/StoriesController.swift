@@ -29,10 +29,10 @@ struct StoriesController {
             let query = request.uri.queryParameters
             let limit = try FeedController.limit(from: query, default: Self.defaultLimit, maximum: Self.maxLimit)
             let after = try cursors.decode(query["cursor"].map(String.init), as: StoryTrayCursor.self, for: .tray)
-            let page = try await stories.storyTray(viewerID: user.id, now: now(), after: after, limit: limit)
+            let (entries, next) = try await tray(for: user, after: after, limit: limit, now: now())
             return try Response.json(APIStoryTray(
-                tray: page.entries.map { presenter.entry($0, for: user) },
-                nextCursor: page.next.map { cursors.encode($0, for: .tray) }
+                tray: entries.map { presenter.entry($0, for: user) },
+                nextCursor: next.map { cursors.encode($0, for: .tray) }
             ), context: context)
         }
         routes.on(.get, "/api/v1/stories/{username}", access: .user, "One person's live stories, oldest first, each ready to play") { _, context in
@@ -87,5 +87,37 @@ struct StoriesController {
             throw APIError.badRequest("the story item id must be a positive integer")
         }
         return id
+    }
+}
+
+extension StoriesController {
+    /// A tray page with the viewer's own story first, as on Instagram: on the first page, in
+    /// place of one of the others (a page still holds at most `limit`), and on no later page.
+    func tray(for user: User, after: StoryTrayCursor?, limit: Int, now: Date) async throws -> ([StoryTrayEntry], StoryTrayCursor?) {
+        let isMine = { (entry: StoryTrayEntry) in StoryPresenter.isMe(entry.authorKey, user) }
+        guard after == nil, let own = try await ownTrayEntry(user, now: now) else {
+            let page = try await stories.storyTray(viewerID: user.id, now: now, after: after, limit: limit)
+            return (page.entries.filter { !isMine($0) }, page.next)
+        }
+        guard limit > 1 else {
+            // A page of one is the viewer's own; the others follow from the top of the order.
+            let peek = try await stories.storyTray(viewerID: user.id, now: now, after: nil, limit: 2)
+            return ([own], peek.entries.contains { !isMine($0) } ? Self.beforeEveryone : nil)
+        }
+        let page = try await stories.storyTray(viewerID: user.id, now: now, after: nil, limit: limit - 1)
+        return ([own] + page.entries.filter { !isMine($0) }, page.next)
+    }
+
+    /// A position before every entry of the order (unseen first, newest first, then by name).
+    static let beforeEveryone = StoryTrayCursor(allSeen: false, latestAt: .greatestFiniteMagnitude, authorKey: "")
+
+    /// The viewer's own tray entry, from their live items (nil when they have none).
+    func ownTrayEntry(_ user: User, now: Date) async throws -> StoryTrayEntry? {
+        let items = try await stories.liveStories(viewerID: user.id, author: user.name, now: now)
+        guard let newest = items.last else { return nil }
+        return StoryTrayEntry(
+            author: newest.author, authorKey: newest.author.lowercased(), itemsCount: items.count,
+            firstUnseen: items.firstIndex { !$0.seen } ?? 0, allSeen: items.allSatisfy(\.seen), latestAt: newest.postedAt, newest: newest.post
+        )
     }
 }

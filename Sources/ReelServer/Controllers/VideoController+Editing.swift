@@ -14,11 +14,16 @@ extension VideoController {
             if let description = body.description, description.count > APIVideoEditRequest.maxDescriptionLength {
                 throw APIError.badRequest("a description is at most \(APIVideoEditRequest.maxDescriptionLength) characters")
             }
-            let tags = try body.tags.map { tags throws(APIError) -> [String] in
+            var tags = try body.tags.map { tags throws(APIError) -> [String] in
                 guard tags.count <= APIVideoEditRequest.maxTags else { throw APIError.badRequest("send at most \(APIVideoEditRequest.maxTags) tags") }
                 return tags.isEmpty ? [] : try Self.validNames(tags, what: "tag")
             }
             let post = try await readyPost(context)
+            // A #tag typed into the description is a tag, as a caption's hashtags are on import
+            // (the description links it to the tag's page, which must not come up empty).
+            if let description = body.description, case let hashtags = Hashtags.find(in: description), !hashtags.isEmpty {
+                tags = TagList.normalize((tags ?? post.metadata.tags) + hashtags)
+            }
             // The search index follows through the v8 triggers on posts and post_tag_ids.
             try await library.editPost(id: post.id, description: body.description.map { Optional($0) }, tags: tags)
             guard let edited = try await library.post(id: post.id) else { throw APIError.notFound("video \(post.id)") }
@@ -38,7 +43,7 @@ extension VideoController {
     func detail(_ post: Post, userID: Int64) async throws -> APIVideoDetail {
         APIVideoDetail(
             video: try await present(post, userID: userID),
-            title: PostTitle.title(description: post.metadata.description, shortcode: post.metadata.shortcode, folderName: post.folderName),
+            title: PostTitle.shown(description: post.metadata.description, shortcode: post.metadata.shortcode, folderName: post.folderName),
             libraryId: post.libraryID,
             collections: try await collections.collections(containing: post.id).map { APIVideoDetail.CollectionRef(id: $0.id, name: $0.name) }
         )

@@ -30,6 +30,8 @@ struct MediaAuthController {
     static let originalURI = HTTPField.Name("X-Original-URI")!
     static let pathHeader = HTTPField.Name("X-Reelhouse-Path")!
     static let statusHeader = HTTPField.Name("X-Reelhouse-Status")!
+    /// The download's `Content-Disposition`, which an edge serving from the media root adds.
+    static let dispositionHeader = HTTPField.Name("X-Reelhouse-Disposition")!
     /// Longest the edge keeps an allowed answer: revocation (`MediaAccess`) reaches the edge
     /// within this, and a check per URI and edge every 30 s costs the API nothing it notices.
     static let answerSeconds: Int64 = 30
@@ -46,15 +48,18 @@ struct MediaAuthController {
 
     func authorize(_ request: Request, context: AppRequestContext) async throws -> Response {
         do {
-            let (path, seconds) = try await allowedPath(request.headers[Self.originalURI], context: context)
-            return Response(status: .noContent, headers: [Self.pathHeader: path, .cacheControl: "max-age=\(max(0, seconds))"])
+            let (path, seconds, disposition) = try await allowedPath(request.headers[Self.originalURI], context: context)
+            var headers: HTTPFields = [Self.pathHeader: path, .cacheControl: "max-age=\(max(0, seconds))"]
+            if let disposition { headers[Self.dispositionHeader] = disposition }
+            return Response(status: .noContent, headers: headers)
         } catch let error as APIError {
             return Self.refusal(error)
         }
     }
 
-    /// The file the URI names, as `{postKey}/{name}`, and how many seconds the answer holds.
-    func allowedPath(_ uri: String?, context: AppRequestContext) async throws -> (String, Int64) {
+    /// The file the URI names, as `{postKey}/{name}`, how many seconds the answer holds, and
+    /// for the download the `Content-Disposition` naming it after the post (`DownloadName`).
+    func allowedPath(_ uri: String?, context: AppRequestContext) async throws -> (String, Int64, String?) {
         guard let uri else { throw APIError.badRequest("X-Original-URI is required") }
         let allowed: MediaRequestCheck.Allowed
         switch OriginalMediaURI.parse(uri) {
@@ -76,7 +81,8 @@ struct MediaAuthController {
         }
         let now = Int64(check.now().timeIntervalSince1970)
         let seconds = min(allowed.expiry.map { $0 - now } ?? Self.answerSeconds, Self.answerSeconds)
-        return ("\(postKey)/\(name)", seconds)
+        let disposition = name == allowed.entry.media.download ? DownloadName.contentDisposition(for: allowed.entry.post) : nil
+        return ("\(postKey)/\(name)", seconds, disposition)
     }
 
     static func refusal(_ error: APIError) -> Response {

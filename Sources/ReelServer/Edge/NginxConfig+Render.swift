@@ -229,6 +229,9 @@ extension NginxConfig {
                     root \(mediaRoot);
                     disable_symlinks on from=$document_root;
                     try_files /$reelhouse_path =404;
+                    # The download's name (empty, so left out, for every other file).
+                    auth_request_set $reelhouse_disposition $upstream_http_\(Self.variableName(MediaAuthController.dispositionHeader.rawName));
+                    add_header Content-Disposition $reelhouse_disposition;
                     add_header Cache-Control "\(Self.immutable)";
                     add_header X-Content-Type-Options nosniff;
                 }

@@ -60,7 +60,11 @@ struct MediaController {
             guard let key = try await library.encryptionKey(postID: allowed.entry.post.id) else { throw APIError.notFound("key") }
             return MediaFileResponder.key(key, request: request)
         case .file(let name):
-            return try await serveListed(name, of: allowed.entry, cacheControl: Self.immutable, request: request, context: context)
+            var response = try await serveListed(name, of: allowed.entry, cacheControl: Self.immutable, request: request, context: context)
+            if name == allowed.entry.media.download {
+                response.headers[.contentDisposition] = DownloadName.contentDisposition(for: allowed.entry.post)
+            }
+            return response
         }
     }
 

@@ -9,6 +9,8 @@ import { castKind, castButtonVisible, castUrl, needsPlainSource } from '../../..
 import { chooseVariant } from '../../../Web/js/player/abr.js';
 import { createPlayerPool } from '../../../Web/js/feed/player-pool.js';
 import { createPlaybackService, LAYER } from '../../../Web/js/playback/index.js';
+import { postTitle } from '../../../Web/js/grid/post-title.js';
+import { inPreferredOrder } from '../../../Web/js/ui/preferences.js';
 
 test('linkify: links, #tags and text in order, joined back to the input', () => {
   const text = 'See https://example.org/a. and #Cats, not a#b or &#39; #café-time';
@@ -16,6 +18,23 @@ test('linkify: links, #tags and text in order, joined back to the input', () => 
   equal(parts.map((p) => p.text).join(''), text);
   equal(parts.filter((p) => p.kind === 'link').map((p) => p.href), ['https://example.org/a']);
   equal(parts.filter((p) => p.kind === 'tag').map((p) => p.tag), ['cats', 'café-time']);
+});
+
+test("a title leaves the caption's closing hashtags to the tags (PostTitle.shown)", () => {
+  equal(postTitle({ id: 1, description: 'Colour bars at sunrise #retro #broadcast' }), 'Colour bars at sunrise');
+  equal(postTitle({ id: 1, description: 'The #1 pick of #summer days' }), 'The #1 pick of #summer days');
+  equal(postTitle({ id: 1, description: '#retro #broadcast\nColour bars' }), 'Colour bars');
+  equal(postTitle({ id: 1, description: '#retro', shortcode: 'Cx1' }), 'Cx1');
+  equal(postTitle({ id: 1, description: '#retro' }), '#retro');
+  equal(postTitle({ id: 1, title: 'From the server #kept' }), 'From the server #kept');
+  equal(postTitle({ id: 4 }), 'Post 4');
+});
+
+test('captions in the order the browser asks for, the rest as they came', () => {
+  const captions = [{ language: 'de' }, { language: 'en' }, { language: 'pt-BR' }, { language: 'pt' }];
+  equal(inPreferredOrder(captions, ['pt-BR', 'en']).map((c) => c.language), ['pt-BR', 'pt', 'en', 'de']);
+  equal(inPreferredOrder(captions, ['fr']).map((c) => c.language), ['de', 'en', 'pt-BR', 'pt']);
+  equal(inPreferredOrder(captions, ['en-GB']).map((c) => c.language), ['en', 'de', 'pt-BR', 'pt']);
 });
 
 test('linkify: javascript: URLs stay text', () => {

@@ -5,11 +5,10 @@ import { h } from '../ui/dom.js';
 import { icon } from '../ui/icons.js';
 import { formatDate, displayName, formatDuration } from '../ui/format.js';
 import { linkify, tagHref, uploaderHref } from './linkify.js';
+import { postTitle } from '../grid/post-title.js';
 
-/** The title grids show (the server sends `title`; older servers: first description line). */
-export function titleOf(item) {
-  return item.title || String(item.description ?? '').split('\n')[0].trim() || item.shortcode || item.folder_name || `Post ${item.id}`;
-}
+/** The title grids show (the server sends `title` with the detail; grid/post-title.js). */
+export const titleOf = postTitle;
 
 function descriptionNodes(text) {
   return linkify(text).map((part) => {

@@ -3,7 +3,7 @@
 // that has that language. Only the video on screen shows captions, drawn in its stage as
 // plain text above the overlay.
 import { CaptionTrack } from '../player/captions.js';
-import { rememberedCaptions, rememberCaptions, captionFor } from '../ui/preferences.js';
+import { rememberedCaptions, rememberCaptions, captionFor, inPreferredOrder } from '../ui/preferences.js';
 
 export function createCaptionsControl({ pool, entryFor }) {
   let choice = rememberedCaptions();
@@ -61,7 +61,7 @@ export function createCaptionsControl({ pool, entryFor }) {
     update: apply,
     /** The CC button: Off → each language of this post → Off. */
     cycle(element, item) {
-      const options = [null, ...(item.captions ?? [])];
+      const options = [null, ...inPreferredOrder(item.captions ?? [])];
       const shown = captionFor(item, choice);
       const at = shown ? options.indexOf(shown) : 0;
       const next = options[(at + 1) % options.length];

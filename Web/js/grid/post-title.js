@@ -1,8 +1,19 @@
-// What a cover calls a post (docs/catalog-api.md): the server's `title` when it sends one, else
-// the first line of the description, else the shortcode, else the folder name.
+// What a post is called where it is read (docs/catalog-api.md; the server's PostTitle.shown):
+// the server's `title` when it sends one, else the first line of the description without the
+// hashtags it ends with (those show as tags), else the shortcode, else the folder name.
+
+const HASHTAG = /^#[\p{L}\p{N}_]*\p{L}[\p{L}\p{N}_]*$/u;
+
+/** `line` without its trailing run of #tags (and the separators before them). */
+export function withoutTrailingHashtags(line) {
+  const words = line.split(/\s+/).filter(Boolean);
+  while (words.length && HASHTAG.test(words.at(-1))) words.pop();
+  return words.join(' ').replace(/^[\s·|:,–—-]+|[\s·|:,–—-]+$/g, '');
+}
 
 export function postTitle(item) {
   if (item.title) return item.title;
-  const firstLine = (item.description ?? '').split('\n').map((line) => line.trim()).find(Boolean);
-  return firstLine || item.shortcode || item.folder_name || `Post ${item.id}`;
+  const lines = String(item.description ?? '').split('\n').map((line) => line.trim()).filter(Boolean);
+  const shown = lines.map(withoutTrailingHashtags).find(Boolean);
+  return shown || item.shortcode || lines[0] || item.folder_name || `Post ${item.id}`;
 }

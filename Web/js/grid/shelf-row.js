@@ -10,8 +10,11 @@ export function shelfHref(shelf) {
   return collection ? `/collection/${collection[1]}` : `/shelf/${encodeURIComponent(shelf.id)}`;
 }
 
-/** `shelf`: { id, title, kind, items, next_cursor } from GET /api/v1/discover. */
-export function createShelfRow(shelf, { fetchPage, onOpen }) {
+/**
+ * `shelf`: { id, title, kind, items, next_cursor } from GET /api/v1/discover. `store`: the app's
+ * state store, whose `postDeleted` takes a deleted post's cover out of the row at once.
+ */
+export function createShelfRow(shelf, { fetchPage, onOpen, store = null }) {
   const section = document.createElement('section');
   section.className = 'shelf';
   section.dataset.shelfId = shelf.id;
@@ -90,9 +93,18 @@ export function createShelfRow(shelf, { fetchPage, onOpen }) {
   }, { root: row, rootMargin: '0px 100% 0px 0px' });
   observer.observe(sentinel);
 
+  const unwatchDeleted = store?.subscribe('postDeleted', (deleted) => {
+    const id = Number(deleted?.id);
+    const index = items.findIndex((item) => item.id === id);
+    if (index < 0) return;
+    items.splice(index, 1);
+    row.querySelector(`.cover[data-item-id="${id}"]`)?.closest('.cover-cell')?.remove();
+    if (items.length === 0 && !cursor) section.remove();
+  });
+
   return {
     element: section,
-    destroy() { controller.abort(); observer.disconnect(); },
+    destroy() { controller.abort(); observer.disconnect(); unwatchDeleted?.(); },
   };
 }
 

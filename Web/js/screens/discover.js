@@ -45,6 +45,7 @@ export function render(root, ctx) {
       rows = shelves.map((shelf) => createShelfRow(shelf, {
         fetchPage: ({ cursor, signal }) => ctx.api.shelf(shelf.id, { cursor, signal }),
         onOpen: open,
+        store: ctx.store,
       }));
       const collectionsRow = createCollectionsRow(collections);
       body.replaceChildren(...rows.map((row) => row.element), ...(collectionsRow ? [collectionsRow] : []));

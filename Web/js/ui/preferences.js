@@ -49,6 +49,25 @@ export function rememberCaptions(choice) {
   try { localStorage.setItem(CAPTIONS_KEY, JSON.stringify(choice)); } catch { /* for this visit only */ }
 }
 
+/**
+ * `captions` with the languages the browser asks for first (navigator.languages: an exact
+ * match, then the same primary language), the rest in the order they came: the first press of
+ * CC shows Portuguese to someone whose browser speaks Portuguese, not English for being first.
+ */
+export function inPreferredOrder(captions, languages = navigator.languages?.length ? navigator.languages : [navigator.language]) {
+  const wanted = languages.map((language) => String(language).toLowerCase());
+  const rank = (caption) => {
+    const language = String(caption.language ?? '').toLowerCase();
+    const exact = wanted.indexOf(language);
+    if (exact >= 0) return exact * 2;
+    const primary = wanted.findIndex((candidate) => candidate.split('-')[0] === language.split('-')[0]);
+    return primary >= 0 ? primary * 2 + 1 : wanted.length * 2;
+  };
+  return captions.map((caption, index) => ({ caption, index, rank: rank(caption) }))
+    .sort((a, b) => a.rank - b.rank || a.index - b.index)
+    .map(({ caption }) => caption);
+}
+
 /** The item's caption matching `choice` (same name, else same language), or null. */
 export function captionFor(item, choice) {
   const captions = item?.captions ?? [];

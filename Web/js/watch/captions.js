@@ -4,11 +4,11 @@
 // already has, one for the element's life) and are drawn in `line`. The choice is the feed's
 // too (ui/preferences.js), so a language picked in one shows in the other.
 import { CaptionTrack } from '../player/captions.js';
-import { rememberedCaptions, rememberCaptions, captionFor } from '../ui/preferences.js';
+import { rememberedCaptions, rememberCaptions, captionFor, inPreferredOrder } from '../ui/preferences.js';
 
 /** Fills `select` with the post's languages and shows the chosen one; returns `{ destroy() }`. */
 export function wireCaptions(video, select, line, item) {
-  const captions = item.captions ?? [];
+  const captions = inPreferredOrder(item.captions ?? []);
   const draw = (lines) => { line.textContent = lines.join('\n'); line.hidden = lines.length === 0; };
   const track = new CaptionTrack(video, { onCues: draw });
   select.hidden = captions.length === 0;

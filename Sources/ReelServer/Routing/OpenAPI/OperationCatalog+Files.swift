@@ -48,6 +48,7 @@ extension OperationCatalog {
             parameters: [uri],
             responses: ["204": Doc.empty("allowed: nginx may serve the file (keys are never allowed here; nginx proxies them to the API)", headers: [
                 "X-Reelhouse-Path": Doc.headerDoc(Schema.string(), "`{post key}/{listed name}`: the only path the edge opens or fetches"),
+                "X-Reelhouse-Disposition": Doc.headerDoc(Schema.string(), "the download only: the `Content-Disposition` that names it after the post"),
                 "Cache-Control": Doc.headerDoc(Schema.string(), "`max-age=` the token's remaining seconds (an image: an hour), how long the edge keeps this answer"),
             ])],
             errors: [403]
