@@ -7,6 +7,7 @@ import { ByteStore, createLoader, fetchBytes, MediaExpiredError } from '../../..
 import { retryAfterMs, backoffMs, isTransient, withRetries } from '../../../Web/js/player/retry.js';
 import { stallRemedy } from '../../../Web/js/player/stall.js';
 import { Prefetcher } from '../../../Web/js/player/prefetch.js';
+import { rememberedThroughput, throughputRecorder } from '../../../Web/js/player/link-memory.js';
 import { MediaPipe } from '../../../Web/js/player/media-pipe.js';
 import { LinkArbiter } from '../../../Web/js/player/arbiter.js';
 import { test, assert, equal, run } from './harness.js';
@@ -184,10 +185,14 @@ test('bitrate: unknown network starts low; throughput picks the highest affordab
   equal(chooseVariant(ladder, { throughputBps: 100_000 }), 0, 'the lowest is always possible');
 });
 
-test('bitrate: never above the element size × devicePixelRatio', () => {
-  equal(chooseVariant(ladder, { throughputBps: 50_000_000, maxShortEdge: 390 }), 1);
+test('bitrate: never above the smallest rung that covers the element size × devicePixelRatio', () => {
+  equal(chooseVariant(ladder, { throughputBps: 50_000_000, maxShortEdge: 390 }), 2, '540p covers 390 px; 360p would be soft;');
+  equal(chooseVariant(ladder, { throughputBps: 50_000_000, maxShortEdge: 484 }), 2, 'a 484×860 desktop box: 540p, not 360p;');
+  equal(chooseVariant(ladder, { throughputBps: 50_000_000, maxShortEdge: 540 }), 2);
+  equal(chooseVariant(ladder, { throughputBps: 50_000_000, maxShortEdge: 560 }), 2, 'within 5 % covers;');
   equal(chooseVariant(ladder, { throughputBps: 50_000_000, maxShortEdge: 1170 }), 4);
   equal(chooseVariant(ladder, { throughputBps: 50_000_000, maxShortEdge: 100 }), 0);
+  equal(chooseVariant(ladder, { throughputBps: 1_600_000, maxShortEdge: 1170 }), 1, 'the link still decides;');
 });
 
 test('bitrate: climbs only with buffer, steps down when starving', () => {
@@ -201,9 +206,29 @@ test('bitrate: climbs only with buffer, steps down when starving', () => {
 test('bitrate: on a link far faster than the rung above, climb at the next segment without a cushion', () => {
   // 50 Mbit/s: a 2 s segment of the 6 Mbit/s rung comes in 0.34 s, well under half of 2 s buffered.
   equal(chooseVariant(ladder, { throughputBps: 50_000_000, current: 0, bufferAhead: 2 }), 4);
-  equal(chooseVariant(ladder, { throughputBps: 50_000_000, current: 0, bufferAhead: 2, maxShortEdge: 600 }), 2, 'still capped by size;');
+  equal(chooseVariant(ladder, { throughputBps: 50_000_000, current: 0, bufferAhead: 2, maxShortEdge: 600 }), 3, 'still capped by size (720p covers 600 px);');
   // 10 Mbit/s (7 usable): 540p's segment takes 0.57 s, 720p's 0.86 s: with 1.5 s buffered only 540p is quick enough.
   equal(chooseVariant(ladder, { throughputBps: 10_000_000, current: 0, bufferAhead: 1.5 }), 2);
+});
+
+test('throughput remembered across visits: discounted, forgotten after a day, written at most every few seconds', () => {
+  localStorage.removeItem('reelhouse.throughput');
+  equal(rememberedThroughput(), null);
+  let clock = 1_000_000;
+  const record = throughputRecorder(() => clock);
+  const estimator = new ThroughputEstimator({ onChange: record });
+  estimator.sample(1_000_000, 1);           // 8 Mbit/s
+  equal(rememberedThroughput(clock), 6_400_000);
+  estimator.sample(4_000_000, 1);           // within 5 s: not written again
+  equal(rememberedThroughput(clock), 6_400_000);
+  clock += 6000;
+  estimator.sample(4_000_000, 1);
+  assert(rememberedThroughput(clock) > 6_400_000, 'a later estimate replaces it');
+  equal(rememberedThroughput(clock + 25 * 3600 * 1000), null, 'a day later it is forgotten');
+  const next = new ThroughputEstimator({ initial: rememberedThroughput(clock) });
+  equal(next.bitsPerSecond, rememberedThroughput(clock));
+  equal(chooseVariant(ladder, { throughputBps: next.bitsPerSecond, maxShortEdge: 1170 }) > 0, true, 'the next visit starts above the lowest rung;');
+  localStorage.removeItem('reelhouse.throughput');
 });
 
 test('throughput estimate: small transfers give only a floor until a real sample, then follow real ones', () => {
@@ -275,6 +300,28 @@ test('prefetch stops at its byte budget and never asks for what would not fit', 
   assert(store.bytes <= 1000, `within budget: ${store.bytes}`);
   equal(requested('budget').length, 2, 'master and media playlist only;');
   equal(requested('budget2').length, 0, 'nothing for the second item;');
+});
+
+test('prefetch warms the rung the link allows and the size calls for, not the lowest', async () => {
+  const store = new ByteStore(1_000_000);
+  const estimator = new ThroughputEstimator();
+  estimator.sample(2_000_000, 1);   // 16 Mbit/s measured: 720p is affordable, the 500-px box calls for 540p
+  const loader = createLoader({ store, estimator });
+  const prefetcher = new Prefetcher({ store, loader, estimator, shortEdge: () => 500 });
+  prefetcher.prefetch([fixtureItem(11, 'rung')]);
+  await waitIdle(prefetcher);
+  const fixture = (name) => new URL(`./fixtures/${name}`, location.href).href;
+  assert(store.has(fixture('540p/index.m3u8')), 'the 540p playlist is warm');
+  const asked = [...loader.prefetched].map((key) => String(key));
+  for (const name of ['540p/init_0.mp4', 'key', '540p/seg_00000.m4s']) {
+    assert(loader.prefetched.has(fixture(name)), `${name} was asked for: ${asked.join(' ')}`);
+  }
+  equal(requested('rung').filter((name) => name.includes('media-240p')).length, 0, 'not the lowest rung;');
+  // Unknown link: the lowest rung the item names, as before.
+  const cold = new Prefetcher({ store, loader, estimator: new ThroughputEstimator(), shortEdge: () => 500 });
+  cold.prefetch([fixtureItem(12, 'cold')]);
+  await waitIdle(cold);
+  assert(requested('cold').some((name) => name.includes('media-240p-encrypted.m3u8')), 'the lowest rung while the link is unknown');
 });
 
 test('prefetch cancels the download of an item that left the list and keeps none of its bytes', async () => {

@@ -12,9 +12,11 @@ const FLOOR_MIN_BYTES = 4_000;
  * estimate unknown for good, and the first video never left its lowest rung.
  */
 export class ThroughputEstimator {
-  constructor({ halfLife = 3 } = {}) {
+  /** `initial`: a remembered estimate to start from (link-memory.js); `onChange(bps)` hears each new estimate. */
+  constructor({ halfLife = 3, initial = null, onChange = null } = {}) {
     this.alpha = 1 - Math.pow(0.5, 1 / halfLife);
-    this.estimate = null;
+    this.estimate = Number.isFinite(initial) && initial > 0 ? initial : null;
+    this.onChange = onChange;
     this.small = { bytes: 0, seconds: 0 };
   }
 
@@ -29,6 +31,7 @@ export class ThroughputEstimator {
     if (seconds <= 0.001) return;
     const bps = (bytes * 8) / seconds;
     this.estimate = this.estimate === null ? bps : this.estimate + this.alpha * (bps - this.estimate);
+    this.onChange?.(this.estimate);
   }
 
   /** The estimate; else the small transfers' floor once there are a few kB of them; else null. */
@@ -43,8 +46,9 @@ export class ThroughputEstimator {
  * Index of the variant to play.
  * - Data saver on: always the lowest.
  * - Unknown network: start at the lowest variant (the one prefetch warms).
- * - Never above the element's pixel size × devicePixelRatio (short edge against short edge,
- *   so portrait and landscape compare alike); the lowest is always allowed.
+ * - Never above the smallest rung that covers the element's pixel size × devicePixelRatio
+ *   (short edge against short edge, so portrait and landscape compare alike): a 484-px-wide
+ *   box gets 540p, not the 360p below it; the lowest is always allowed.
  * - Up only when throughput × safety covers the variant's average bandwidth and the buffer
  *   holds a few seconds, or sooner when the next segment at the higher rung would download in
  *   under half of what is buffered (a fast link at the start: climb at the next segment, not
@@ -52,9 +56,13 @@ export class ThroughputEstimator {
  */
 export function chooseVariant(variants, { throughputBps = null, maxShortEdge = Infinity, bufferAhead = 0, current = null, safety = 0.7, segmentSeconds = 2, dataSaver = false } = {}) {
   if (dataSaver) return 0;                                     // the person asked for the lowest rung
+  const edge = (variant) => Math.min(variant.width, variant.height);
+  // Within 5 % counts as covering: 1080p covers a 1134-px box, not only a 1080-px one.
+  const covering = variants.map(edge).filter((short) => short * 1.05 >= maxShortEdge);
+  const cap = covering.length > 0 ? Math.min(...covering) : Infinity;
   const allowed = variants
     .map((variant, index) => ({ variant, index }))
-    .filter(({ variant, index }) => index === 0 || Math.min(variant.width, variant.height) <= maxShortEdge * 1.05);
+    .filter(({ variant, index }) => index === 0 || edge(variant) <= cap);
   if (throughputBps === null) return current ?? 0;
   const budget = throughputBps * safety;
   let best = 0;

@@ -3,8 +3,9 @@
 // arbiter that gives the video on screen the network first.
 import { playerError } from './errors.js';
 import { ByteStore, createLoader } from './loader.js';
-import { ThroughputEstimator } from './abr.js';
+import { ThroughputEstimator, shortEdgeOf } from './abr.js';
 import { Prefetcher } from './prefetch.js';
+import { rememberedThroughput, throughputRecorder } from './link-memory.js';
 import { LinkArbiter } from './arbiter.js';
 import { MsePlayer, mediaSourceClass } from './mse-player.js';
 import { NativePlayer, playsHlsNatively } from './native-player.js';
@@ -29,7 +30,8 @@ class UnsupportedPlayer {
 export function createEngine({ prefetch = true, maxPrefetchBytes = 6_000_000, prefetchSegments = 1, refreshItem = null, whenReachable = null } = {}) {
   // Playlists and keys the players read are kept here too, so the store is never tiny.
   const store = new ByteStore(Math.max(maxPrefetchBytes, 1_000_000));
-  const estimator = new ThroughputEstimator();
+  // Starts from the last visit's measure, so the first video need not start at the lowest rung.
+  const estimator = new ThroughputEstimator({ initial: rememberedThroughput(), onChange: throughputRecorder() });
   const arbiter = new LinkArbiter();
   const loader = createLoader({ store, estimator, arbiter });
   const recovery = createRecovery({ refreshItem, whenReachable });
@@ -38,7 +40,12 @@ export function createEngine({ prefetch = true, maxPrefetchBytes = 6_000_000, pr
   const retired = { mediaSourcesCreated: 0, sourceBufferReuses: 0, failedLoads: 0, stalls: 0, stallsRecovered: 0 };
   const total = (name) => players.reduce((sum, player) => sum + (player.stats?.[name] ?? 0), retired[name]);
   const held = (item) => players.some((player) => player.itemId === item.id);
-  const prefetcher = new Prefetcher({ store, loader, estimator, segments: prefetchSegments, arbiter, held, recovery });
+  // The size the feed shows videos at: any pooled element's (they all fill the same stage).
+  const shortEdge = () => {
+    const video = players.find((player) => player.video?.isConnected)?.video;
+    return video ? shortEdgeOf(video) : Infinity;
+  };
+  const prefetcher = new Prefetcher({ store, loader, estimator, segments: prefetchSegments, arbiter, held, recovery, shortEdge });
   let lastRendition = null;
 
   return {

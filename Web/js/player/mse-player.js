@@ -106,9 +106,12 @@ export class MsePlayer {
     let start = chooseVariant(session.variants, {
       throughputBps: this.estimator.bitsPerSecond, maxShortEdge: shortEdgeOf(this.video), dataSaver: dataSaverOn(),
     });
-    // What prefetch warmed starts at once; the rung climbs later if the network allows.
+    // What prefetch warmed starts at once: the rung chosen here when prefetch chose it too (it
+    // warms the rung the link allows), else the lowest it warmed; the rung climbs later if the
+    // network allows.
     const warm = item.media.prefetch && session.variants.findIndex((v) => v.uri === absolute(item.media.prefetch.playlist));
-    if (warm >= 0 && !dataSaverOn() && this.loader.store.has(absolute(item.media.prefetch.first_segment))) start = warm;
+    const chosenWarm = this.loader.store.has(session.variants[start].uri);
+    if (!chosenWarm && warm >= 0 && !dataSaverOn() && this.loader.store.has(absolute(item.media.prefetch.first_segment))) start = warm;
 
     await this.pipe.prepare(session.variants[start].codecs, signal);
     await this.switchTo(session, start);

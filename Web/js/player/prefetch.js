@@ -1,15 +1,26 @@
 // Warms what the next items need to start — master and media playlist, key, init and the first
-// segment of the starting (lowest) rung — into the engine's ByteStore, so a swipe appends from
-// memory. Bounded by the store's budget, one download at a time, each only when the arbiter
-// says the video on screen can spare the link, and cancelled for items the user has moved away
-// from. An item a player already holds is not warmed: that player downloads it itself.
+// segment — into the engine's ByteStore, so a swipe appends from memory. The rung is the one the
+// link allows (chooseVariant over the measured throughput and the size videos are shown at, as
+// the player will choose it); the lowest, which the feed item names, while the link is unknown,
+// with data saver on, or when the link calls for it. Bounded by the store's budget, one download
+// at a time, each only when the arbiter says the video on screen can spare the link, and
+// cancelled for items the user has moved away from. An item a player already holds is not
+// warmed: that player downloads it itself.
 // A 403/410 (the item's URLs expired) asks recovery.js for fresh ones, once, and goes on with
 // them, so the player that takes the item over starts with working URLs.
 import { fetchBytes, isExpired } from './loader.js';
+import { parseMaster, parseMedia } from './playlist.js';
+import { chooseVariant } from './abr.js';
+import { dataSaverOn } from './data-saver.js';
+
+const text = (bytes) => new TextDecoder().decode(bytes);
+const STOP = Symbol('stop');
 
 export class Prefetcher {
-  constructor({ store, loader, estimator, segments = 1, arbiter = null, held = () => false, recovery = null }) {
+  /** `shortEdge()`: the device pixels the feed's videos are shown at (abr.js shortEdgeOf). */
+  constructor({ store, loader, estimator, segments = 1, arbiter = null, held = () => false, recovery = null, shortEdge = () => Infinity }) {
     this.store = store;
+    this.shortEdge = shortEdge;
     this.loader = loader;
     this.estimator = estimator;
     this.segments = segments;
@@ -81,28 +92,62 @@ export class Prefetcher {
   /** Downloads what `item` names now; returns the MediaExpiredError that stopped it, if one did. */
   async warmUrls(item, controller) {
     const urls = this.urlsFor(item);
-    this.urlsByItem.set(item.id, urls);
-    let refused = null;
-    for (const url of urls) {
-      if (controller.signal.aborted) return null;
-      if (this.store.has(url)) continue;
-      if (this.store.bytes > this.store.maxBytes * 0.9) return null; // budget spent: stop here
-      await this.arbiter?.turn(null, controller.signal);
-      if (this.store.has(url) || this.store.pending.has(url)) continue;
-      this.loader.prefetched.add(url);
-      const download = fetchBytes(url, {
-        signal: controller.signal,
-        priority: 'low',
-        onSample: (bytes, seconds) => this.estimator.sample(bytes, seconds),
-      }).then((data) => { this.store.put(url, data); return data; }, (error) => {
-        if (isExpired(error)) refused = error;
-        return null;
-      });
-      this.store.pending.set(url, download);
-      try { await download; } finally { this.store.pending.delete(url); }
-      if (refused) return refused;
+    this.urlsByItem.set(item.id, urls);   // the same array: a rung chosen below is forgotten with it
+    for (let index = 0; index < urls.length; index += 1) {
+      const outcome = await this.fetchInto(urls[index], controller);
+      if (outcome === STOP) return null;
+      if (outcome) return outcome;
+      if (index === 0) {
+        const rung = await this.allowedRung(item, urls[0], controller);
+        if (rung === STOP) return null;
+        if (rung) urls.splice(1, urls.length - 1, ...rung);
+      }
     }
     return null;
+  }
+
+  /**
+   * The URLs that start the rung the link allows, its media playlist already warmed; null for
+   * the lowest rung the item names (unknown link, data saver, a slow link, or anything amiss).
+   */
+  async allowedRung(item, masterUrl, controller) {
+    const throughputBps = this.estimator.bitsPerSecond;
+    const master = this.store.peek(masterUrl);
+    if (throughputBps === null || dataSaverOn() || !master) return null;
+    let variants;
+    try { variants = parseMaster(text(master), masterUrl); } catch { return null; }
+    const chosen = variants[chooseVariant(variants, { throughputBps, maxShortEdge: this.shortEdge() })];
+    if (!chosen || chosen.uri === new URL(item.media.prefetch.playlist, location.href).href) return null;
+    const outcome = await this.fetchInto(chosen.uri, controller);
+    if (outcome === STOP) return STOP;
+    const playlist = this.store.peek(chosen.uri);
+    if (outcome || !playlist) return null;
+    let media;
+    try { media = parseMedia(text(playlist), chosen.uri); } catch { return null; }
+    const first = media.segments.slice(0, Math.max(1, this.segments));
+    return [chosen.uri, media.map?.uri, first[0]?.key?.uri, ...first.map((segment) => segment.uri)].filter(Boolean);
+  }
+
+  /** One URL into the store: null when it is there, STOP (cancelled, budget spent) or the refusal. */
+  async fetchInto(url, controller) {
+    if (controller.signal.aborted) return STOP;
+    if (this.store.has(url)) return null;
+    if (this.store.bytes > this.store.maxBytes * 0.9) return STOP; // budget spent: stop here
+    await this.arbiter?.turn(null, controller.signal);
+    if (this.store.has(url) || this.store.pending.has(url)) return null;
+    this.loader.prefetched.add(url);
+    let refused = null;
+    const download = fetchBytes(url, {
+      signal: controller.signal,
+      priority: 'low',
+      onSample: (bytes, seconds) => this.estimator.sample(bytes, seconds),
+    }).then((data) => { this.store.put(url, data); return data; }, (error) => {
+      if (isExpired(error)) refused = error;
+      return null;
+    });
+    this.store.pending.set(url, download);
+    try { await download; } finally { this.store.pending.delete(url); }
+    return refused;
   }
 
   cancelAll() { this.prefetch([]); }
