@@ -18,7 +18,10 @@ def test_login_form_wrong_password_then_sign_in_and_out(browser, library):
     page.click("form button[type=submit]")
     page.wait_for_selector(CURRENT)
 
-    page.click("#logout")
+    # Sign out is on Profile (the feed's top bar holds the feed's own controls only).
+    assert page.locator(".topbar").get_by_text("Sign out").count() == 0
+    page.goto("/profile")
+    page.get_by_role("button", name="Sign out").click()
     page.wait_for_selector("input[name=username]")
     assert page.locator("[data-item-id]").count() == 0
     assert context.request.get("/api/v1/me").status == 401

@@ -3,7 +3,6 @@
 // is kept through the sign-in form, so a deep link lands where it points after signing in.
 import { api } from './api.js';
 import { showLogin, hideLogin } from './auth/login.js';
-import { logout } from './auth/logout.js';
 import { startFeed } from './feed/feed.js';
 import { listFromQuery, listLabel } from './feed/list-source.js';
 import { createPlaybackService } from './playback/index.js';
@@ -11,7 +10,6 @@ import { prefetchEnabled } from './ui/preferences.js';
 import { watchConnectivity } from './ui/offline.js';
 import { startStoriesOffline } from './ui/stories-offline.js';
 import { toggleHelp } from './ui/help.js';
-import { showToast } from './ui/toast.js';
 import { createMediaRefresher } from './feed/media-refresh.js';
 import { createRouter } from './router.js';
 import { createScreenHost } from './screen-host.js';
@@ -177,12 +175,7 @@ async function boot() {
   }
 }
 
-async function signOut() {
-  try { await logout(); openLogin(); } catch { showToast("Couldn't sign out. Try again.", { kind: 'error' }); }
-}
-
 document.getElementById('boot-retry').addEventListener('click', boot);
-document.getElementById('logout').addEventListener('click', signOut);
 // A 401 on a screen (grid/lazy-grid.js) signs the app out.
 store.subscribe('session', (session) => { if (session === 'signed-out' && signedIn) openLogin(); });
 store.subscribe('library', () => {
