@@ -3,7 +3,7 @@
 // feed's pool on a lease of the playback service (the lease rules themselves: playback.test.js).
 import { test, assert, equal, run } from './harness.js';
 import { linkify, feedFromHereHref, parseTags, tagHref } from '../../../Web/js/detail/linkify.js';
-import { formatDuration } from '../../../Web/js/ui/format.js';
+import { formatDuration, formatElapsed } from '../../../Web/js/ui/format.js';
 import { resumeAt, resumeRule, createPositionSaver, DEFAULT_RESUME_RULE } from '../../../Web/js/watch/resume.js';
 import { castKind, castButtonVisible, castUrl, needsPlainSource } from '../../../Web/js/cast/cast-logic.js';
 import { chooseVariant } from '../../../Web/js/player/abr.js';
@@ -35,6 +35,13 @@ test('captions in the order the browser asks for, the rest as they came', () => 
   equal(inPreferredOrder(captions, ['pt-BR', 'en']).map((c) => c.language), ['pt-BR', 'pt', 'en', 'de']);
   equal(inPreferredOrder(captions, ['fr']).map((c) => c.language), ['de', 'en', 'pt-BR', 'pt']);
   equal(inPreferredOrder(captions, ['en-GB']).map((c) => c.language), ['en', 'de', 'pt-BR', 'pt']);
+});
+
+test('the full player counts whole seconds played: 7.6 s of 8 is not yet 0:08', () => {
+  equal(formatElapsed(7.6, 8), '0:07 / 0:08');
+  equal(formatElapsed(8, 8), '0:08 / 0:08');
+  equal(formatElapsed(NaN, 64.4), '0:00 / 1:04');
+  equal(formatElapsed(61.99, null), '1:01 / 0:00');
 });
 
 test('linkify: javascript: URLs stay text', () => {

@@ -32,3 +32,12 @@ export function formatDuration(seconds) {
   const s = String(total % 60).padStart(2, '0');
   return h ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
+
+/**
+ * "0:07 / 0:08": the time played (whole seconds gone by, as every player counts them) over the
+ * length. Rounded, 7.6 s of an 8-s clip read "0:08 / 0:08" as if it had ended.
+ */
+export function formatElapsed(current, total) {
+  const played = Number.isFinite(current) && current > 0 ? Math.floor(current) : 0;
+  return `${formatDuration(played) ?? '0:00'} / ${formatDuration(total) ?? '0:00'}`;
+}

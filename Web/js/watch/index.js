@@ -7,7 +7,7 @@
 import { LAYER } from '../playback/index.js';
 import { request } from '../api.js';
 import { h } from '../ui/dom.js';
-import { formatDuration } from '../ui/format.js';
+import { formatElapsed } from '../ui/format.js';
 import { icon } from '../ui/icons.js';
 import { resumeRule, resumeAt, createPositionSaver, SAVE_INTERVAL_MS } from './resume.js';
 import { wireCaptions } from './captions.js';
@@ -101,7 +101,7 @@ export function startWatch(container, { item, playback }) {
       ui.seek.max = String(total || 0);
       if (document.activeElement !== ui.seek || !ui.seek.matches(':active')) ui.seek.value = String(video.currentTime);
       ui.seek.style.setProperty('--p', `${total ? (video.currentTime / total) * 100 : 0}%`);
-      ui.time.textContent = `${formatDuration(video.currentTime) ?? '0:00'} / ${formatDuration(total) ?? '0:00'}`;
+      ui.time.textContent = formatElapsed(video.currentTime, total);
       if (started) saver.update(video.currentTime);
     }
     function renderPlaying() {
