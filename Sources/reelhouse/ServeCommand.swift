@@ -34,7 +34,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "A JSON config file (default: <data>/config.json when it exists).")
     var config: String?
 
-    /// Every setting's flag (listed below), parsed from the one declaration table.
+    /// Every setting's flag (listed below), parsed from the declarations (`ConfigurationSetting.all`).
     @Argument(parsing: .allUnrecognized, help: .hidden)
     var settingFlags: [String] = []
 
