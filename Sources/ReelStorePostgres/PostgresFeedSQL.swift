@@ -50,10 +50,7 @@ struct PostgresFeedSQL {
     mutating func appendConditions(userID: Int64, unresolved filter: FeedFilter, store: PostgresStore) async throws {
         let requested = try await filter.library.asyncMap { try await store.scope(userID: userID, requested: $0) }
         let user = bind(userID)
-        sql += " WHERE p.status = 'ready'"
-        sql += " AND NOT EXISTS (SELECT 1 FROM hidden_posts h WHERE h.user_id = \(user) AND h.post_id = p.id)"
-        // coalesce: a post with no uploader at all is never hidden.
-        sql += " AND coalesce(p.uploader_key, '') <> ALL(ARRAY(SELECT uploader_key FROM hidden_uploaders WHERE user_id = \(user)))"
+        appendReadyAndNotHidden(user)
         if let wanted = ResolvedFeedFilter.wantedTags(filter) {
             sql += " AND EXISTS (SELECT 1 FROM post_tag_ids x JOIN tags t ON t.id = x.tag_id WHERE x.post_id = p.id AND t.name_key = ANY(\(bind(wanted.map(TagName.key)))))"
         }
@@ -80,10 +77,17 @@ struct PostgresFeedSQL {
     /// no query before it (no library was asked for by name).
     mutating func appendUnfilteredConditions(userID: Int64) {
         let user = bind(userID)
+        appendReadyAndNotHidden(user)
+        appendGrantedLibraries(user)
+    }
+
+    /// Ready posts the viewer has not hidden, nor hidden the uploader of (`user`: the viewer's
+    /// bound id). How both `appendConditions` variants begin.
+    private mutating func appendReadyAndNotHidden(_ user: String) {
         sql += " WHERE p.status = 'ready'"
         sql += " AND NOT EXISTS (SELECT 1 FROM hidden_posts h WHERE h.user_id = \(user) AND h.post_id = p.id)"
+        // coalesce: a post with no uploader at all is never hidden.
         sql += " AND coalesce(p.uploader_key, '') <> ALL(ARRAY(SELECT uploader_key FROM hidden_uploaders WHERE user_id = \(user)))"
-        appendGrantedLibraries(user)
     }
 
     /// The libraries the viewer may see: every one for an owner, their grants for a member.

@@ -81,8 +81,7 @@ struct MediaAuthController {
         }
         let now = Int64(check.now().timeIntervalSince1970)
         let seconds = min(allowed.expiry.map { $0 - now } ?? Self.answerSeconds, Self.answerSeconds)
-        let disposition = name == allowed.entry.media.download ? DownloadName.contentDisposition(for: allowed.entry.post) : nil
-        return ("\(postKey)/\(name)", seconds, disposition)
+        return ("\(postKey)/\(name)", seconds, DownloadName.contentDisposition(serving: name, of: allowed.entry))
     }
 
     static func refusal(_ error: APIError) -> Response {

@@ -19,6 +19,12 @@ enum DownloadName {
         return stem + ".mp4"
     }
 
+    /// The header for `name` when it is `entry`'s download; nil for every other file. What the
+    /// media route sends and what the edge's check hands nginx.
+    static func contentDisposition(serving name: String, of entry: ReadyPostCache<Int64>.Entry) -> String? {
+        name == entry.media.download ? contentDisposition(for: entry.post) : nil
+    }
+
     static func contentDisposition(for post: Post) -> String {
         let name = fileName(for: post)
         let ascii = String(String.UnicodeScalarView(

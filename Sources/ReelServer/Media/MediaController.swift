@@ -61,8 +61,8 @@ struct MediaController {
             return MediaFileResponder.key(key, request: request)
         case .file(let name):
             var response = try await serveListed(name, of: allowed.entry, cacheControl: Self.immutable, request: request, context: context)
-            if name == allowed.entry.media.download {
-                response.headers[.contentDisposition] = DownloadName.contentDisposition(for: allowed.entry.post)
+            if let disposition = DownloadName.contentDisposition(serving: name, of: allowed.entry) {
+                response.headers[.contentDisposition] = disposition
             }
             return response
         }

@@ -7,9 +7,6 @@ import { formatDate, displayName, formatDuration } from '../ui/format.js';
 import { linkify, tagHref, uploaderHref } from './linkify.js';
 import { postTitle } from '../grid/post-title.js';
 
-/** The title grids show (the server sends `title` with the detail; grid/post-title.js). */
-export const titleOf = postTitle;
-
 function descriptionNodes(text) {
   return linkify(text).map((part) => {
     if (part.kind === 'link') return h('a', { href: part.href, target: '_blank', rel: 'noopener noreferrer' }, part.text);
@@ -31,7 +28,7 @@ function poster(item) {
   return h('div', { class: 'detail-hero', style: `--ratio: ${ratio}` },
     image ? h('img', { class: 'detail-poster', src: image.url, alt: '', decoding: 'async' }) : null,
     item.kind === 'video'
-      ? h('button', { type: 'button', class: 'detail-hero-play', 'data-action': 'play', 'aria-label': `Play ${titleOf(item)}` }, h('span', { innerHTML: icon('play') }))
+      ? h('button', { type: 'button', class: 'detail-hero-play', 'data-action': 'play', 'aria-label': `Play ${postTitle(item)}` }, h('span', { innerHTML: icon('play') }))
       : null);
 }
 
@@ -74,7 +71,7 @@ export function renderDetail(item, { isOwner }) {
   return h('article', { class: 'detail', 'data-post-id': String(item.id) },
     poster(item),
     h('div', { class: 'detail-body' },
-      h('h2', { class: 'detail-title', id: `detail-title-${item.id}` }, titleOf(item)),
+      h('h2', { class: 'detail-title', id: `detail-title-${item.id}` }, postTitle(item)),
       h('p', { class: 'detail-byline' }, 'by ',
         h('a', { href: uploaderHref(item.uploader || name), 'data-internal': '', class: 'detail-uploader' }, item.uploader || name),
         item.uploader && item.username ? h('span', { class: 'detail-username' }, ` @${item.username.replace(/^@/, '')}`) : null),

@@ -8,7 +8,8 @@
 // edit, and `postDeleted` { id } after a delete, so a grid drops the cover.
 import { h, useStylesheet, copyText } from '../ui/dom.js';
 import { detailApi } from './detail-api.js';
-import { renderDetail, titleOf } from './detail-view.js';
+import { renderDetail } from './detail-view.js';
+import { postTitle } from '../grid/post-title.js';
 import { openEditor, confirmDelete, openCollections, closePanel } from './owner-tools.js';
 import { feedFromHereHref } from './linkify.js';
 import { showToast } from '../ui/toast.js';
@@ -192,7 +193,7 @@ export function openDetail(postId, { navigate, context = null, playback = null, 
     item = video;
     isOwner = me?.role === 'owner';
     render();
-    document.title = `${titleOf(item)} · Reelhouse`;
+    document.title = `${postTitle(item)} · Reelhouse`;
   }, (error) => {
     if (closed) return;
     body.replaceChildren(h('p', { class: 'detail-status', role: 'alert' },
