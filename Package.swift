@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ReelModels", targets: ["ReelModels"]),
         .library(name: "ReelMedia", targets: ["ReelMedia"]),
         .library(name: "ReelKit", targets: ["ReelKit"]),
+        .library(name: "ReelFeatures", targets: ["ReelFeatures"]),
         .executable(name: "reelkit-demo", targets: ["reelkit-demo"]),
     ],
     dependencies: [
@@ -257,6 +258,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The iPhone app's screen models: every screen's state and behaviour over ReelKit, as
+        // `@Observable` classes on the main actor. No SwiftUI, so Linux builds and tests them;
+        // the app in Apps/iOS only binds views to them.
+        .target(
+            name: "ReelFeatures",
+            dependencies: ["ReelKit", "ReelModels"],
+            swiftSettings: swiftSettings
+        ),
+
         // Walks a server's feed headlessly through ReelKit and prints what a user would have seen.
         .executableTarget(
             name: "reelkit-demo",
@@ -298,6 +308,10 @@ let package = Package(
         // ReelKit against the in-process server over real HTTP on 127.0.0.1.
         .testTarget(name: "ReelKitLiveTests",
                     dependencies: ["ReelTestFiles", "ReelKit", "ReelKitTestDoubles", "ReelModels", "ReelHLS", "ReelServer", "ReelStore", "ReelStoreSQLite", "ReelTestSupport"],
+                    swiftSettings: swiftSettings),
+        // The screen models against the in-process server over real HTTP, with a manual clock.
+        .testTarget(name: "ReelFeaturesTests",
+                    dependencies: ["ReelFeatures", "ReelTestFiles", "ReelKit", "ReelKitTestDoubles", "ReelModels", "ReelServer", "ReelStore", "ReelStoreSQLite", "ReelTestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelHLS", "ReelModels"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),

@@ -40,6 +40,8 @@ public actor LiveServer {
     public private(set) var importWait: Duration = .seconds(20)
     private var group: ServiceGroup?
     private var running: Task<Void, any Error>?
+    /// Settings a test changes (a low rate limit, say), applied at every `start()`.
+    private var adjustments: [@Sendable (inout ServerConfiguration) -> Void] = []
     /// Why the last `start()`'s services ended with an error, if they did.
     private var startFailure: String?
 
@@ -59,7 +61,7 @@ public actor LiveServer {
         var ids: [Int64] = []
         for index in 0..<videos {
             let post = try await TestMedia.publishVideo(
-                name: "clip-\(index)", store: store, mediaRoot: root.appendingPathComponent("media"), tags: ["live"], segments: 2, segmentBytes: 20_000
+                name: "clip-\(index)", store: store, mediaRoot: root.appendingPathComponent("media"), tags: ["live"], segments: 2, segmentBytes: 20_000, withDownload: true
             )
             ids.append(post.id)
         }
@@ -77,10 +79,11 @@ public actor LiveServer {
         configuration.credentialCacheSeconds = 0
         configuration.mediaTokenWindowSeconds = tokenWindowSeconds
         configuration.mediaTokenMarginSeconds = tokenWindowSeconds < 3600 ? 0 : configuration.mediaTokenMarginSeconds
+        for adjust in adjustments { adjust(&configuration) }
         // Uploads import through real ffprobe on a worker for upload imports only; no
         // transcode worker runs, so the posts' transcode jobs stay queued.
         let dataFolder = DataFolder(root: root)
-        let policy = UploadPolicy()
+        let policy = UploadPolicy(maxBytes: Int64(configuration.uploadMaxBytes), compressAboveBytes: Int64(configuration.uploadCompressAboveBytes))
         let importer = Importer(dataFolder: dataFolder, store: store, runner: FoundationProcessRunner(), limits: .default, sources: SourceStore(dataFolder: dataFolder))
         let uploadStorage = LocalUploadStorage(root: dataFolder.uploadsRoot)
         let uploads = UploadDependencies(
@@ -120,6 +123,11 @@ public actor LiveServer {
 
     public func setTokenWindow(_ seconds: Int) {
         tokenWindowSeconds = seconds
+    }
+
+    /// Changes a setting from the next `start()` on.
+    public func configure(_ change: @escaping @Sendable (inout ServerConfiguration) -> Void) {
+        adjustments.append(change)
     }
 
     /// Takes effect at the next `start()`.

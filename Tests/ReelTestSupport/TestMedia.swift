@@ -11,7 +11,8 @@ public enum TestMedia {
     @discardableResult
     public static func publishVideo(
         name: String, store: SQLiteStore, mediaRoot: URL, tags: [String] = [], encrypted: Bool = true, kind: PostKind = .video,
-        segments: Int = 1, segmentBytes: Int = 1000, posterHash: String? = nil, libraryID: Int64 = Post.defaultLibraryID
+        segments: Int = 1, segmentBytes: Int = 1000, posterHash: String? = nil, libraryID: Int64 = Post.defaultLibraryID,
+        withDownload: Bool = false
     ) async throws -> Post {
         let (post, _) = try await store.insertPost(
             NewPost(kind: kind, folderName: name, metadata: PostMetadata(description: "about \(name)", uploader: "Up", username: "up", tags: tags),
@@ -33,6 +34,8 @@ public enum TestMedia {
             try Data((0..<segmentBytes).map { UInt8(($0 + index) % 251) }).write(to: folder.appendingPathComponent("240p/\(name)"))
         }
         try Data(repeating: UInt8(post.id % 200), count: 300).write(to: folder.appendingPathComponent("poster.jpg"))
+        // Not a playable MP4: bytes that stand for the progressive download file.
+        if withDownload { try Data("download of \(name)".utf8).write(to: folder.appendingPathComponent("download.mp4")) }
         let published = PublishedMedia(
             duration: 2 * Double(segments), width: 240, height: 426, hasSourceAudio: true, encrypted: encrypted, masterPlaylist: "master.m3u8",
             renditions: [Rendition(name: "240p", width: 240, height: 426, frameRate: 30, bandwidth: 400_000, averageBandwidth: 300_000,
@@ -40,7 +43,7 @@ public enum TestMedia {
                                    segments: names.map { "240p/\($0)" })],
             poster: ImageFile(path: "poster.jpg", width: 240, height: 426,
                               contentHash: posterHash ?? String(UInt64(post.id) &* 0x9E37_79B9_7F4A_7C15, radix: 16)),
-            thumbnail: nil, download: nil, images: []
+            thumbnail: nil, download: withDownload ? "download.mp4" : nil, images: []
         )
         try await store.publish(postID: post.id, media: published, key: encrypted ? Data(repeating: 9, count: 16) : nil)
         guard let published = try await store.post(id: post.id) else { throw TestSupportError("post \(post.id) vanished after publishing") }

@@ -30,6 +30,12 @@ extension ReelClient {
         return Self.uploadStatus(location: location, response)
     }
 
+    /// The largest upload the server takes (tus discovery's `Tus-Max-Size`), nil when it
+    /// names none: a client refuses a bigger file before sending a byte.
+    public func uploadLimit() async throws(ReelAPIError) -> Int64? {
+        try await send("OPTIONS", "/api/v1/uploads", extraHeaders: Self.tusHeaders).headers["tus-max-size"].flatMap { Int64($0) }
+    }
+
     /// Asks how many bytes the server has (to resume after a pause, a crash or a relaunch).
     public func uploadStatus(at location: String) async throws(ReelAPIError) -> UploadStatus {
         Self.uploadStatus(location: location, try await send("HEAD", location, extraHeaders: Self.tusHeaders))
