@@ -20,6 +20,8 @@ suite() {  # suite NAME COMMAND…
 }
 
 status=0
+# The iPhone app: every file parses and no view does I/O (nothing here can type-check SwiftUI).
+suite ios scripts/check-ios-app.sh || status=1
 suite swift scripts/swift-test.sh || status=1
 suite e2e $PY -m pytest -q --durations=8 Tests/e2e --ignore=Tests/e2e/test_postgres_serve.py || status=1
 # shellcheck disable=SC2086  # E2E_POSTGRES is a list of files (the Makefile's)

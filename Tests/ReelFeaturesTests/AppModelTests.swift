@@ -100,6 +100,22 @@ import Testing
         }
     }
 
+    @Test func theFeedOpensInTheOrderChosenInProfile() async throws {
+        try await withHarness(videos: 3) { harness in
+            let app = AppModel(credentials: InMemoryCredentialStore(), environment: harness.appEnvironment())
+            app.serverAddress = harness.server.baseURL.absoluteString
+            await app.signIn(.apiKey(harness.server.ownerKey))
+            #expect(app.session?.feed.mode == nil)
+            app.session?.profile.preferences.startMode = FeedMode.latest.rawValue
+            await app.signOut()
+            await app.signIn(.apiKey(harness.server.ownerKey))
+            let feed = try #require(app.session?.feed)
+            #expect(feed.mode == .latest)
+            await feed.start()
+            #expect(feed.servedMode == .latest && feed.items.map(\.id) == harness.server.videoIDs.reversed())
+        }
+    }
+
     @Test func aLinkThatArrivesBeforeSignInOpensAfterIt() async throws {
         try await withHarness(videos: 2) { harness in
             let app = AppModel(credentials: InMemoryCredentialStore(), environment: harness.appEnvironment())

@@ -48,10 +48,22 @@ import Testing
             harness.clock.advance(by: 1)
             await model.tick()
             #expect(model.progress == held && model.isPaused)
+            #expect(model.isHeld)
             model.holdEnded()
             harness.clock.advance(by: 0.5)
             await model.tick()
-            #expect(model.progress > held)
+            #expect(model.progress > held && !model.isHeld)
+
+            // The app in the background: time passes, the story waits.
+            model.enterBackground()
+            let away = model.progress
+            harness.clock.advance(by: 30)
+            await model.tick()
+            #expect(model.progress == away && model.isPaused && !model.isHeld)
+            model.enterForeground()
+            harness.clock.advance(by: 0.5)
+            await model.tick()
+            #expect(model.progress > away && !model.isPaused)
 
             await model.tapRight()
             #expect(model.segmentIndex == 1 && model.currentItem?.id == harness.server.videoIDs[1])

@@ -18,12 +18,13 @@ public final class SignedInSession {
 
     public init(context: FeatureContext, slots: [AnyPlayerSlot]) {
         self.context = context
-        feed = FeedModel(context: context, slots: slots)
+        profile = ProfileModel(context: context)
+        // The order the person chose in Profile; nil lets the server pick.
+        feed = FeedModel(context: context, slots: slots, mode: profile.preferences.startMode.flatMap(FeedMode.init(rawValue:)))
         stories = StoriesModel(context: context)
         discover = DiscoverModel(context: context)
         search = SearchModel(context: context)
         favorites = GridModel(context: context, source: .favorites)
-        profile = ProfileModel(context: context)
         create = CreateModel(context: context)
     }
 

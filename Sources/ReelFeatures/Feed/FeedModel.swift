@@ -52,7 +52,7 @@ public final class FeedModel {
     /// Why For You chose the item on screen ("Because you liked …"); nil in other modes.
     public var currentReason: String? { current?.reason }
     /// The item each slot shows: the view puts slot i's player on the page of that item.
-    public var slotContents: [Int64?] { session.pool.contents }
+    public private(set) var slotContents: [Int64?] = []
     public func state(of id: Int64) -> PostState {
         postStates[id] ?? items.first { $0.id == id }.map { PostState(isFavorited: $0.isFavorited, rating: $0.rating) } ?? PostState()
     }
@@ -102,6 +102,7 @@ public final class FeedModel {
         for slot in slots { slot.unload() }
         session = Self.session(context: context, slots: slots, mode: mode, filter: filter, pageSize: pageSize)
         items = []
+        slotContents = session.pool.contents
         currentIndex = 0
         error = nil
     }
@@ -122,6 +123,7 @@ public final class FeedModel {
 
     private func sync() {
         items = session.window.items.compactMap { session.videos[$0] }
+        slotContents = session.pool.contents
         currentIndex = session.window.currentIndex
         servedMode = session.servedMode
     }

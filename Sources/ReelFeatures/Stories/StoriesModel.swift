@@ -19,6 +19,9 @@ public final class StoriesModel {
     public private(set) var segmentIndex = 0
     public private(set) var progress: Double = 0
     public private(set) var isPaused = false
+    /// The person is holding the story (a video pauses with the bars); `isPaused` also covers
+    /// waiting for a first frame, a stall and the background, when a video keeps loading.
+    public private(set) var isHeld = false
     public private(set) var isLiked = false
     /// Who saw the item on screen, when it is the person's own (newest first).
     public private(set) var viewers: [APIStoryViewer] = []
@@ -78,8 +81,13 @@ public final class StoriesModel {
     public func swipeLeft() async { session.nextUser(); await sync() }
     public func swipeRight() async { session.previousUser(); await sync() }
     public func swipeDown() { close() }
-    public func holdBegan() { session.holdBegan(); isPaused = true }
-    public func holdEnded() { session.holdEnded(); isPaused = session.player.map { !$0.isPlaying } ?? false }
+    public func holdBegan() { session.holdBegan(); isHeld = true; isPaused = true }
+    public func holdEnded() { session.holdEnded(); isHeld = false; isPaused = session.player.map { !$0.isPlaying } ?? false }
+
+    /// The app leaves the screen: the story's time stops (and comes back with it), apart from
+    /// any hold.
+    public func enterBackground() { session.setBackground(true); isPaused = true }
+    public func enterForeground() { session.setBackground(false); isPaused = session.player.map { !$0.isPlaying } ?? false }
 
     /// The view shows the item's first frame: its time starts and it counts as seen.
     public func firstFrameShown(_ itemID: Int64) async {

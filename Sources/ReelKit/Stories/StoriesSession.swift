@@ -173,6 +173,16 @@ public final class StoriesSession {
         }
     }
 
+    /// The app left the screen (true) or came back (false): the item's time stops meanwhile,
+    /// apart from a hold the person may still be making.
+    public func setBackground(_ background: Bool) {
+        let now = clock.now()
+        _ = drive {
+            if background { $0.pause(.background, at: now) } else { $0.resume(.background, at: now) }
+            return []
+        }
+    }
+
     /// The UI shows `itemID`'s first frame (photo decoded, video playing): its time starts and
     /// it counts as seen. A late report for an item no longer on screen changes nothing.
     public func firstFrameShown(itemID: Int64) {
