@@ -12,18 +12,7 @@ import Testing
 
 /// Create against the live server's tus endpoint and its real ffprobe import.
 @Suite(.serialized) @MainActor struct CreateModelTests {
-    /// A 2-second clip made by ffmpeg.
-    static func makeClip() throws -> URL {
-        let url = TemporaryFolder.fresh("reelfeatures-clip", suffix: ".mp4")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=240x426:rate=15",
-                             "-t", "2", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", url.path]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestSupportError("ffmpeg could not make a clip") }
-        return url
-    }
+    static func makeClip() throws -> URL { try TestMedia.makeClip(prefix: "reelfeatures-clip") }
 
     @Test func filesTheServerWouldRefuseAreRefusedBeforeAnyByteIsSent() async throws {
         try await withHarness(videos: 0, configure: { $0.uploadMaxBytes = 2000 }) { harness in

@@ -75,20 +75,11 @@ func withHarness(
     videos: Int = 4, synthetic: Int = 0, configure: (@Sendable (inout ServerConfiguration) -> Void)? = nil,
     _ body: (Harness) async throws -> Void
 ) async throws {
-    let server = try await LiveServer(videos: videos, synthetic: synthetic)
-    if let configure { await server.configure(configure) }
-    try await server.start()
-    let harness = Harness(server: server)
-    defer { harness.remove() }
-    do {
+    try await withLiveServer(videos: videos, synthetic: synthetic, configure: configure) { server in
+        let harness = Harness(server: server)
+        defer { harness.remove() }
         try await body(harness)
-    } catch {
-        await server.stop()
-        await server.remove()
-        throw error
     }
-    await server.stop()
-    await server.remove()
 }
 
 /// Waits (real time, bounded) until `condition` holds: for work the models start in the

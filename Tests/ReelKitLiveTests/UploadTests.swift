@@ -5,6 +5,7 @@ import ReelTestSupport
 import ReelStoreSQLite
 import Testing
 import ReelTestFiles
+import ReelKitTestDoubles
 
 /// `ReelUploader` against the real server's tus endpoint: interrupted, resumed, published.
 @Suite(.serialized) struct UploadTests {
@@ -15,7 +16,8 @@ import ReelTestFiles
         try await withLiveServer(videos: 0, synthetic: 0) { server in
             let chunk = Int(size / 5) + 1
             // The third PATCH never reaches the server, as on a train going into a tunnel.
-            let flaky = DroppingTransport(base: URLSessionTransport(), dropPatch: 3)
+            let flaky = ConditionedTransport()
+            await flaky.drop("PATCH", nth: 3)
             let client = ReelClient(baseURL: server.baseURL, credentials: .apiKey(server.ownerKey), transport: flaky)
             let uploader = ReelUploader(client: client, chunkSize: chunk)
             let metadata = ["filename": "kit clip.mp4", "description": "from ReelKit", "tags": "kit,upload", "filter": "warm"]
@@ -86,43 +88,7 @@ import ReelTestFiles
         }
     }
 
-    private func makeClip() throws -> URL {
-        let url = TemporaryFolder.fresh("reelkit-upload", suffix: ".mp4")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=240x426:rate=15",
-                             "-t", "2", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", url.path]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CancellationError() }
-        return url
-    }
-}
-
-/// Passes requests through, except that the n-th PATCH fails as if the network dropped.
-final class DroppingTransport: HTTPTransport {
-    let base: any HTTPTransport
-    private let counter: PatchCounter
-
-    init(base: any HTTPTransport, dropPatch: Int) {
-        self.base = base
-        counter = PatchCounter(drop: dropPatch)
-    }
-
-    func send(_ request: HTTPRequestValue) async throws(ReelAPIError) -> HTTPResponseValue {
-        if request.method == "PATCH", await counter.shouldDrop() { throw .offline("connection dropped (test)") }
-        return try await base.send(request)
-    }
-}
-
-actor PatchCounter {
-    private var seen = 0
-    let drop: Int
-    init(drop: Int) { self.drop = drop }
-    func shouldDrop() -> Bool {
-        seen += 1
-        return seen == drop
-    }
+    private func makeClip() throws -> URL { try TestMedia.makeClip(prefix: "reelkit-upload") }
 }
 
 actor LocationBox {

@@ -187,11 +187,12 @@ public actor LiveServer {
 
 /// Runs `body` against a started server and always stops and deletes it afterwards.
 public func withLiveServer(
-    videos: Int, synthetic: Int, tokenWindowSeconds: Int = 3600, isolation: isolated (any Actor)? = #isolation,
-    _ body: (LiveServer) async throws -> Void
+    videos: Int, synthetic: Int, tokenWindowSeconds: Int = 3600, configure: (@Sendable (inout ServerConfiguration) -> Void)? = nil,
+    isolation: isolated (any Actor)? = #isolation, _ body: (LiveServer) async throws -> Void
 ) async throws {
     let server = try await LiveServer(videos: videos, synthetic: synthetic)
     await server.setTokenWindow(tokenWindowSeconds)
+    if let configure { await server.configure(configure) }
     try await server.start()
     do {
         try await body(server)

@@ -2,6 +2,7 @@ import Foundation
 import ReelModels
 import ReelStore
 import ReelStoreSQLite
+import ReelTestFiles
 
 /// Media makers for tests that need a published post without running ffmpeg: small but
 /// well-formed HLS files on disk (master, one 240p rung, init, segments, a poster) and the
@@ -48,6 +49,21 @@ public enum TestMedia {
         try await store.publish(postID: post.id, media: published, key: encrypted ? Data(repeating: 9, count: 16) : nil)
         guard let published = try await store.post(id: post.id) else { throw TestSupportError("post \(post.id) vanished after publishing") }
         return published
+    }
+}
+
+extension TestMedia {
+    /// A real 2-second H.264 clip made by ffmpeg, for uploads through the server's ffprobe import.
+    public static func makeClip(prefix: String = "upload") throws -> URL {
+        let url = TemporaryFolder.fresh(prefix, suffix: ".mp4")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=240x426:rate=15",
+                             "-t", "2", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", url.path]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw TestSupportError("ffmpeg could not make a clip") }
+        return url
     }
 }
 
