@@ -323,7 +323,7 @@ let package = Package(
         .testTarget(name: "ReelStoreContractTests", dependencies: ["ReelStoreSQLite", "ReelStorePostgres", "ReelStore", "ReelStoreCore", "ReelModels", "ReelRank", "ReelForYou", "ReelTestFiles", "ReelTestSupport"],
                     swiftSettings: swiftSettings),
         // Each backend's own: SQLite's migrations, query plans, file sharing and benchmarks; PostgreSQL's.
-        .testTarget(name: "ReelStoreSQLiteTests", dependencies: ["ReelStoreSQLite", "ReelStorePostgres", "ReelStore", "ReelStoreCore", "ReelModels", "ReelTestFiles", "ReelTestSupport"],
+        .testTarget(name: "ReelStoreSQLiteTests", dependencies: ["ReelStoreSQLite", "ReelStorePostgres", "ReelStore", "ReelStoreCore", "ReelModels", "ReelForYou", "ReelTestFiles", "ReelTestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReelStorePostgresTests",
                     dependencies: [

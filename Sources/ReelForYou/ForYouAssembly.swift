@@ -86,9 +86,10 @@ public struct ForYouAssembly: Sendable {
     /// exploration in its weighted shuffle (drawn from the cursor), blended by `FeedBlender`.
     public func page(
         described: [Int64: Candidate], exploring: [Int64], recycled: [Int64], profile: UserProfile, lengthPrior: LengthPrior,
-        position: ForYouPosition, now: Date, previousUploader: String?
+        position: ForYouPosition, now: Date, previousUploader: String?, tagShares: [String: Double] = [:]
     ) -> [ScoredCandidate] {
-        let scorer = ForYouScorer(lengthPrior: lengthPrior)
+        var scorer = ForYouScorer(lengthPrior: lengthPrior)
+        scorer.tagShares = tagShares
         func candidate(_ id: Int64, _ origin: Set<CandidateSource>) -> Candidate? {
             guard var candidate = described[id] else { return nil }
             candidate.sources = origin

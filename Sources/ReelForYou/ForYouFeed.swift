@@ -44,13 +44,17 @@ public struct ForYouItem: Sendable, Equatable {
 public struct ForYouFeed: Sendable {
     let source: any ForYouSource
     let feed: any FeedStore
+    /// The share of the library's posts each tag is on (lowercased names), for reasons: a tag
+    /// on nearly every post is never given as one. The server caches it; empty: every tag may be.
+    let tagShares: @Sendable () async -> [String: Double]
 
     /// The largest page served (the shuffled feed's bound).
     public static let maxPage = 500
 
-    public init(source: any ForYouSource, feed: any FeedStore) {
+    public init(source: any ForYouSource, feed: any FeedStore, tagShares: @escaping @Sendable () async -> [String: Double] = { [:] }) {
         self.source = source
         self.feed = feed
+        self.tagShares = tagShares
     }
 
     /// Events other than impressions the person has sent, counted up to `atMost` (the default
@@ -123,7 +127,7 @@ public struct ForYouFeed: Sendable {
             described: try await describe(assembly.described(exploring: exploring, recycled: recycled)),
             exploring: exploring, recycled: recycled, profile: ForYouAssembly.respelled(profile, spelling),
             lengthPrior: LengthPrior(counts: try await source.lengthBuckets()),
-            position: position, now: now, previousUploader: previousUploader
+            position: position, now: now, previousUploader: previousUploader, tagShares: await tagShares()
         )
         return try await present(page, userID: userID)
     }

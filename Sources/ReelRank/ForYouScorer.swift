@@ -39,6 +39,11 @@ public struct ForYouScorer: Sendable {
     /// A candidate carrying a tag the person rejected (`UserProfile.avoidedTags`) keeps this
     /// share of its score, and of its weight in exploration.
     public var avoidedTagFactor = 0.2
+    /// The share of the library's posts each tag is on (lowercased names). A tag on at least
+    /// `commonTagShare` of them still scores, but is never the reason given: "because you like
+    /// #demo" on every item explains nothing.
+    public var tagShares: [String: Double] = [:]
+    public var commonTagShare = 0.5
 
     public init(lengthPrior: LengthPrior = .neutral) {
         self.lengthPrior = lengthPrior
@@ -64,10 +69,17 @@ public struct ForYouScorer: Sendable {
             (popularityWeight * candidate.popularity, .popular),
             (freshWeight * fresh, .new),
         ]
-        if let bestTag, tag > 0 { parts.append((tagWeight * tag, .tag(bestTag.tag))) }
         if let name = candidate.uploader, uploader > 0 { parts.append((uploaderWeight * uploader, .uploader(name))) }
+        let relevance = parts.reduce(0) { $0 + $1.value } + tagWeight * tag
+        // The tag named as the reason is the best one that says something about this post.
+        let telling = candidate.tags.filter { (tagShares[$0.lowercased()] ?? 0) < commonTagShare }
+            .map { (tag: $0, affinity: profile.tagAffinity[$0] ?? 0) }
+            .max { $0.affinity != $1.affinity ? $0.affinity < $1.affinity : $0.tag > $1.tag }
+        if let telling, topTag > 0, telling.affinity > 0 {
+            let share = telling.affinity / topTag
+            parts.append((tagWeight * share * share, .tag(telling.tag)))
+        }
 
-        let relevance = parts.reduce(0) { $0 + $1.value }
         let total = relevance * pow(lengthPrior.lift(seconds: candidate.durationSeconds), lengthExponent)
             * pow(tagFatigue, exposure(of: candidate, profile: profile))
             * avoidance(of: candidate, profile: profile)

@@ -31,6 +31,19 @@ import Testing
         #expect(scorer.score(candidate(10, tags: ["birds"], uploader: "zed"), profile: profile, now: now).reason == .popular)
     }
 
+    @Test func aTagOnNearlyEveryPostScoresButIsNeverTheReason() {
+        var scorer = ForYouScorer()
+        scorer.tagShares = ["cats": 0.97, "dogs": 0.1]
+        let both = scorer.score(candidate(10, tags: ["Cats", "dogs"]), profile: profile, now: now)
+        #expect(both.reason == .tag("dogs"), "the tag that says something about this post")
+        let onlyCommon = scorer.score(candidate(11, tags: ["cats"], added: now.addingTimeInterval(-3_600), sources: [.fresh]), profile: profile, now: now)
+        #expect(onlyCommon.reason == .new)
+        // The common tag still counts in the score: the ranking does not change.
+        #expect(abs(scorer.score(candidate(12, tags: ["cats"]), profile: profile, now: now).score - scorer.tagWeight) < 1e-12)
+        scorer.tagShares = [:]
+        #expect(scorer.score(candidate(10, tags: ["cats", "dogs"]), profile: profile, now: now).reason == .tag("cats"))
+    }
+
     @Test func affinitiesAreScaledByThePersonsStrongest() {
         let scorer = ForYouScorer()
         let cats = scorer.score(candidate(10, tags: ["cats"]), profile: profile, now: now).score

@@ -40,6 +40,21 @@ struct ForYouAPITests {
         }
     }
 
+    @Test func aTagOnEveryPostIsNeverGivenAsTheReason() async throws {
+        let server = try await TestServer()
+        var published: [Post] = []
+        for index in 0..<6 { published.append(try await server.publishVideo(name: "e\(index)", tags: ["everywhere", "t\(index % 3)"])) }
+        try watch(server, posts: Array(published.prefix(4)), count: UserProfile.signalsForForYou)
+        try await server.application().test(.router) { client in
+            let page = try decode(APIFeedPage.self, try await client.send(.get, "/api/v1/feed?mode=for_you&limit=6", key: server.memberKey).body)
+            #expect(page.items.count == 6)
+            let reasons = page.items.compactMap(\.reason)
+            #expect(!reasons.contains("because you like #everywhere"), "\(reasons)")
+            // (The posts are new, so "new" outweighs the weaker telling tags here.)
+            #expect(reasons.count == 6)
+        }
+    }
+
     @Test func eachModeSaysWhichItIsAndOnlyForYouGivesReasons() async throws {
         let server = try await TestServer()
         for index in 0..<5 { try await server.publishVideo(name: "m\(index)", tags: ["cats"]) }

@@ -4,8 +4,10 @@ import ReelForYou
 struct FeedFeature: ServerFeature {
     func register(in server: FeatureContext) {
         let dependencies = server.dependencies
+        let tagShares = LibraryTagShares(social: dependencies.social, library: dependencies.library)
+        let forYou = ForYouFeed(source: dependencies.forYou, feed: dependencies.feed, tagShares: { await tagShares.shares() })
         let feed = FeedController(
-            feed: dependencies.feed, forYou: ForYouFeed(source: dependencies.forYou, feed: dependencies.feed), social: dependencies.social,
+            feed: dependencies.feed, forYou: forYou, social: dependencies.social,
             presenter: server.presenter, cursors: FeedCursorCodec(secret: server.secret), now: server.now, encodedItems: server.encodedItems,
             orderByRandomBaseline: server.configuration.benchmarkBaselines ? dependencies.orderByRandomBaseline : nil
         )
