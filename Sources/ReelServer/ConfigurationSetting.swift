@@ -66,6 +66,8 @@ extension ConfigurationSetting {
         .init("encryption", .boolean, env: "REELHOUSE_ENCRYPT", example: "false",
               "Encrypt each video's segments with its own AES-128 key (REELHOUSE_ENCRYPT=0 publishes them clear)."),
         .init("preset", .text, env: "REELHOUSE_PRESET", example: "ultrafast", "x264 preset of transcodes."),
+        .init("quickStart", .boolean, env: "REELHOUSE_QUICK_START", example: "false",
+              "Open each video with short segments (0.5, 0.5, 1 s, then 2 s), so its first picture needs a fraction of the bytes."),
         .init("leaseSeconds", .number, env: "REELHOUSE_LEASE_SECONDS", example: "2.5",
               "A worker's claim on a job lapses after this long without a heartbeat (another worker takes the job)."),
         .init("jobTimeoutSeconds", .number, env: "REELHOUSE_JOB_TIMEOUT_SECONDS", example: "120",
@@ -75,7 +77,7 @@ extension ConfigurationSetting {
         .init("databaseUrl", .text, env: "REELHOUSE_DATABASE_URL", example: "postgres://reel@127.0.0.1:5432/reelhouse",
               "The metadata store: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=MODE&sslrootcert=CA.pem] (TLS as libpq: prefer by default; verify-full across a network); default: SQLite in the data folder."),
         .init("databasePool", .integer, env: "REELHOUSE_DATABASE_POOL", example: "4",
-              "PostgreSQL connections this node's pool may hold (1 to 1000)."),
+              "PostgreSQL connections this node's main pool may hold (1 to 1000); the feed's hot statements have a second pool of half as many."),
         .init("storage", .text, env: "REELHOUSE_STORAGE", example: "file:",
               "Where published media lives: the data folder (default, or file:), or s3://BUCKET[/PREFIX]?endpoint=…&region=… (keys from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY)."),
     ]

@@ -14,7 +14,7 @@ extension PostgresStore: ForYouSource {
     }
 
     public func signalCount(userID: Int64, atMost: Int) async throws -> Int {
-        try await read { connection in try await Self.signalCount(connection, userID: userID, atMost: atMost, logger: logger) }
+        try await readPlanned { connection in try await Self.signalCount(connection, userID: userID, atMost: atMost, logger: logger) }
     }
 
     /// Events other than impressions, counted up to `atMost` (a walk of the person's events on

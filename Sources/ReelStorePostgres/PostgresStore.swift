@@ -22,6 +22,12 @@ public final class PostgresStore: Sendable, Service {
 
     public let url: PostgresDatabaseURL
     let pool: PostgresPool
+    /// Connections for the hot prepared statements only (the unfiltered feed page, the signal
+    /// count), whose sessions use each statement's generic plan: PostgreSQL otherwise plans
+    /// them again on every call (it prices `LIMIT $n` at a tenth of the table, so the generic
+    /// plan looks dearer than it is), and planning took 3–5× their run. Not for other queries:
+    /// an unnamed statement planned generic can be a bad plan (search's `LIKE $1` was).
+    let plannedPool: PostgresPool
     let availability = PostgresAvailability()
     let logger: Logger
     /// Posts listings read, by (id, revision): the store core's, shared by every listing.
@@ -34,7 +40,14 @@ public final class PostgresStore: Sendable, Service {
         self.logger = logger
         let configuration = try url.poolConfiguration(size: poolSize, connectTimeout: Self.connectTimeout)
         pool = PostgresPool(configuration: configuration, logger: logger)
+        var planned = configuration
+        planned.options.maximumConnections = Self.plannedPoolSize(poolSize)
+        planned.options.additionalStartupParameters = [("plan_cache_mode", "force_generic_plan")]
+        plannedPool = PostgresPool(configuration: planned, logger: logger)
     }
+
+    /// Half the main pool's size, at least one: a node holds at most 1.5 × `poolSize` connections.
+    static func plannedPoolSize(_ poolSize: Int) -> Int { max(1, poolSize / 2) }
 
     /// How long a connection attempt may take before the server counts as unreachable.
     static let connectTimeout: Duration = .seconds(5)
@@ -48,7 +61,9 @@ public final class PostgresStore: Sendable, Service {
     /// The pool's background work; returns when the task is cancelled or the service group
     /// shuts down gracefully.
     public func run() async {
-        await pool.run()
+        async let main: Void = pool.run()
+        async let planned: Void = plannedPool.run()
+        _ = await (main, planned)
     }
 
     /// Runs `body` with a started store: the pool runs in a child task, the server is checked
@@ -66,6 +81,7 @@ public final class PostgresStore: Sendable, Service {
             // A lease before the client runs works but makes postgres-nio log a warning that
             // `reelhouse migrate` would print: let the child task begin first.
             await store.pool.firstPoolRuns()
+            await store.plannedPool.firstPoolRuns()
             if migrating { try await store.migrate() }
             return try await body(store)
         }
@@ -88,7 +104,13 @@ public final class PostgresStore: Sendable, Service {
     /// Runs `body` on one pooled connection outside a transaction (one statement reads are
     /// already consistent on their own).
     func read<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await leased { connection in try await body(connection) }
+        try await leased(from: pool) { connection in try await body(connection) }
+    }
+
+    /// `read` on a connection that plans prepared statements once (`plannedPool`): only for
+    /// statements whose generic plan is known to be the right one.
+    func readPlanned<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await leased(from: plannedPool) { connection in try await body(connection) }
     }
 
     /// Runs `body` in one transaction on one pooled connection: committed when it returns,
@@ -106,7 +128,7 @@ public final class PostgresStore: Sendable, Service {
     }
 
     private func transaction<T: Sendable>(begin: PostgresQuery, _ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await leased { connection in
+        try await leased(from: pool) { connection in
             try await connection.query(begin, logger: logger)
             do {
                 let value = try await body(connection)
@@ -124,7 +146,7 @@ public final class PostgresStore: Sendable, Service {
     /// `StoreError.unavailable` at once; see `PostgresAvailability`). A server that goes away
     /// during the body, or while the query waits for a connection, is recorded, so the requests
     /// after this one are answered at once.
-    private func leased<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    private func leased<T: Sendable>(from pool: PostgresPool, _ body: (PostgresConnection) async throws -> T) async throws -> T {
         try await availability.admit { try await serverIsBack() }
         let client = pool.client
         do {
@@ -152,6 +174,7 @@ public final class PostgresStore: Sendable, Service {
     private func serverIsBack() async throws {
         try await Self.probe(url, logger: logger)
         await pool.renew()
+        await plannedPool.renew()
     }
 
     // MARK: - Errors

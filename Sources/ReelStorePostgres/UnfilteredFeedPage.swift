@@ -6,6 +6,8 @@ import ReelStoreCore
 /// The page of an unfiltered feed (what most feed requests ask for) as a prepared statement, so
 /// PostgreSQL parses and plans it once per connection instead of on every request; as an
 /// unnamed statement its planning took five times its run (1.0–1.2 ms against 0.2 ms on 1k posts).
+/// It runs on the store's planned pool, whose sessions keep the generic plan (an index walk of
+/// `posts_ready_by_shuffleN`, the plan each call would choose anyway).
 ///
 /// postgres-nio names a prepared statement by its type and takes its SQL from the type, so each
 /// of the page's 64 shapes (8 key columns × phase × with or without a position × direction) is
@@ -67,7 +69,7 @@ extension PostgresStore {
     /// `FeedShuffle.keyCount`; the caller then runs the unnamed statement).
     func unfilteredRows(userID: Int64, order: FeedShuffle.EpochOrder, phase: Int, after: FeedKeyset?, limit: Int) async throws -> [FeedRow]? {
         let shape = UnfilteredShape(userID: userID, order: order, firstPhase: phase == 0, after: after, limit: limit)
-        return try await read { connection -> [FeedRow]? in
+        return try await readPlanned { connection -> [FeedRow]? in
             switch order.column {
             case 0: try await shape.rows(FeedKey0.self, on: connection, logger: logger)
             case 1: try await shape.rows(FeedKey1.self, on: connection, logger: logger)
