@@ -250,3 +250,21 @@ def test_manifest_icons_and_service_worker(browser, library):
     assert "/index.html" in cached and "/js/app.js" in cached
     assert not any(path.startswith(("/api/", "/media/", "/img/")) for path in cached)
     context.close()
+
+
+def test_hints_say_click_with_a_mouse_and_tap_on_a_touch_screen(browser, library):
+    """A touch word ("Tap to unmute") on a desktop with a mouse reads wrong; the word follows the pointer."""
+    def words(touch: bool, viewport: dict) -> tuple[str, str]:
+        context = new_context(browser, library["url"], viewport=viewport, touch=touch)
+        try:
+            page = open_feed(context)
+            hint = page.locator('.unmute-hint').first.text_content()
+            page.goto("/browse")
+            page.get_by_role("button", name="Filters").click()
+            legend = page.locator("dialog legend", has_text="Tags").first.text_content()
+            return hint, legend
+        finally:
+            context.close()
+
+    assert words(False, {"width": 1440, "height": 900}) == ("Click to unmute", "Tags (click: include, again: exclude)")
+    assert words(True, {"width": 390, "height": 844}) == ("Tap to unmute", "Tags (tap: include, again: exclude)")

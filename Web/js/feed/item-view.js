@@ -5,6 +5,7 @@ import { overlayHTML, renderSocial } from './overlay.js';
 import { carouselHTML } from './carousel.js';
 import { applyFrame, frameFor, imageSizes } from './frame.js';
 import { icon } from '../ui/icons.js';
+import { tapWord } from '../ui/pointer-words.js';
 
 function mediaHTML(item, frame) {
   const media = item.media ?? {};
@@ -37,7 +38,7 @@ export function createItemElement(item) {
       </div>
       <div class="play-indicator" aria-hidden="true">${icon('play', 'icon play')}${icon('pause', 'icon pause')}</div>
       <div class="heart-burst" aria-hidden="true">${icon('heart')}</div>
-      ${item.kind === 'video' ? '<button type="button" class="unmute-hint" data-action="unmute" hidden>Tap to unmute</button>' : ''}
+      ${item.kind === 'video' ? `<button type="button" class="unmute-hint" data-action="unmute" hidden>${tapWord()} to unmute</button>` : ''}
       ${item.captions?.length ? '<p class="captions-line" aria-live="off" hidden></p>' : ''}
     </div>
     ${overlayHTML(item)}`;

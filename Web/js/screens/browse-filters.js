@@ -2,6 +2,7 @@
 // include or exclude, uploader, kind, duration range, favorites only, minimum rating, seen.
 // Every change rewrites the query at once (`onChange(query)`); the grid follows the URL.
 import { KINDS, splitList, withParam, withoutFilters } from './browse-query.js';
+import { tapVerb, tapWord } from '../ui/pointer-words.js';
 
 const TAG_STATES = ['off', 'include', 'exclude'];
 
@@ -22,7 +23,7 @@ function tagButton(tag, state) {
   const mark = state === 'include' ? '✓ ' : state === 'exclude' ? '− ' : '';
   button.textContent = `${mark}#${tag.name}`;
   button.setAttribute('aria-label', `#${tag.name}: ${state === 'off' ? 'any' : state === 'include' ? 'included' : 'excluded'}`);
-  button.title = 'Tap to include, again to exclude, again to clear';
+  button.title = `${tapWord()} to include, again to exclude, again to clear`;
   return button;
 }
 
@@ -111,7 +112,7 @@ export function createFilterPanel({ api, onChange }) {
     dialog.replaceChildren(
       element('h2', { id: 'filter-title', textContent: 'Filters', tabIndex: -1 }),
       element('div', { className: 'filter-body' }, [
-        fieldset('Tags (tap: include, again: exclude)', [tagList]),
+        fieldset(`Tags (${tapVerb()}: include, again: exclude)`, [tagList]),
         fieldset('Uploader', [uploader]),
         fieldset('Kind', kindBoxes),
         fieldset('Duration (seconds)', [element('div', { className: 'range' }, [number('min_duration', 'From'), number('max_duration', 'To')])]),
