@@ -42,7 +42,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: clip) }
         try await withHarness(videos: 0) { harness in
             let model = CreateModel(context: try await harness.context())
-            model.chunkSize = 16 * 1024
+            model.chunkSize = 64 * 1024
             #expect(await model.choose(file: clip))
             model.caption = "From the app #phone"
             model.tags = "app,upload"

@@ -85,7 +85,7 @@ func withHarness(
 /// Waits (real time, bounded) until `condition` holds: for work the models start in the
 /// background (a debounce that slept, an upload's progress).
 @MainActor
-func eventually(_ seconds: Double = 10, _ condition: () async -> Bool) async -> Bool {
+func eventually(_ seconds: Double = 60, _ condition: () async -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if await condition() { return true }
