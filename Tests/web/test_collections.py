@@ -229,8 +229,12 @@ def test_discover_lists_every_collection_with_its_cover(browser, curated, size, 
         assert shown == [str(c["id"]) for c in every], "every collection, in the server's order"
         full = row.locator(f".cover[data-collection-id='{full_id}']")
         assert full.get_attribute("aria-label") == f"Favourites row {size}, 2 posts"
+        assert full.locator(".cover-count").inner_text() == "2 posts", "a count, not something that reads as a duration"
+        # Each collection once: no shelf of its own above the row.
+        assert page.locator(f".shelf[data-shelf-id='collection-{full_id}']").count() == 0
+        assert page.locator(".shelf[data-shelf-id^='collection-']").count() == 0
         assert row.locator(f".cover[data-collection-id='{empty_id}']").get_attribute("aria-label") == f"Empty row {size}, 0 posts"
-        # The row is far below the fold (a shelf per collection above it) and its pictures are
+        # The row is below the fold (after the other shelves) and its pictures are
         # lazy: they load once it is scrolled to. (Before, the cover was the same file as a
         # shelf's, so the browser's memory cache gave it a size while it was still off screen.)
         full.scroll_into_view_if_needed()

@@ -25,9 +25,10 @@ function card(collection) {
   const title = document.createElement('span');
   title.className = 'cover-title';
   title.textContent = collection.name;
+  // Spelled out: a bare number in the corner read as a duration.
   const badge = document.createElement('span');
-  badge.className = 'cover-duration';
-  badge.textContent = String(count);
+  badge.className = 'cover-duration cover-count';
+  badge.textContent = `${count} ${count === 1 ? 'post' : 'posts'}`;
   link.append(title, badge);
   cell.append(link);
   return cell;

@@ -42,7 +42,10 @@ export function render(root, ctx) {
         ctx.api.discover({ signal: controller.signal }),
         ctx.api.collections({ signal: controller.signal }).then((answer) => answer.collections ?? [], () => []),
       ]);
-      rows = shelves.map((shelf) => createShelfRow(shelf, {
+      // A collection shows once: in the Collections row, which reaches every one (its own
+      // shelf would repeat it above).
+      const inRow = new Set(collections.map((collection) => `collection-${collection.id}`));
+      rows = shelves.filter((shelf) => !(shelf.kind === 'collection' && inRow.has(shelf.id))).map((shelf) => createShelfRow(shelf, {
         fetchPage: ({ cursor, signal }) => ctx.api.shelf(shelf.id, { cursor, signal }),
         onOpen: open,
         store: ctx.store,
