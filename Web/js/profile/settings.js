@@ -38,7 +38,7 @@ export function librariesSection({ store }) {
   }, (error) => {
     list.replaceChildren(h('p', { class: 'profile-muted' }, error?.status === 404 ? 'This server has one library.' : (error?.message ?? "Couldn't load the libraries.")));
   });
-  return h('section', { class: 'profile-card', 'aria-labelledby': 'profile-libraries-title' },
+  return h('section', { class: 'profile-card', id: 'libraries', 'aria-labelledby': 'profile-libraries-title' },
     h('h2', { id: 'profile-libraries-title' }, 'Library'),
     h('p', { class: 'profile-muted' }, 'Feed, Discover, Browse and Search show the library chosen here.'),
     list, status);

@@ -4,6 +4,7 @@ import { createLazyGrid } from '../grid/lazy-grid.js';
 import { activeFilterCount, browseParams, effectiveOrder, SORTS, withParam } from './browse-query.js';
 import { createFilterPanel } from './browse-filters.js';
 import { onLibraryChange, screenHeader } from './screen-parts.js';
+import { libraryScope } from './library-scope.js';
 
 export function render(root, ctx) {
   let query = new URLSearchParams(ctx.query);
@@ -33,7 +34,8 @@ export function render(root, ctx) {
   filterButton.addEventListener('click', () => panel.open(query));
 
   tools.append(sortLabel, orderButton, filterButton);
-  header.append(tools);
+  const scope = libraryScope(ctx);
+  header.append(scope.element, tools);
 
   const panel = createFilterPanel({ api: ctx.api, onChange: (next) => setQuery(next) });
   const grid = createLazyGrid({
@@ -75,6 +77,6 @@ export function render(root, ctx) {
       paint();
       if (changed) grid.reload();
     },
-    destroy() { unwatch(); panel.close(); grid.destroy(); },
+    destroy() { unwatch(); scope.destroy(); panel.close(); grid.destroy(); },
   };
 }

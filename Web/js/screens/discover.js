@@ -4,6 +4,7 @@ import { createShelfRow, createShelfSkeleton } from '../grid/shelf-row.js';
 import { createCollectionsRow } from '../grid/collection-row.js';
 import { messageBox, onLibraryChange, screenHeader } from './screen-parts.js';
 import { mountTray } from '../stories/index.js';
+import { libraryScope } from './library-scope.js';
 
 export function render(root, ctx) {
   const body = document.createElement('div');
@@ -13,7 +14,8 @@ export function render(root, ctx) {
   all.href = '/browse';
   all.className = 'header-link';
   all.textContent = 'All A–Z';
-  header.append(all);
+  const scope = libraryScope(ctx);
+  header.append(scope.element, all);
   const trayRoot = document.createElement('div');
   trayRoot.className = 'discover-stories';
   root.replaceChildren(header, trayRoot, body);
@@ -64,6 +66,6 @@ export function render(root, ctx) {
   const unwatch = onLibraryChange(ctx.store, load);
   load();
   return {
-    destroy() { unwatch(); controller?.abort(); rows.forEach((row) => row.destroy()); tray.destroy(); },
+    destroy() { unwatch(); scope.destroy(); controller?.abort(); rows.forEach((row) => row.destroy()); tray.destroy(); },
   };
 }
