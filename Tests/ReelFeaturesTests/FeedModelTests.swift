@@ -147,6 +147,31 @@ import Testing
         }
     }
 
+    @Test func anExpiredLinkIsFetchedAgainForTheSlotShowingIt() async throws {
+        try await withHarness(videos: 2, tokenWindowSeconds: 3) { harness in
+            let (model, slots) = try await feed(harness)
+            await model.start()
+            let item = try #require(model.current)
+            let master = try #require(item.media.master)
+            let stale = try #require(harness.client().url(for: master))
+            // A real expiry: the link's window is 3 s.
+            var expired: ReelAPIError?
+            let deadline = Date().addingTimeInterval(20)
+            while expired == nil, Date() < deadline {
+                do { _ = try await harness.client().download(stale) } catch let error as ReelAPIError { expired = error }
+                if expired == nil { try await Task.sleep(for: .milliseconds(200)) }
+            }
+            let error = try #require(expired)
+            guard case .expired = error else { Issue.record("expected 410, got \(error)"); return }
+            #expect(await model.mediaFailed(item.id, error: error))
+            let fresh = try #require(slots.first { $0.item?.id == item.id }?.item?.media.master)
+            #expect(fresh != master)
+            let freshURL = try #require(harness.client().url(for: fresh))
+            #expect(try await harness.client().download(freshURL).count > 0)
+            #expect(slots.first { $0.item?.id == item.id }?.isPlaying == true, "and it keeps playing")
+        }
+    }
+
     @Test func aRotatedSecretGivesThePlayerFreshURLs() async throws {
         try await withHarness(videos: 3) { harness in
             let (model, slots) = try await feed(harness)

@@ -72,10 +72,10 @@ final class SignedOutLog {
 /// Runs `body` with a started live server and a harness, and always cleans both up.
 @MainActor
 func withHarness(
-    videos: Int = 4, synthetic: Int = 0, configure: (@Sendable (inout ServerConfiguration) -> Void)? = nil,
+    videos: Int = 4, synthetic: Int = 0, tokenWindowSeconds: Int = 3600, configure: (@Sendable (inout ServerConfiguration) -> Void)? = nil,
     _ body: (Harness) async throws -> Void
 ) async throws {
-    try await withLiveServer(videos: videos, synthetic: synthetic, configure: configure) { server in
+    try await withLiveServer(videos: videos, synthetic: synthetic, tokenWindowSeconds: tokenWindowSeconds, configure: configure) { server in
         let harness = Harness(server: server)
         defer { harness.remove() }
         try await body(harness)
