@@ -157,17 +157,21 @@ def test_play_in_feed_from_here_plays_the_list_from_that_post(browser, catalog, 
     context.close()
 
 
-def test_the_favorites_tab_appears_with_the_first_favorite(browser, catalog, artifacts):
+def test_the_favorites_tab_is_always_there_and_the_bar_never_reflows(browser, catalog, artifacts):
     context, page = open_app(browser, catalog["url"], SIZES[0].values[0], "/")
     for item in page.request.get("/api/v1/favorites").json()["items"]:
         page.request.delete(f"/api/v1/videos/{item['id']}/favorite")
     page.reload()
     page.wait_for_selector(CURRENT, timeout=15_000)
-    page.wait_for_timeout(500)
-    assert page.is_hidden(".nav-favorites"), "no favorites, no tab"
+    tabs = "() => [...document.querySelectorAll('#app-nav .nav-tab')].map((a) => { const r = a.getBoundingClientRect(); return [a.dataset.tab, Math.round(r.left), Math.round(r.width)]; })"
+    before = page.evaluate(tabs)
+    assert [tab for tab, _, _ in before] == ["feed", "discover", "search", "create", "favorites", "profile"]
+    assert page.is_visible(".nav-favorites"), "there even before the first favorite"
+    assert all(right <= page.viewport_size["width"] for right in [left + width for _, left, width in before]), before
     liked = current_id(page)
     page.click(f'{CURRENT} [data-action="like"]')
-    page.wait_for_selector(".nav-favorites:visible")
+    page.wait_for_timeout(500)
+    assert page.evaluate(tabs) == before, "a like moves no tab"
     tap(page, ".nav-favorites", SIZES[0].values[0])
     page.wait_for_url("**/favorites")
     wait_covers(page)

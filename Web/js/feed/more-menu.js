@@ -41,6 +41,11 @@ function place(button, panel) {
   Object.assign(panel.style, wide
     ? { left: `${at.left - overlay.left}px`, right: 'auto', bottom: `${overlay.bottom - at.top + 8}px`, maxHeight: `${at.top - 16}px` }
     : { right: `${overlay.right - at.left + 8}px`, left: 'auto', bottom: `${overlay.bottom - at.bottom}px`, maxHeight: `${at.bottom - 16}px` });
+  if (!wide) return;
+  // Its lines are whole (it is as wide as its longest, overlay.css): where the window ends
+  // first, it moves left rather than wrapping or leaving the screen.
+  const spill = panel.getBoundingClientRect().right - (document.documentElement.clientWidth - 8);
+  if (spill > 0) panel.style.left = `${at.left - overlay.left - spill}px`;
 }
 
 /** One panel open at a time, for the whole feed. */

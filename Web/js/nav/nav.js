@@ -1,6 +1,7 @@
 // The app's navigation: a bottom tab bar on phones, a side rail from 768 px up (the same
-// links; CSS decides which). Feed, Discover, Search, Create (＋), Favorites — only while the
-// person has favorites — and Profile. The tab of the current screen carries aria-current.
+// links; CSS decides which). Feed, Discover, Search, Create (＋), Favorites and Profile, always
+// all six: a tab that came and went with the first favorite made the bar reflow under the
+// thumb. The tab of the current screen carries aria-current.
 const ICONS = {
   feed: 'M4 3h16v18H4zm2 2v14h12V5zm3 3l7 4-7 4z',
   discover: 'M12 2a10 10 0 100 20 10 10 0 000-20zm4.2 5.8l-2.6 5.8-5.8 2.6 2.6-5.8zM12 11a1 1 0 100 2 1 1 0 000-2z',
@@ -38,7 +39,7 @@ function svg(path) {
   return icon;
 }
 
-export function createNav(container, { api, store }) {
+export function createNav(container) {
   const list = document.createElement('ul');
   const links = new Map();
   for (const tab of TABS) {
@@ -53,37 +54,19 @@ export function createNav(container, { api, store }) {
     link.append(svg(ICONS[tab.id]), label);
     if (tab.id === 'create') link.setAttribute('aria-label', 'Create a post');
     item.append(link);
-    if (tab.id === 'favorites') item.hidden = true;
     list.append(item);
     links.set(tab.id, link);
   }
   container.replaceChildren(list);
 
-  let checkedAt = 0;
-  async function checkFavorites(force = false) {
-    if (!force && Date.now() - checkedAt < 10_000) return;
-    checkedAt = Date.now();
-    try {
-      const { items = [] } = await api.favorites({ limit: 1 });
-      links.get('favorites').parentElement.hidden = items.length === 0 && tabFor(currentName) !== 'favorites';
-    } catch { /* the tab keeps its state */ }
-  }
-
-  let currentName = null;
-  // The detail sheet (or the feed) changed a favorite: the tab may appear or go at once.
-  store.subscribe('postChanged', () => checkFavorites(true));
   return {
-    /** Marks the tab of `routeName` as the current page, and re-checks Favorites now and then. */
+    /** Marks the tab of `routeName` as the current page. */
     select(routeName) {
-      currentName = routeName;
       const active = tabFor(routeName);
       for (const [id, link] of links) {
         if (id === active) link.setAttribute('aria-current', 'page');
         else link.removeAttribute('aria-current');
       }
-      if (active === 'favorites') links.get('favorites').parentElement.hidden = false;
-      checkFavorites();
     },
-    refreshFavorites: () => checkFavorites(true),
   };
 }
