@@ -5,7 +5,6 @@ import SwiftUI
 /// The owner's collections with a check on those holding the post; a new one holding it.
 struct DetailCollectionsSheet: View {
     let model: DetailModel
-    @State private var newName = ""
     @Environment(\.dismiss) private var dismiss
 
     var body: some View {
@@ -24,16 +23,7 @@ struct DetailCollectionsSheet: View {
                     }
                 }
                 Section("New collection") {
-                    HStack {
-                        TextField("Name", text: $newName)
-                        Button("Add") {
-                            Task {
-                                await model.createCollection(named: newName)
-                                newName = ""
-                            }
-                        }
-                        .disabled(newName.trimmingCharacters(in: .whitespaces).isEmpty)
-                    }
+                    NameField(placeholder: "Name", action: "Add") { await model.createCollection(named: $0) }
                 }
                 if let notice = model.notice {
                     Section { Text(notice).foregroundStyle(.red) }

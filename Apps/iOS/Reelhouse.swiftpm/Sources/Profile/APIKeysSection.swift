@@ -6,7 +6,6 @@ import UIKit
 /// API keys: each by name and prefix (swipe to revoke); a new key's secret shown once, to copy.
 struct APIKeysSection: View {
     let profile: ProfileModel
-    @State private var newName = ""
 
     var body: some View {
         Section {
@@ -32,16 +31,7 @@ struct APIKeysSection: View {
                     Button("Revoke", role: .destructive) { Task { await profile.revokeKey(key.id) } }
                 }
             }
-            HStack {
-                TextField("Key name, such as the device", text: $newName)
-                Button("Create") {
-                    Task {
-                        await profile.createKey(named: newName)
-                        newName = ""
-                    }
-                }
-                .disabled(newName.trimmingCharacters(in: .whitespaces).isEmpty)
-            }
+            NameField(placeholder: "Key name, such as the device", action: "Create") { await profile.createKey(named: $0) }
         } header: {
             Text("API keys")
         } footer: {

@@ -10,7 +10,6 @@ struct ProfileView: View {
     @Environment(SignedInSession.self) private var session
     @Environment(NetworkPathMonitor.self) private var network
     @State private var showsPassword = false
-    @State private var newLibrary = ""
     @State private var confirmsClearHistory = false
 
     var body: some View {
@@ -58,16 +57,7 @@ struct ProfileView: View {
                 LabeledContent(library.name, value: "\(library.postCount) posts")
             }
             if session.context.isOwner {
-                HStack {
-                    TextField("New library", text: $newLibrary)
-                    Button("Add") {
-                        Task {
-                            await profile.createLibrary(named: newLibrary)
-                            newLibrary = ""
-                        }
-                    }
-                    .disabled(newLibrary.trimmingCharacters(in: .whitespaces).isEmpty)
-                }
+                NameField(placeholder: "New library", action: "Add") { await profile.createLibrary(named: $0) }
             }
         }
     }
