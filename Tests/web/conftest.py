@@ -114,11 +114,15 @@ def library(tmp_path_factory):
     server.stop()
 
 
+def owner_only_server(root: Path) -> "Server":
+    """A server on a new data folder holding only the owner (USER): no posts, one library."""
+    reelhouse(root / "data", "user", "add", USER, "--role", "owner", stdin=PASSWORD + "\n")
+    return Server(root / "data", root / "serve.log")
+
+
 @pytest.fixture(scope="session")
 def empty_server(tmp_path_factory):
-    root = tmp_path_factory.mktemp("web-empty")
-    reelhouse(root / "data", "user", "add", USER, "--role", "owner", stdin=PASSWORD + "\n")
-    server = Server(root / "data", root / "serve.log")
+    server = owner_only_server(tmp_path_factory.mktemp("web-empty"))
     yield server.url
     server.stop()
 

@@ -2,14 +2,13 @@
 import pytest
 
 from app_helpers import DESKTOP, PHONE
-from conftest import PASSWORD, USER, Server, new_context, reelhouse
+from conftest import new_context, owner_only_server
 
 
 @pytest.fixture
 def two_libraries(tmp_path_factory):
-    root = tmp_path_factory.mktemp("web-two-libraries")
-    reelhouse(root / "data", "user", "add", USER, "--role", "owner", stdin=PASSWORD + "\n")
-    server = Server(root / "data", root / "serve.log")
+    """A server of its own per test: the test adds a library to it."""
+    server = owner_only_server(tmp_path_factory.mktemp("web-two-libraries"))
     yield server.url
     server.stop()
 
