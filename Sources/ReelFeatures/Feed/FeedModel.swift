@@ -110,14 +110,13 @@ public final class FeedModel {
     private func run(_ work: () async throws -> Void) async {
         isLoading = true
         defer { isLoading = false; sync() }
-        do {
-            try await work()
+        switch await context.attempt(work) {
+        case .success:
             isOffline = waitingChanges > 0
             error = nil
-        } catch {
-            let screen = context.failed(FeatureContext.apiError(error))
+        case .failure(let screen):
             isOffline = screen.isOffline
-            if items.isEmpty || session.window.items.isEmpty { self.error = screen } else if !screen.isOffline { notice = screen.message }
+            if items.isEmpty || session.window.items.isEmpty { error = screen } else if !screen.isOffline { notice = screen.message }
         }
     }
 

@@ -69,7 +69,7 @@ public final class FeatureContext {
 
     /// ReelKit throws `ReelAPIError`; anything else reaching a model (a task cancelled while
     /// it waited) counts as no answer.
-    public nonisolated static func apiError(_ error: any Error) -> ReelAPIError {
+    private nonisolated static func apiError(_ error: any Error) -> ReelAPIError {
         error as? ReelAPIError ?? .offline(String(describing: error))
     }
 
