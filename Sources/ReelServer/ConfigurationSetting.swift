@@ -66,6 +66,8 @@ extension ConfigurationSetting {
         .init("encryption", .boolean, env: "REELHOUSE_ENCRYPT", example: "false",
               "Encrypt each video's segments with its own AES-128 key (REELHOUSE_ENCRYPT=0 publishes them clear)."),
         .init("preset", .text, env: "REELHOUSE_PRESET", example: "ultrafast", "x264 preset of transcodes."),
+        .init("quickStart", .boolean, env: "REELHOUSE_QUICK_START", example: "false",
+              "Open each video with short segments (0.5, 0.5, 1 s, then 2 s), so its first picture needs a fraction of the bytes."),
         .init("leaseSeconds", .number, env: "REELHOUSE_LEASE_SECONDS", example: "2.5",
               "A worker's claim on a job lapses after this long without a heartbeat (another worker takes the job)."),
         .init("jobTimeoutSeconds", .number, env: "REELHOUSE_JOB_TIMEOUT_SECONDS", example: "120",

@@ -88,6 +88,9 @@ public struct ServerConfiguration: Codable, Sendable, Equatable {
     public var maxImagePixels: Int?
     public var encryption = true
     public var preset: String?
+    /// Videos open with short segments (ReelMedia's `LadderPlanner.leadSegments`): a first
+    /// picture sooner on a slow link. False: 2 s segments from the start.
+    public var quickStart = true
     /// The job queue: every worker's lease and attempt timeout (nil: the queue's defaults; tests
     /// shorten both), the slots of the light worker (upload imports and generation steps, which
     /// must not wait behind a transcode), and the bounds of each new generation's job.

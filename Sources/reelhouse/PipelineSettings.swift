@@ -19,6 +19,7 @@ extension ServerConfiguration {
     var pipeline: PipelineConfiguration {
         var configuration = PipelineConfiguration(encryptSegments: encryption, keepOriginalUploads: keepOriginalUploads)
         if let preset { configuration.transcode.preset = preset }
+        configuration.transcode.quickStart = quickStart
         return configuration
     }
 

@@ -29,6 +29,10 @@ struct LadderTests {
             bufferSize: 1_200_000, audioBitrate: 96_000, profile: "high", level: 30, codecs: "avc1.64001e,mp4a.40.2"
         ))
         #expect(plan.segmentDuration == 2 && plan.duration == 4 && plan.hasSourceAudio && plan.posterTime == 1)
+        // Short segments open the video (a first picture from a quarter of a segment's bytes).
+        #expect(plan.leadSegments == [0.5, 0.5, 1])
+        let plain = try LadderPlanner.plan(for: Fixture.probe("portrait_1080x1920_audio.mp4"), quickStart: false)
+        #expect(plain.leadSegments.isEmpty)
     }
 
     @Test func landscapeKeepsOrientationAndNotesMissingAudio() throws {

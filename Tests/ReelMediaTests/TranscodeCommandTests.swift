@@ -28,9 +28,12 @@ struct TranscodeCommandTests {
             expected += ["-b:v:\(index)", String(rate.0), "-maxrate:v:\(index)", String(rate.1), "-bufsize:v:\(index)", String(rate.2),
                          "-profile:v:\(index)", "high", "-level:v:\(index)", rate.3, "-g:v:\(index)", "60", "-keyint_min:v:\(index)", "60"]
         }
-        expected += ["-sc_threshold", "0", "-force_key_frames", "expr:gte(t,n_forced*2)", "-c:a", "aac", "-ac", "2", "-ar", "48000",
+        // Keyframes at 0, 0.5, 1, then every 2 s from 2 (the lead segments 0.5, 0.5, 1 s); the
+        // muxer's first segment is the first lead one.
+        let keyframes = "expr:if(eq(n_forced,1),gte(t,0.5),if(eq(n_forced,2),gte(t,1),gte(t,(n_forced-2)*2)))"
+        expected += ["-sc_threshold", "0", "-force_key_frames", keyframes, "-c:a", "aac", "-ac", "2", "-ar", "48000",
                      "-b:a:0", "96000", "-b:a:1", "96000", "-b:a:2", "128000", "-b:a:3", "128000", "-b:a:4", "128000",
-                     "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod", "-hls_flags", "independent_segments",
+                     "-f", "hls", "-hls_time", "2", "-hls_init_time", "0.5", "-hls_playlist_type", "vod", "-hls_flags", "independent_segments",
                      "-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4",
                      "-hls_segment_filename", "/out/%v/seg_%05d.m4s",
                      "-var_stream_map", "v:0,a:0,name:240p v:1,a:1,name:360p v:2,a:2,name:540p v:3,a:3,name:720p v:4,a:4,name:1080p",
@@ -39,6 +42,25 @@ struct TranscodeCommandTests {
                      "-map", "[thumb]", "-frames:v", "1", "-q:v", "3", "/out/thumb.jpg"]
         #expect(args == expected)
         #expect(!args.contains("-master_pl_name"))
+    }
+
+    @Test func withoutQuickStartEverySegmentIsOnTheTwoSecondGrid() throws {
+        let plan = try LadderPlanner.plan(for: Fixture.probe("portrait_1080x1920_audio.mp4"), quickStart: false)
+        let args = TranscodeCommand.arguments(input: "/in/clip.mp4", plan: plan, outputDirectory: "/out", options: TranscodeOptions())
+        #expect(args.firstIndex(of: "-force_key_frames").map { args[$0 + 1] } == "expr:gte(t,n_forced*2)")
+        #expect(!args.contains("-hls_init_time"))
+    }
+
+    @Test func keyframesFollowTheLeadSegmentsThenTheGrid() throws {
+        var plan = try LadderPlanner.plan(for: Fixture.probe("portrait_1080x1920_audio.mp4"))
+        plan.leadSegments = [0.5]   // ends off the grid: keyframes 0, 0.5, 2, 4 …
+        #expect(TranscodeCommand.keyframeExpression(plan) == "expr:if(eq(n_forced,1),gte(t,0.5),gte(t,(n_forced-1)*2))")
+        plan.leadSegments = [1, 1]  // ends on it: 0, 1, 2, 4 …
+        #expect(TranscodeCommand.keyframeExpression(plan) == "expr:if(eq(n_forced,1),gte(t,1),gte(t,(n_forced-1)*2))")
+        plan.leadSegments = [5]     // past two grid steps: 0, 5, 6, 8 …
+        #expect(TranscodeCommand.keyframeExpression(plan) == "expr:if(eq(n_forced,1),gte(t,5),gte(t,(n_forced+1)*2))")
+        let args = TranscodeCommand.arguments(input: "/in/clip.mp4", plan: plan, outputDirectory: "/out", options: TranscodeOptions())
+        #expect(args.firstIndex(of: "-hls_init_time").map { args[$0 + 1] } == "5")
     }
 
     @Test func silentTrackForSourcesWithoutAudio() throws {

@@ -57,6 +57,8 @@ def test_the_first_video_climbs_to_the_rung_its_size_calls_for_within_three_segm
                            timeout=20_000)
     upgraded = page.evaluate(SEGMENTS)
     stats = page.evaluate("reelhouse.stats()")
+    # What the swipe bench samples: the rung of the picture on screen, and the ladder.
+    shown = page.evaluate("() => reelhouse.playback().find((seat) => seat.playing && seat.itemId !== null)")
     context.close()
     assert report["edge"] >= 540 / 1.05, report   # the precondition: 540p is what this element calls for
     first_three = report["segments"][:3]
@@ -67,3 +69,6 @@ def test_the_first_video_climbs_to_the_rung_its_size_calls_for_within_three_segm
     assert all(rung == "540p" for _, rung in report["segments"][3:]), report   # and it stays there
     assert upgraded["id"] == report["id"] and upgraded["segments"][-1] == [0, "540p"], upgraded
     assert stats["stalls"] == 0, stats
+    ladder = [{"width": 240, "height": 426}, {"width": 360, "height": 640}, {"width": 540, "height": 960}]
+    assert shown and shown["rung"]["ladder"] == ladder, shown
+    assert {"width": shown["rung"]["width"], "height": shown["rung"]["height"]} in ladder, shown

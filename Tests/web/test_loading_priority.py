@@ -40,8 +40,18 @@ def test_the_video_on_screen_downloads_two_segments_before_any_neighbour_starts(
     assert early == [], f"started before the on-screen video had its cushion ({cushion_at:.0f} ms): {early}"
 
 
+FIRST_FRAME = """() => {
+  const current = document.querySelector('[data-item-id][aria-current="true"]');
+  return !current.classList.contains('kind-video') || Boolean(current.querySelector('video.ready'));
+}"""
+
+
 def test_images_load_only_near_the_screen_and_follow_the_user(page):
     LOADED = "els => els.map(e => [...e.querySelectorAll('.stage img')].some(i => i.hasAttribute('src')))"
+    # Until the first video on screen shows its first frame only its own poster loads (below).
+    page.wait_for_function(FIRST_FRAME, timeout=15_000)
+    page.wait_for_function(f"() => ({LOADED})([...document.querySelectorAll('[data-item-id]')]).filter(Boolean).length >= 4",
+                           timeout=5_000)
     loaded = page.eval_on_selector_all("[data-item-id]", LOADED)
     assert len(loaded) >= 8, loaded
     # The item on screen and the next three; nothing further down has asked for its picture yet.
@@ -54,3 +64,30 @@ def test_images_load_only_near_the_screen_and_follow_the_user(page):
     # A video's poster is its small thumbnail: it only covers the wait for the first frame.
     posters = page.eval_on_selector_all(".poster[src]", "imgs => imgs.map(i => new URL(i.src).pathname)")
     assert posters and all(p.endswith("/thumb.jpg") for p in posters), posters
+
+
+HELD_IMAGES = """() => {
+  const items = [...document.querySelectorAll('[data-item-id]')];
+  const current = document.querySelector('[data-item-id][aria-current="true"]');
+  return { ready: Boolean(current.querySelector('video.ready')),
+           loaded: items.map((e) => [...e.querySelectorAll('.stage img')].some((i) => i.hasAttribute('src'))) };
+}"""
+
+
+def test_a_first_videos_neighbours_load_their_images_only_after_its_first_frame(context):
+    """A first visit's first segment shares a slow link with nothing but its own poster."""
+    page = context.new_page()
+    # The first video's segments come late, so there is a moment to look at before its first frame.
+    page.add_init_script("""
+      const realFetch = window.fetch;
+      window.fetch = async (url, options) => {
+        if (String(url).endsWith('.m4s')) await new Promise((resolve) => setTimeout(resolve, 1000));
+        return realFetch(url, options);
+      };""")
+    page.goto("/?tag=web")   # videos only
+    page.wait_for_selector('[data-item-id][aria-current="true"] .poster[src]', timeout=15_000)
+    before = page.evaluate(HELD_IMAGES)
+    page.wait_for_selector('[data-item-id][aria-current="true"] video.ready', timeout=15_000)
+    page.wait_for_function(f"() => ({HELD_IMAGES})().loaded.filter(Boolean).length >= 4", timeout=5_000)
+    page.close()
+    assert not before["ready"] and before["loaded"][0] and not any(before["loaded"][1:]), before

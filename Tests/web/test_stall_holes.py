@@ -16,7 +16,9 @@ PLAY_OVER_HOLE = """async ({ id, from, to, until }) => {
   await player.pipe.remove(from, to, player.session.controller.signal);
   const ranges = () => [...Array(video.buffered.length).keys()].map((i) => [video.buffered.start(i), video.buffered.end(i)]);
   const hole = ranges();
-  const segmentRequests = () => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('seg_00001.m4s')).length;
+  // The segment the hole starts in (videos open with short segments: 2–4 s is the fourth).
+  const name = player.session.media.segments.find((s) => s.start <= from && from < s.start + s.duration).uri.split('/').pop();
+  const segmentRequests = () => performance.getEntriesByType('resource').filter((e) => e.name.endsWith(name)).length;
   const requestsBefore = segmentRequests();
   let passedThrough = false; // the playhead was seen inside the hole's second half
   video.addEventListener('timeupdate', () => { if (video.currentTime > (from + to) / 2 && video.currentTime < to) passedThrough = true; });

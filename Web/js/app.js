@@ -6,7 +6,7 @@ import { showLogin, hideLogin } from './auth/login.js';
 import { startFeed } from './feed/feed.js';
 import { listFromQuery, listLabel } from './feed/list-source.js';
 import { createPlaybackService } from './playback/index.js';
-import { prefetchEnabled } from './ui/preferences.js';
+import { prefetchEnabled, quickStartLevers } from './ui/preferences.js';
 import { watchConnectivity } from './ui/offline.js';
 import { startStoriesOffline } from './ui/stories-offline.js';
 import { toggleHelp } from './ui/help.js';
@@ -34,12 +34,13 @@ const connectivity = watchConnectivity({ onOnline: () => { feed ? feed.retry() :
 const refresher = createMediaRefresher({ fetchItem: (id) => api.video(id) });
 
 const lookAhead = prefetchEnabled();
+const quickStart = quickStartLevers();
 // The page's one owner of playback (js/playback/): the engine, loaded once, and the three
 // <video> elements. The feed, the story player and the full player lease their players from it.
 // Items whose lease brings no refresher of its own (the feed's, the full player's) get fresh
 // URLs by refetching the post.
 const playback = createPlaybackService({
-  engineOptions: { prefetch: lookAhead, maxPrefetchBytes: 6_000_000, whenReachable: () => connectivity.whenBack() },
+  engineOptions: { prefetch: lookAhead, maxPrefetchBytes: 6_000_000, whenReachable: () => connectivity.whenBack(), quickStart },
   refreshItem: (item, options) => refresher.refresh(item, options),
 });
 // For a bug report (and the tests): `await reelhouse.stats()` in the console shows what the
@@ -73,6 +74,7 @@ function setFilter(tag) {
 function feedKeyOf(query) {
   const key = new URLSearchParams(query);
   key.delete('prefetch');
+  key.delete('quickstart');
   key.sort();
   return key.toString();
 }
@@ -97,7 +99,7 @@ const feedScreen = {
     modeSwitch.show(mode);
     // Started at once, the engine or not: its players' loads wait for the engine (js/playback/).
     feed = startFeed({
-      playback, store, lookAhead, tag, list, connectivity, refresher, mode,
+      playback, store, lookAhead, tag, list, connectivity, refresher, mode, holdImages: quickStart.posters,
       onMode: (played) => { if (feedKey === key) modeSwitch.show(played); },
       onUnauthorized: () => openLogin(),
       onFilterChange: setFilter,

@@ -5,8 +5,8 @@ import ReelModels
 public enum TranscodeCommand {
     /// ONE ffmpeg process, ONE decode of the source, producing:
     /// - `<out>/<rung>/index.m3u8`, `<out>/<rung>/init.mp4`, `<out>/<rung>/seg_00000.m4s`… per rung
-    ///   (fMP4 HLS, 2 s segments, keyframes forced on the same 2 s grid in every rung so players
-    ///   can switch at any segment boundary);
+    ///   (fMP4 HLS, 2 s segments after the plan's shorter lead segments, keyframes forced at the
+    ///   same times in every rung so players can switch at any segment boundary);
     /// - `<out>/poster.jpg` at the top rung's size, taken at `plan.posterTime`;
     /// - `<out>/thumb.jpg`, the poster scaled to at most 320 px wide.
     ///
@@ -50,14 +50,20 @@ public enum TranscodeCommand {
                 "-level:v:\(index)", levelText(rung.level), "-g:v:\(index)", gop, "-keyint_min:v:\(index)", gop,
             ]
         }
-        args += ["-sc_threshold", "0", "-force_key_frames", "expr:gte(t,n_forced*\(seconds(plan.segmentDuration)))"]
+        args += ["-sc_threshold", "0", "-force_key_frames", keyframeExpression(plan)]
         args += ["-c:a", "aac", "-ac", "2", "-ar", "48000"]
         for (index, rung) in plan.rungs.enumerated() {
             args += ["-b:a:\(index)", String(rung.audioBitrate)]
         }
         let streamMap = plan.rungs.enumerated().map { "v:\($0.offset),a:\($0.offset),name:\($0.element.name)" }
         args += [
-            "-f", "hls", "-hls_time", seconds(plan.segmentDuration), "-hls_playlist_type", "vod",
+            "-f", "hls", "-hls_time", seconds(plan.segmentDuration),
+        ]
+        // A first segment shorter than the rest: the muxer then cuts at every forced keyframe
+        // at least this far apart, so the lead segments come out as planned (ffmpeg 5.1).
+        if let first = plan.leadSegments.first { args += ["-hls_init_time", seconds(first)] }
+        args += [
+            "-hls_playlist_type", "vod",
             "-hls_flags", "independent_segments", "-hls_segment_type", "fmp4",
             "-hls_fmp4_init_filename", "init.mp4", "-hls_segment_filename", "\(out)/%v/seg_%05d.m4s",
             "-var_stream_map", streamMap.joined(separator: " "), "\(out)/%v/index.m3u8",
@@ -65,6 +71,28 @@ public enum TranscodeCommand {
         args += ["-map", "[poster]", "-frames:v", "1", "-q:v", "3", "\(out)/poster.jpg"]
         args += ["-map", "[thumb]", "-frames:v", "1", "-q:v", "3", "\(out)/thumb.jpg"]
         return args
+    }
+
+    /// Keyframe times for `-force_key_frames`: every `segmentDuration` (`expr:gte(t,n_forced*2)`),
+    /// or first at the ends of the lead segments (0.5, 1), then on the regular grid from where
+    /// they end (2, 4, …): `if(eq(n_forced,1),gte(t,0.5),if(eq(n_forced,2),gte(t,1),gte(t,(n_forced-2)*2)))`.
+    /// The n-th forced keyframe goes at the first frame at or after its time (the 0th at 0).
+    static func keyframeExpression(_ plan: LadderPlan) -> String {
+        let step = seconds(plan.segmentDuration)
+        guard !plan.leadSegments.isEmpty, plan.segmentDuration > 0 else { return "expr:gte(t,n_forced*\(step))" }
+        var ends: [Double] = []
+        for duration in plan.leadSegments { ends.append((ends.last ?? 0) + duration) }
+        // The grid goes on from the first multiple of the step at or after the lead's end; an
+        // end on the grid is the grid's keyframe already.
+        let gridStart = Int((ends[ends.count - 1] / plan.segmentDuration - 1e-9).rounded(.up))
+        if abs(Double(gridStart) * plan.segmentDuration - ends[ends.count - 1]) < 1e-9 { ends.removeLast() }
+        let offset = ends.count + 1 - gridStart   // n_forced of the grid's first keyframe, less its grid index
+        let index = offset == 0 ? "n_forced" : offset > 0 ? "(n_forced-\(offset))" : "(n_forced+\(-offset))"
+        var expression = "gte(t,\(index)*\(step))"
+        for (index, end) in ends.enumerated().reversed() {
+            expression = "if(eq(n_forced,\(index + 1)),gte(t,\(seconds(end))),\(expression))"
+        }
+        return "expr:" + expression
     }
 
     /// The init section ffmpeg 5.1 writes for a rung: it ignores `%v` here and appends the

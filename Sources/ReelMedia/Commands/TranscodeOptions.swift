@@ -8,10 +8,14 @@ public struct TranscodeOptions: Sendable, Equatable {
     /// Filters applied once to the decoded picture before it is split into rungs and the poster
     /// (e.g. colour conversion later). Must be a plain filter chain without labels. nil: none.
     public var filterGraphPrefix: String?
+    /// Open each video with short segments (`LadderPlanner.leadSegments`); false: the 2 s grid
+    /// from the start, as before (the swipe bench's "today's path" imports that way).
+    public var quickStart: Bool
 
-    public init(preset: String = "veryfast", threads: Int? = nil, filterGraphPrefix: String? = nil) {
+    public init(preset: String = "veryfast", threads: Int? = nil, filterGraphPrefix: String? = nil, quickStart: Bool = true) {
         self.preset = preset
         self.threads = threads
         self.filterGraphPrefix = filterGraphPrefix
+        self.quickStart = quickStart
     }
 }

@@ -47,6 +47,12 @@ public struct LadderPlan: Sendable, Equatable, Codable {
     public var rungs: [Rung]
     /// Seconds per HLS segment (and keyframe interval).
     public var segmentDuration: Double
+    /// Shorter segments that open the video, in seconds (`[0.5, 0.5, 1]`), before the regular
+    /// grid of `segmentDuration` takes over where they end (at 2 s: a whole number of regular
+    /// segments, so the grid is the one it would be without them). A first picture then needs a
+    /// quarter of a regular segment's bytes, and each of the next arrives before the one before
+    /// it has played out, on a link that barely carries the lowest rung. Empty: none.
+    public var leadSegments: [Double]
     /// Duration of what is encoded (the source, or its trimmed part) in seconds; also the
     /// length of the silent track for audio-less sources.
     public var duration: Double
@@ -62,9 +68,10 @@ public struct LadderPlan: Sendable, Equatable, Codable {
 
     public init(
         rungs: [Rung], segmentDuration: Double, duration: Double, hasSourceAudio: Bool, posterTime: Double,
-        sourceFrameRate: Double, trim: SourceTrim? = nil
+        sourceFrameRate: Double, trim: SourceTrim? = nil, leadSegments: [Double] = []
     ) {
         self.trim = trim
+        self.leadSegments = leadSegments
         self.rungs = rungs
         self.segmentDuration = segmentDuration
         self.duration = duration

@@ -15,11 +15,19 @@ import ReelModels
 /// - H.264 High at the smallest level 3.0…4.2 that fits; beyond 4.2 the source is refused.
 /// - A trimmed source (a story part) is planned for the part: its duration is the part's
 ///   (clamped to where the source ends) and the poster is taken inside it.
+/// - `quickStart`: the video opens with `leadSegments` (0.5, 0.5 and 1 s, then the 2 s grid).
+///   At 1.6 Mbit/s a 2 s segment of the lowest rung (~130 kB) takes 0.65 s after its round
+///   trip; its first half second (~22 kB) 0.1 s, and each next lead segment downloads in less
+///   time than the one before it plays. Every rung gets the same keyframes, so rungs still
+///   switch at any segment boundary.
 public enum LadderPlanner {
     public static let standardShortEdges = [240, 360, 540, 720, 1080]
     public static let segmentDuration: Double = 2
+    public static let leadSegments: [Double] = [0.5, 0.5, 1]
 
-    public static func plan(for probe: MediaProbe, trim: SourceTrim? = nil, table: BitrateTable = .default) throws(MediaError) -> LadderPlan {
+    public static func plan(
+        for probe: MediaProbe, trim: SourceTrim? = nil, table: BitrateTable = .default, quickStart: Bool = true
+    ) throws(MediaError) -> LadderPlan {
         guard let video = probe.video, video.displayWidth > 0, video.displayHeight > 0 else {
             throw .unsupportedSource("no video stream with a known size")
         }
@@ -54,7 +62,8 @@ public enum LadderPlanner {
         }
         return LadderPlan(
             rungs: rungs, segmentDuration: segmentDuration, duration: duration, hasSourceAudio: probe.audio != nil,
-            posterTime: min(1.0, duration / 3), sourceFrameRate: sourceRate, trim: part
+            posterTime: min(1.0, duration / 3), sourceFrameRate: sourceRate, trim: part,
+            leadSegments: quickStart ? leadSegments : []
         )
     }
 

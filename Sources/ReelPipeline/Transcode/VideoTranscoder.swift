@@ -25,7 +25,7 @@ struct VideoTranscoder {
         let probe = try await runner.probeForTranscode(source)
         let plan: LadderPlan
         do {
-            plan = try LadderPlanner.plan(for: probe, trim: trim)
+            plan = try LadderPlanner.plan(for: probe, trim: trim, quickStart: options.quickStart)
         } catch {
             throw JobFailure.invalidInput("cannot plan a ladder for this video: \(error)")
         }

@@ -7,6 +7,7 @@ import { ByteStore, createLoader, fetchBytes, MediaExpiredError } from '../../..
 import { retryAfterMs, backoffMs, isTransient, withRetries } from '../../../Web/js/player/retry.js';
 import { stallRemedy } from '../../../Web/js/player/stall.js';
 import { Prefetcher } from '../../../Web/js/player/prefetch.js';
+import { fetchStart } from '../../../Web/js/player/quick-start.js';
 import { rememberedThroughput, throughputRecorder } from '../../../Web/js/player/link-memory.js';
 import { MediaPipe } from '../../../Web/js/player/media-pipe.js';
 import { LinkArbiter } from '../../../Web/js/player/arbiter.js';
@@ -203,6 +204,13 @@ test('bitrate: climbs only with buffer, steps down when starving', () => {
   equal(chooseVariant(ladder, { throughputBps: 1_200_000, current: 3, bufferAhead: 6 }), 1, 'throughput fell');
 });
 
+test('bitrate: starving is measured against the next segment, which may be one of the short ones a video opens with', () => {
+  // 0.9 s ahead of a 1 s segment at 540p on a fast link: plenty, no step down (it took 540p back to 360p).
+  equal(chooseVariant(ladder, { throughputBps: 50_000_000, current: 2, bufferAhead: 0.9, segmentSeconds: 1, maxShortEdge: 540 }), 2);
+  equal(chooseVariant(ladder, { throughputBps: 50_000_000, current: 2, bufferAhead: 0.5, segmentSeconds: 1, maxShortEdge: 540 }), 1, 'starving;');
+  equal(chooseVariant(ladder, { throughputBps: 50_000_000, current: 2, bufferAhead: 1.2, maxShortEdge: 540 }), 1, 'a 2 s segment: as before;');
+});
+
 test('bitrate: on a link far faster than the rung above, climb at the next segment without a cushion', () => {
   // 50 Mbit/s: a 2 s segment of the 6 Mbit/s rung comes in 0.34 s, well under half of 2 s buffered.
   equal(chooseVariant(ladder, { throughputBps: 50_000_000, current: 0, bufferAhead: 2 }), 4);
@@ -322,6 +330,40 @@ test('prefetch warms the rung the link allows and the size calls for, not the lo
   cold.prefetch([fixtureItem(12, 'cold')]);
   await waitIdle(cold);
   assert(requested('cold').some((name) => name.includes('media-240p-encrypted.m3u8')), 'the lowest rung while the link is unknown');
+});
+
+test('prefetch warms two seconds of a video that opens with short segments, not only its first half second', async () => {
+  const store = new ByteStore(1_000_000);
+  const estimator = new ThroughputEstimator();
+  const loader = createLoader({ store, estimator });
+  const prefetcher = new Prefetcher({ store, loader, estimator });
+  const url = (name) => new URL(`./fixtures/short-start/${name}`, location.href).href;
+  const item = { id: 21, kind: 'video', media: { master: url('master.m3u8'), prefetch: {
+    playlist: url('240p/index.m3u8'), key: url('key'), init_segment: url('240p/init_0.mp4'), first_segment: url('240p/seg_00000.m4s'),
+  } } };
+  prefetcher.prefetch([item]);
+  await waitIdle(prefetcher);
+  const asked = (name) => loader.prefetched.has(url(name));
+  assert(['240p/seg_00000.m4s', '240p/seg_00001.m4s', '240p/seg_00002.m4s'].every(asked), 'the 0.5, 0.5 and 1 s segments');
+  assert(!asked('240p/seg_00003.m4s'), 'not the 2 s segment after them');
+});
+
+test('quick start: the master, playlist, key, init and first segment of the first item go out at once', async () => {
+  const store = new ByteStore(1_000_000);
+  const item = fixtureItem(31, 'quick');
+  fetchStart(item, { store, estimator: new ThroughputEstimator() });
+  const urls = [item.media.master, ...Object.values(item.media.prefetch)];
+  assert(urls.every((url) => store.pending.has(url)), 'all five asked for together, before any answered');
+  await Promise.all(urls.map((url) => store.pending.get(url)));
+  assert(store.has(item.media.master) && store.has(item.media.prefetch.playlist), 'in the store for the player');
+  equal(store.pending.size, 0);
+  // A remembered link: the player may start above the lowest rung, so only the master goes early.
+  const known = new ThroughputEstimator({ initial: 5_000_000 });
+  const later = fixtureItem(32, 'quick2');
+  fetchStart(later, { store, estimator: known });
+  assert(store.pending.has(later.media.master) && !store.pending.has(later.media.prefetch.first_segment), 'master only');
+  // Not a video: nothing.
+  fetchStart({ id: 33, kind: 'image', media: {} }, { store, estimator: new ThroughputEstimator() });
 });
 
 test('prefetch cancels the download of an item that left the list and keeps none of its bytes', async () => {

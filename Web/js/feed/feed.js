@@ -26,6 +26,8 @@ import { createPostHider } from './hide-posts.js';
 import { shareLink, copyLink } from './share.js';
 import { recordEvent, flushBeforeFeedPage } from '../events/index.js';
 
+const HOLD_IMAGES_MS = 2000;
+
 const ERROR_TEXT = {
   network: "This video couldn't be loaded. Check your connection.",
   expired: "This video's link has expired and couldn't be renewed.",
@@ -45,7 +47,7 @@ const RETRIED_WHEN_BACK = new Set(['network', 'expired']);
  * the feed's players are a lease of its elements (player-pool.js); `store` the app's state
  * store (a like saved here is its `postChanged`).
  */
-export function startFeed({ playback: playbackService, store, lookAhead, tag, list = null, mode = null, onMode = () => {}, onUnauthorized, onFilterChange, connectivity, refresher }) {
+export function startFeed({ playback: playbackService, store, lookAhead, tag, list = null, mode = null, onMode = () => {}, onUnauthorized, onFilterChange, connectivity, refresher, holdImages = true }) {
   const scroller = document.getElementById('feed');
   const stateBox = document.getElementById('feed-state');
   // Events go out before each page, so the page already reflects what was just watched.
@@ -67,6 +69,16 @@ export function startFeed({ playback: playbackService, store, lookAhead, tag, li
   // "Next" asked for on the last loaded item while the next page is on its way: honoured when
   // the page lands, so a key press at the end of a slow page is not lost.
   let nextQueued = false;
+  // Until the first video on screen shows its first frame, only its own poster loads: the
+  // neighbours' images would share a slow link with its first segment (issue 29). Then, or
+  // after HOLD_IMAGES_MS, or on an error, they load as usual; a photo on screen holds nothing.
+  let imagesHeld = holdImages;
+  const releaseImages = () => {
+    if (!imagesHeld) return;
+    imagesHeld = false;
+    if (!stopped && entries.length) loadImages();
+  };
+  if (imagesHeld) setTimeout(releaseImages, HOLD_IMAGES_MS);
 
   const lookup = (key) => entries[key] ?? null;
   const entryOf = (element) => entries[Number(element?.dataset.entry)] ?? null;
@@ -74,8 +86,14 @@ export function startFeed({ playback: playbackService, store, lookAhead, tag, li
     playback: playbackService, lookup,
     // A screen over the feed took an element, or gave it back: put the feed's players in place again.
     onSeatsChange: () => { if (!stopped && source.items.length) { planPlayers(); playback.playerReady(); captions.update(); } },
-    onReady: (slot, { element }) => { clearItemError(element); playback.playerReady(); captions.update(); },
+    onReady: (slot, { element }) => {
+      clearItemError(element);
+      playback.playerReady();
+      captions.update();
+      if (element === currentEntry()?.element) releaseImages();
+    },
     onError: (slot, { element }, error) => {
+      releaseImages();
       showItemError(element, ERROR_TEXT[error?.code] ?? error?.message ?? ERROR_TEXT.decode);
       element.dataset.errorCode = error?.code ?? 'unknown';
       // The engine's own words, for a bug report (the visible text is the friendly one above).
@@ -107,10 +125,19 @@ export function startFeed({ playback: playbackService, store, lookAhead, tag, li
     for (const slot of pool.slots) slot.video.loop = loop;
     pool.focus(kinds[current] === 'video' ? keys[current] : null);
     captions.update();
-    loadImagesNear(keys.map((key) => entries[key].element), current);
+    loadImages();
     // The engine's prefetch list is one list: while stories or the full player cover the feed,
     // theirs is the one that counts (the playback service keeps ours for when they close).
     if (lookAhead) pool.prefetch(prefetchTargets(kinds, current).map((index) => entries[keys[index]].item));
+  }
+
+  /** Images near the screen (item-view.js); while held, only the on-screen video's poster. */
+  function loadImages() {
+    const keys = entries.flatMap((entry, index) => (entry.removed ? [] : [index]));
+    const current = keys.indexOf(pager.current);
+    if (imagesHeld && entries[pager.current]?.item.kind !== 'video') imagesHeld = false;
+    const elements = keys.map((key) => entries[key].element);
+    loadImagesNear(imagesHeld ? elements.slice(current, current + 1) : elements, imagesHeld ? 0 : current, imagesHeld ? { ahead: 0 } : undefined);
   }
 
   /**
@@ -180,6 +207,9 @@ export function startFeed({ playback: playbackService, store, lookAhead, tag, li
         return;
       }
       renderState(stateBox, null);
+      // The first page: the video that goes on screen first starts downloading now, before the
+      // page is laid out and its player asks (player/quick-start.js).
+      if (before === 0 && !hider.hides(source.items[0])) playbackService.startSoon?.(source.items[0]);
       appendItems(before);
       planPlayers();
       if (nextQueued) goNext();

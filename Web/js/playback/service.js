@@ -68,6 +68,7 @@ export function createPlaybackService({ engineOptions = {}, refreshItem = null, 
   let balancing = false;
   let again = false;
   let appliedTop = null;
+  let startSoon = null;               // asked before the engine loaded: started when it has
 
   const refreshFor = (item) => refreshers.get(item) ?? refreshItem ?? noFreshURLs;
   const engineReady = Promise.resolve(loadEngine({ ...engineOptions, refreshItem: (item, options) => refreshFor(item)(item, options) }))
@@ -81,6 +82,8 @@ export function createPlaybackService({ engineOptions = {}, refreshItem = null, 
           if (holder?.active && holder.itemId !== null && holder.itemId === seat.player.itemId) holder.lease.onError(holder, error);
         });
       }
+      if (startSoon) engine.startSoon?.(startSoon);
+      startSoon = null;
       // The loads asked while the engine was on its way go now, then the top lease's focus and
       // prefetch: the order a screen uses when the engine is there (its players hold their
       // items before prefetch runs, the foreground is named once its load has begun).
@@ -186,6 +189,15 @@ export function createPlaybackService({ engineOptions = {}, refreshItem = null, 
       return lease;
     },
 
+    /**
+     * The item that will be on screen first (the feed's first page just arrived): its start is
+     * fetched at once, before any player asks (player/quick-start.js).
+     */
+    startSoon(item) {
+      if (engine) engine.startSoon?.(item);
+      else startSoon = item;
+    },
+
     /** The engine's stats() (README), once it has loaded. */
     stats: () => engineReady.then((loaded) => loaded.stats()),
 
@@ -199,6 +211,8 @@ export function createPlaybackService({ engineOptions = {}, refreshItem = null, 
         holder: seat.holder?.lease.name ?? null,
         itemId: seat.player?.itemId ?? null,
         playing: !seat.video.paused,
+        // The rung of the picture shown and the ladder ({ width, height }s), or null.
+        rung: seat.player?.playingRung?.() ?? null,
         inDocument: seat.video.isConnected,
         engineReady: engine !== null,
       }));

@@ -49,6 +49,7 @@ export class ThroughputEstimator {
  * - Never above the smallest rung that covers the element's pixel size × devicePixelRatio
  *   (short edge against short edge, so portrait and landscape compare alike): a 484-px-wide
  *   box gets 540p, not the 360p below it; the lowest is always allowed.
+ * - `segmentSeconds`: the next segment's duration (the quick climb and starving are relative to it).
  * - Up only when throughput × safety covers the variant's average bandwidth and the buffer
  *   holds a few seconds, or sooner when the next segment at the higher rung would download in
  *   under half of what is buffered (a fast link at the start: climb at the next segment, not
@@ -70,7 +71,10 @@ export function chooseVariant(variants, { throughputBps = null, maxShortEdge = I
     if ((variant.averageBandwidth || variant.bandwidth) <= budget) best = index;
   }
   if (current === null) return best;
-  if (bufferAhead < 1.5 && current > 0) return Math.min(best, current - 1); // starving: step down
+  // Starving (less than three quarters of the next segment buffered): step down. Relative to the
+  // segment, since a video opens with short ones (0.5 s, 0.5 s, 1 s): 1 s ahead of a 1 s segment
+  // is plenty, and stepping down there took a fast link from 540p back to 360p for a segment.
+  if (bufferAhead < 0.75 * segmentSeconds && current > 0) return Math.min(best, current - 1);
   if (best > current && bufferAhead < 4) {                     // climb only with some cushion …
     const downloadSeconds = (variant) => ((variant.averageBandwidth || variant.bandwidth) * segmentSeconds) / budget;
     let quick = current;                                       // … or when the next one comes quickly

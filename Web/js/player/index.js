@@ -10,6 +10,7 @@ import { LinkArbiter } from './arbiter.js';
 import { MsePlayer, mediaSourceClass } from './mse-player.js';
 import { NativePlayer, playsHlsNatively } from './native-player.js';
 import { createRecovery } from './recovery.js';
+import { fetchStart } from './quick-start.js';
 
 class UnsupportedPlayer {
   constructor() { this.itemId = null; }
@@ -26,9 +27,13 @@ class UnsupportedPlayer {
  * `refreshItem(item, { stale })` swaps fresh media URLs into `item` (the feed refetches the
  * post) and `whenReachable()` resolves once the server answers again: with them a player
  * survives expired URLs, a rotated secret and a server restart (recovery.js). Both optional.
+ * `quickStart` ({ early, parallel }, or false for neither) is what makes a first picture
+ * sooner: `early`, startSoon (quick-start.js); `parallel`, a player's first segment and key
+ * fetched beside its init section. Off: the swipe bench's "today's path".
  */
-export function createEngine({ prefetch = true, maxPrefetchBytes = 6_000_000, prefetchSegments = 1, refreshItem = null, whenReachable = null } = {}) {
+export function createEngine({ prefetch = true, maxPrefetchBytes = 6_000_000, prefetchSeconds = 2, refreshItem = null, whenReachable = null, quickStart = true } = {}) {
   // Playlists and keys the players read are kept here too, so the store is never tiny.
+  const quick = typeof quickStart === 'object' ? { early: true, parallel: true, ...quickStart } : { early: quickStart, parallel: quickStart };
   const store = new ByteStore(Math.max(maxPrefetchBytes, 1_000_000));
   // Starts from the last visit's measure, so the first video need not start at the lowest rung.
   const estimator = new ThroughputEstimator({ initial: rememberedThroughput(), onChange: throughputRecorder() });
@@ -45,13 +50,13 @@ export function createEngine({ prefetch = true, maxPrefetchBytes = 6_000_000, pr
     const video = players.find((player) => player.video?.isConnected)?.video;
     return video ? shortEdgeOf(video) : Infinity;
   };
-  const prefetcher = new Prefetcher({ store, loader, estimator, segments: prefetchSegments, arbiter, held, recovery, shortEdge });
+  const prefetcher = new Prefetcher({ store, loader, estimator, seconds: prefetchSeconds, arbiter, held, recovery, shortEdge });
   let lastRendition = null;
 
   return {
     attach(video) {
       let player;
-      if (mediaSourceClass()) player = new MsePlayer(video, { loader, estimator, arbiter, recovery });
+      if (mediaSourceClass()) player = new MsePlayer(video, { loader, estimator, arbiter, recovery, quickStart: quick.parallel });
       else if (playsHlsNatively(video)) player = new NativePlayer(video, { recovery });
       else player = new UnsupportedPlayer();
       player.on('level', (level) => { lastRendition = `${level.width}x${level.height}`; });
@@ -72,6 +77,13 @@ export function createEngine({ prefetch = true, maxPrefetchBytes = 6_000_000, pr
     },
     prefetch(items) {
       if (prefetch) prefetcher.prefetch(items.filter(Boolean));
+    },
+    /**
+     * The item about to go on screen first (the feed's first page just arrived): its start is
+     * fetched at once, all of it together (quick-start.js), before a player asks for it.
+     */
+    startSoon(item) {
+      if (quick.early && mediaSourceClass()) fetchStart(item, { store, estimator });
     },
     stats() {
       return {

@@ -1,5 +1,7 @@
 // Warms what the next items need to start — master and media playlist, key, init and the first
-// segment — into the engine's ByteStore, so a swipe appends from memory. The rung is the one the
+// segments, `seconds` of video (a video opening with short segments needs several: one 0.5 s
+// segment is over before the next arrives on a slow link) — into the engine's ByteStore, so a
+// swipe appends from memory. The rung is the one the
 // link allows (chooseVariant over the measured throughput and the size videos are shown at, as
 // the player will choose it); the lowest, which the feed item names, while the link is unknown,
 // with data saver on, or when the link calls for it. Bounded by the store's budget, one download
@@ -17,13 +19,16 @@ const text = (bytes) => new TextDecoder().decode(bytes);
 const STOP = Symbol('stop');
 
 export class Prefetcher {
-  /** `shortEdge()`: the device pixels the feed's videos are shown at (abr.js shortEdgeOf). */
-  constructor({ store, loader, estimator, segments = 1, arbiter = null, held = () => false, recovery = null, shortEdge = () => Infinity }) {
+  /**
+   * `shortEdge()`: the device pixels the feed's videos are shown at (abr.js shortEdgeOf);
+   * `seconds`: how much of each item's start to warm (whole segments, at least one).
+   */
+  constructor({ store, loader, estimator, seconds = 2, arbiter = null, held = () => false, recovery = null, shortEdge = () => Infinity }) {
     this.store = store;
     this.shortEdge = shortEdge;
     this.loader = loader;
     this.estimator = estimator;
-    this.segments = segments;
+    this.seconds = seconds;
     this.arbiter = arbiter;
     this.held = held;
     this.recovery = recovery;
@@ -60,19 +65,20 @@ export class Prefetcher {
     }
   }
 
+  /** Master, the lowest rung's playlist, key, init and first segment, as the feed item names them. */
   urlsFor(item) {
     const p = item.media.prefetch;
-    const base = location.href;
-    const urls = [item.media.master, p.playlist, p.key, p.init_segment, p.first_segment].filter(Boolean).map((u) => new URL(u, base).href);
-    if (this.segments > 1 && p.first_segment) {
-      // seg_00000.m4s → seg_00001.m4s …: our packager's naming; other names get one segment.
-      const match = /seg_(\d+)\.m4s$/.exec(p.first_segment);
-      for (let n = 1; match && n < this.segments; n += 1) {
-        const next = String(Number(match[1]) + n).padStart(match[1].length, '0');
-        urls.push(new URL(p.first_segment.replace(/seg_\d+\.m4s$/, `seg_${next}.m4s`), base).href);
-      }
+    return [item.media.master, p.playlist, p.key, p.init_segment, p.first_segment].filter(Boolean).map((u) => new URL(u, location.href).href);
+  }
+
+  /** The first segments of a rung's playlist that make `seconds` of video (at least one). */
+  opening(media) {
+    const segments = [];
+    for (const segment of media.segments) {
+      if (segments.length > 0 && segment.start >= this.seconds) break;
+      segments.push(segment);
     }
-    return urls;
+    return segments;
   }
 
   async warm(item) {
@@ -93,6 +99,7 @@ export class Prefetcher {
   async warmUrls(item, controller) {
     const urls = this.urlsFor(item);
     this.urlsByItem.set(item.id, urls);   // the same array: a rung chosen below is forgotten with it
+    let lowest = false;
     for (let index = 0; index < urls.length; index += 1) {
       const outcome = await this.fetchInto(urls[index], controller);
       if (outcome === STOP) return null;
@@ -101,9 +108,20 @@ export class Prefetcher {
         const rung = await this.allowedRung(item, urls[0], controller);
         if (rung === STOP) return null;
         if (rung) urls.splice(1, urls.length - 1, ...rung);
+        else lowest = true;
+      } else if (index === 1 && lowest) {
+        // The lowest rung's playlist is in: the segments after the first that `seconds` needs.
+        urls.push(...this.moreSegments(urls[1]).filter((url) => !urls.includes(url)));
       }
     }
     return null;
+  }
+
+  /** The opening segments of the playlist warmed at `url`, less the first (the item names it). */
+  moreSegments(url) {
+    const playlist = this.store.peek(url);
+    if (!playlist) return [];
+    try { return this.opening(parseMedia(text(playlist), url)).slice(1).map((segment) => segment.uri); } catch { return []; }
   }
 
   /**
@@ -124,7 +142,7 @@ export class Prefetcher {
     if (outcome || !playlist) return null;
     let media;
     try { media = parseMedia(text(playlist), chosen.uri); } catch { return null; }
-    const first = media.segments.slice(0, Math.max(1, this.segments));
+    const first = this.opening(media);
     return [chosen.uri, media.map?.uri, first[0]?.key?.uri, ...first.map((segment) => segment.uri)].filter(Boolean);
   }
 

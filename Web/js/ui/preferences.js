@@ -20,6 +20,19 @@ export function prefetchEnabled() {
   return new URLSearchParams(location.search).get('prefetch') !== '0';
 }
 
+/**
+ * What brings a first visit's first picture sooner (issue 29), each on unless the page URL turns
+ * it off: `?quickstart=0` all of it (the swipe bench's "today's path"), `?quickstart=no-early`,
+ * `no-parallel`, `no-posters` (comma-separated) one lever at a time (the bench's lever figures).
+ * early: the first item's start fetched as the feed arrives; parallel: a first segment fetched
+ * beside its init section; posters: the neighbours' images wait for the first frame.
+ */
+export function quickStartLevers() {
+  const value = new URLSearchParams(location.search).get('quickstart') ?? '';
+  const off = (lever) => value === '0' || value.split(',').includes(`no-${lever}`);
+  return { early: !off('early'), parallel: !off('parallel'), posters: !off('posters') };
+}
+
 export { dataSaverOn, setDataSaver } from '../player/data-saver.js';
 
 const AUTOPLAY_NEXT_KEY = 'reelhouse.autoplayNext';
