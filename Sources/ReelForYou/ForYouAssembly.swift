@@ -84,12 +84,15 @@ public struct ForYouAssembly: Sendable {
 
     /// The page: sourced candidates ranked by `ForYouScorer`, recycled ones after them,
     /// exploration in its weighted shuffle (drawn from the cursor), blended by `FeedBlender`.
+    /// `anchorTags`: the tags of the profile's explicit anchors (`ForYouScorer.anchorTags`).
     public func page(
         described: [Int64: Candidate], exploring: [Int64], recycled: [Int64], profile: UserProfile, lengthPrior: LengthPrior,
-        position: ForYouPosition, now: Date, previousUploader: String?, tagShares: [String: Double] = [:]
+        position: ForYouPosition, now: Date, previousUploader: String?, tagShares: [String: Double] = [:],
+        anchorTags: [Int64: [String]] = [:]
     ) -> [ScoredCandidate] {
         var scorer = ForYouScorer(lengthPrior: lengthPrior)
         scorer.tagShares = tagShares
+        scorer.anchorTags = anchorTags
         func candidate(_ id: Int64, _ origin: Set<CandidateSource>) -> Candidate? {
             guard var candidate = described[id] else { return nil }
             candidate.sources = origin

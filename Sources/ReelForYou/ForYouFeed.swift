@@ -127,7 +127,8 @@ public struct ForYouFeed: Sendable {
             described: try await describe(assembly.described(exploring: exploring, recycled: recycled)),
             exploring: exploring, recycled: recycled, profile: ForYouAssembly.respelled(profile, spelling),
             lengthPrior: LengthPrior(counts: try await source.lengthBuckets()),
-            position: position, now: now, previousUploader: previousUploader, tagShares: await tagShares()
+            position: position, now: now, previousUploader: previousUploader, tagShares: await tagShares(),
+            anchorTags: try await anchorTags(profile)
         )
         return try await present(page, userID: userID)
     }
@@ -160,6 +161,14 @@ public struct ForYouFeed: Sendable {
             found += try await source.shuffledPosts(order: order, phase: phase, limit: count - found.count, userID: userID, filter: filter)
         }
         return found
+    }
+
+    /// The tags of the profile's explicit anchors, so a tag reason can name the liked post it
+    /// comes from (`ForYouScorer.anchorTags`): at most `UserProfile.maxAnchors` posts, one query.
+    private func anchorTags(_ profile: UserProfile) async throws -> [Int64: [String]] {
+        let liked = profile.anchors.filter(\.explicit).map(\.postID)
+        guard !liked.isEmpty else { return [:] }
+        return Dictionary(try await source.candidateFacts(liked).map { ($0.postID, $0.tags) }) { first, _ in first }
     }
 
     /// The candidates the scorer ranks, popularity scaled as `reelhouse eval` scales it.

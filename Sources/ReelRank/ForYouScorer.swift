@@ -44,6 +44,13 @@ public struct ForYouScorer: Sendable {
     /// #demo" on every item explains nothing.
     public var tagShares: [String: Double] = [:]
     public var commonTagShare = 0.5
+    /// The tags of the profile's explicit anchors (liked, favorited, rated well), by post id. A
+    /// tag reason then names the newest of them that carries the tag: "because you liked “…”"
+    /// says where the affinity came from. Without it a person alone on a server never read that
+    /// reason: their co-visitation neighbours are only posts they watched themselves, all
+    /// already seen, so the neighbour part of a servable post is always 0 (issue 29). Reasons
+    /// only: the score is unchanged.
+    public var anchorTags: [Int64: [String]] = [:]
 
     public init(lengthPrior: LengthPrior = .neutral) {
         self.lengthPrior = lengthPrior
@@ -90,7 +97,7 @@ public struct ForYouScorer: Sendable {
         if candidate.sources == [.explore] {
             reason = .explore
         } else if strongest.value > 0 {
-            reason = strongest.reason
+            reason = likedAnchor(for: strongest.reason, candidate: candidate, profile: profile) ?? strongest.reason
         } else {
             reason = fresh > 0 ? .new : .popular
         }
@@ -132,6 +139,17 @@ public struct ForYouScorer: Sendable {
     private func avoidance(of candidate: Candidate, profile: UserProfile) -> Double {
         profile.avoidedTags.isEmpty || !candidate.tags.contains(where: { profile.avoidedTags.contains($0.lowercased()) })
             ? 1 : avoidedTagFactor
+    }
+
+    /// `.liked` naming the newest explicit anchor (not the candidate itself) that carries the
+    /// tag of a tag reason; nil for other reasons or when no liked post carries it.
+    private func likedAnchor(for reason: Reason, candidate: Candidate, profile: UserProfile) -> Reason? {
+        guard case .tag(let tag) = reason, !anchorTags.isEmpty else { return nil }
+        let wanted = tag.lowercased()
+        return profile.anchors.first { anchor in
+            anchor.explicit && anchor.postID != candidate.postID
+                && (anchorTags[anchor.postID] ?? []).contains { $0.lowercased() == wanted }
+        }.map { .liked(postID: $0.postID) }
     }
 
     private func anchorReason(_ candidate: Candidate, profile: UserProfile) -> Reason {

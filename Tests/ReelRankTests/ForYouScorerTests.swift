@@ -44,6 +44,26 @@ import Testing
         #expect(scorer.score(candidate(10, tags: ["cats", "dogs"]), profile: profile, now: now).reason == .tag("cats"))
     }
 
+    @Test func aTagReasonNamesTheLikedPostThatCarriesTheTag() {
+        // Issue 29: alone on a server, a person's co-visitation neighbours are posts they have
+        // seen, so a servable post's reason is its tag; the liked post behind the tag is named.
+        var scorer = ForYouScorer()
+        scorer.anchorTags = [1: ["Cats"], 2: ["dogs"]]
+        let plain = ForYouScorer().score(candidate(10, tags: ["cats"]), profile: profile, now: now)
+        let named = scorer.score(candidate(10, tags: ["cats"]), profile: profile, now: now)
+        #expect(named.reason == .liked(postID: 1))
+        #expect(named.score == plain.score, "reasons only: the ranking does not change")
+        // Post 2 was only watched: its tag stays the reason, as does a tag no liked post carries.
+        #expect(scorer.score(candidate(11, tags: ["dogs"]), profile: profile, now: now).reason == .tag("dogs"))
+        scorer.anchorTags = [1: ["birds"]]
+        #expect(scorer.score(candidate(12, tags: ["cats"]), profile: profile, now: now).reason == .tag("cats"))
+        // A recycled liked post is not shown "because you liked" itself.
+        scorer.anchorTags = [1: ["cats"]]
+        #expect(scorer.score(candidate(1, tags: ["cats"]), profile: profile, now: now).reason == .tag("cats"))
+        // Other reasons are left alone.
+        #expect(scorer.score(candidate(13, uploader: "ann"), profile: profile, now: now).reason == .uploader("ann"))
+    }
+
     @Test func affinitiesAreScaledByThePersonsStrongest() {
         let scorer = ForYouScorer()
         let cats = scorer.score(candidate(10, tags: ["cats"]), profile: profile, now: now).score
