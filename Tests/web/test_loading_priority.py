@@ -34,9 +34,11 @@ def test_the_video_on_screen_downloads_two_segments_before_any_neighbour_starts(
                  key=lambda e: e["start"])
     others = [e for e in report["media"] if post_of(e["path"]) != report["current"]]
     assert len(own) >= 2 and others, report
-    # The arbiter lets others go once the video on screen has two segments (its cushion) buffered.
+    # The arbiter lets others' segments go once the video on screen has a cushion buffered (not
+    # before its second segment is in); their playlists, keys and init sections, a round trip
+    # of a few hundred bytes each, go at once.
     cushion_at = own[1]["end"]
-    early = [e for e in others if e["start"] < cushion_at]
+    early = [e for e in others if e["start"] < cushion_at and e["path"].endswith(".m4s")]
     assert early == [], f"started before the on-screen video had its cushion ({cushion_at:.0f} ms): {early}"
 
 

@@ -423,8 +423,10 @@ test('arbiter: the video on screen downloads at once; others wait until it has a
   const own = outcome(arbiter.turn(foreground));
   const theirs = outcome(arbiter.turn(neighbour));
   const prefetch = outcome(arbiter.turn(null));
+  const prefetchPlaylist = outcome(arbiter.turn(null, undefined, { light: true }));
   await settle();
   equal([own.value, theirs.value, prefetch.value], ['went', 'waiting', 'waiting']);
+  equal(prefetchPlaylist.value, 'went', "the prefetch's small files do not wait;");
   foreground.cushion = 3;           // one segment more is not yet enough
   arbiter.changed();
   await settle();
@@ -489,7 +491,7 @@ test('arbiter: a new foreground, none at all, or the playhead moving lets waitin
   equal(arbiter.waiting.size, 0, 'no waiter left behind;');
 });
 
-test('prefetch waits for the arbiter and skips an item a player already holds', async () => {
+test('prefetch: its small files go at once, its segments wait for the arbiter; it skips an item a player already holds', async () => {
   const store = new ByteStore(1_000_000);
   const estimator = new ThroughputEstimator();
   const loader = createLoader({ store, estimator });
@@ -501,7 +503,8 @@ test('prefetch waits for the arbiter and skips an item a player already holds', 
   const prefetcher = new Prefetcher({ store, loader, estimator, arbiter, held: (item) => item.id === held.id });
   prefetcher.prefetch([held, waits]);
   await new Promise((resolve) => setTimeout(resolve, 300));
-  equal(requested('waits').length, 0, 'nothing while the video on screen has no cushion;');
+  assert(store.has(waits.media.master) && store.has(waits.media.prefetch.init_segment), 'master, playlist, key and init at once');
+  assert(!store.has(waits.media.prefetch.first_segment), 'no segment while the video on screen has no cushion');
   foreground.cushion = 5;
   arbiter.changed();
   await waitIdle(prefetcher);

@@ -35,6 +35,7 @@ export class Prefetcher {
     this.wanted = [];          // items, in priority order
     this.controllers = new Map(); // item id → AbortController
     this.urlsByItem = new Map();  // item id → URLs it put in the store
+    this.segmentUrls = new Set(); // which of those are media segments
     this.running = false;
   }
 
@@ -45,7 +46,11 @@ export class Prefetcher {
       if (!ids.has(id)) { controller.abort(); this.controllers.delete(id); }
     }
     for (const [id, urls] of this.urlsByItem) {
-      if (!ids.has(id)) { this.store.forget(urls); this.urlsByItem.delete(id); }
+      if (!ids.has(id)) {
+        this.store.forget(urls);
+        this.urlsByItem.delete(id);
+        for (const url of urls) this.segmentUrls.delete(url);
+      }
     }
     this.wanted = items.filter((item) => item?.kind === 'video' && item.media?.prefetch);
     this.pump();
@@ -68,6 +73,7 @@ export class Prefetcher {
   /** Master, the lowest rung's playlist, key, init and first segment, as the feed item names them. */
   urlsFor(item) {
     const p = item.media.prefetch;
+    if (p.first_segment) this.segmentUrls.add(new URL(p.first_segment, location.href).href);
     return [item.media.master, p.playlist, p.key, p.init_segment, p.first_segment].filter(Boolean).map((u) => new URL(u, location.href).href);
   }
 
@@ -121,7 +127,10 @@ export class Prefetcher {
   moreSegments(url) {
     const playlist = this.store.peek(url);
     if (!playlist) return [];
-    try { return this.opening(parseMedia(text(playlist), url)).slice(1).map((segment) => segment.uri); } catch { return []; }
+    let segments;
+    try { segments = this.opening(parseMedia(text(playlist), url)).slice(1); } catch { return []; }
+    for (const segment of segments) this.segmentUrls.add(segment.uri);
+    return segments.map((segment) => segment.uri);
   }
 
   /**
@@ -143,6 +152,7 @@ export class Prefetcher {
     let media;
     try { media = parseMedia(text(playlist), chosen.uri); } catch { return null; }
     const first = this.opening(media);
+    for (const segment of first) this.segmentUrls.add(segment.uri);
     return [chosen.uri, media.map?.uri, first[0]?.key?.uri, ...first.map((segment) => segment.uri)].filter(Boolean);
   }
 
@@ -151,7 +161,9 @@ export class Prefetcher {
     if (controller.signal.aborted) return STOP;
     if (this.store.has(url)) return null;
     if (this.store.bytes > this.store.maxBytes * 0.9) return STOP; // budget spent: stop here
-    await this.arbiter?.turn(null, controller.signal);
+    // Playlists, keys and init sections are a round trip of a few hundred bytes each: they go
+    // at once (arbiter.js); media segments, the bytes the video on screen would feel, wait.
+    await this.arbiter?.turn(null, controller.signal, { light: !this.segmentUrls.has(url) });
     if (this.store.has(url) || this.store.pending.has(url)) return null;
     this.loader.prefetched.add(url);
     let refused = null;
