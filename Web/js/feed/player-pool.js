@@ -76,11 +76,7 @@ export function createPlayerPool({ playback, lookup, onReady, onError, onSeatsCh
     const stage = element.querySelector('.stage');
     stage.insertBefore(slot.video, stage.querySelector('.poster')?.nextSibling ?? stage.firstChild);
     element.classList.add('loading');
-    // A look-ahead (arbiter.js): a neighbour's playlists, key and init go at once and its first
-    // segment once the video on screen has 2.5 s ahead. Behind the full cushion, a heavy clip
-    // on screen on a slow link kept the next item's first segment out until after a 2.5-s swipe
-    // (swipe bench p95 0.6–0.7 s). The one on screen is the foreground: the flag changes nothing.
-    slot.player.load(item, { lookahead: true }).then(() => {
+    slot.player.load(item).then(() => {
       if (generation !== slot.generation) return;
       slot.ready = true;
       slot.video.classList.add('ready');

@@ -23,8 +23,6 @@ export { mediaSourceClass } from './media-pipe.js';
 
 const text = (data) => new TextDecoder().decode(data);
 const absolute = (url) => new URL(url, location.href).href;
-// A look-ahead's privilege (startingAhead) lasts while it loads the segments starting before this.
-const LOOKAHEAD_OPENING_SECONDS = 2;
 
 function normalise(error) {
   // Our errors carry a string code; a DOMException's numeric legacy `code` (11 …) is not one.
@@ -193,18 +191,12 @@ export class MsePlayer {
   }
 
   /**
-   * Loading ahead (`load(item, { lookahead: true })`) and its opening not in yet: the arbiter
-   * lets it start sooner than other neighbours (arbiter.js). The opening is the segments that
-   * start in its first LOOKAHEAD_OPENING_SECONDS: the first 2-s segment, or the 0.5/0.5/1-s
-   * ones of a quick start. Only the first of those left a swiped-to video 0.5 s of buffer, and
-   * it fell behind a heavy clip's catch-up (swipe bench p95 0.6 s).
+   * Loading ahead (`load(item, { lookahead: true })`) and its first segment not in yet: the
+   * arbiter lets it start sooner than other neighbours (arbiter.js).
    */
   get startingAhead() {
     const session = this.session;
-    if (!session?.lookahead || session.aborted || session.failed) return false;
-    if (session.next === 0) return true;
-    const next = session.media?.segments[session.next];
-    return Boolean(next && next.start < LOOKAHEAD_OPENING_SECONDS);
+    return Boolean(session?.lookahead && !session.aborted && !session.failed && session.next === 0);
   }
 
   /**
