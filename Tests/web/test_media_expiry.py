@@ -256,37 +256,38 @@ def test_swiping_on_after_a_real_expiry_refetches_posts_and_keeps_playing(browse
 
 
 def test_a_segment_requested_after_expiry_continues_at_the_same_position(browser, own_server):
-    """The third segment of the video on screen is held back until its URL has expired; the
+    """The segment from 4 s of the video on screen is held back until its URL has expired; the
     player must refetch the post and go on from 4 s in the same buffer, without a reload."""
     server = own_server(SHORT_WINDOW)
     context = new_context(browser, server.url)
     held, released = [], threading.Event()
 
-    def hold_third_segment(route):
+    def hold_from_four_seconds(route):
         if released.is_set():
             route.continue_()
         else:
             held.append(route)
 
-    page, log = open_recording_feed(context, "/", before_load=lambda p: p.route("**/media/*/*/*/seg_00002.m4s", hold_third_segment))
-    # A video of three segments (5 or 6 s) on screen.
+    # Videos open with short segments (0.5, 0.5, 1 s, then 2 s): the fifth starts at 4 s.
+    page, log = open_recording_feed(context, "/", before_load=lambda p: p.route("**/media/*/*/*/seg_00004.m4s", hold_from_four_seconds))
+    # A video of more than 4 s (5 or 6 s) on screen.
     for _ in range(12):
         item = context.request.get(f"/api/v1/videos/{current_id(page)}").json()
         if item["kind"] == "video" and item["duration"] > 4.5:
             break
         swipe_next(page)
     else:
-        pytest.fail("no video of more than two segments in the first 12 items")
+        pytest.fail("no video of more than 4.5 s in the first 12 items")
     post = current_id(page)
     wait_playing(page)
-    # It plays its two segments and waits at 4 s for the third.
+    # It plays its first 4 s and waits there for the held segment.
     page.wait_for_function("""() => {
         const video = document.querySelector('[aria-current="true"] video');
         const b = video.buffered;
         return b.length > 0 && video.currentTime > 3.6 && b.end(b.length - 1) < 4.2;
     }""", timeout=20_000)
     mine = [route for route in held if post_of(route.request.url) == post]
-    assert mine, "the third segment was never requested"
+    assert mine, "the segment from 4 s was never requested"
     sources_before = page.evaluate("reelhouse.stats()")["mediaSourcesCreated"]
     wait_for_fresh_window(after=token_expiry(mine[-1].request.url) + 1.2)
     released.set()
