@@ -85,6 +85,19 @@ export class ByteStore {
     return true;
   }
 
+  /**
+   * A download under way (`download`: a promise of its bytes, or null for a failure already
+   * handled), pending until it settles, so a player joins it (createLoader's get) instead of
+   * fetching twice; its bytes go into the store. Resolves like `download`.
+   */
+  track(url, download) {
+    const tracked = download
+      .then((data) => { if (data) this.put(url, data); return data; })
+      .finally(() => { if (this.pending.get(url) === tracked) this.pending.delete(url); });
+    this.pending.set(url, tracked);
+    return tracked;
+  }
+
   forget(urls) { for (const url of urls) this.take(url); }
 }
 

@@ -167,16 +167,14 @@ export class Prefetcher {
     if (this.store.has(url) || this.store.pending.has(url)) return null;
     this.loader.prefetched.add(url);
     let refused = null;
-    const download = fetchBytes(url, {
+    await this.store.track(url, fetchBytes(url, {
       signal: controller.signal,
       priority: 'low',
       onSample: (bytes, seconds) => this.estimator.sample(bytes, seconds),
-    }).then((data) => { this.store.put(url, data); return data; }, (error) => {
+    }).catch((error) => {
       if (isExpired(error)) refused = error;
       return null;
-    });
-    this.store.pending.set(url, download);
-    try { await download; } finally { this.store.pending.delete(url); }
+    }));
     return refused;
   }
 

@@ -20,10 +20,7 @@ export function fetchStart(item, { store, estimator }) {
   for (const name of names.filter(Boolean)) {
     const url = new URL(name, location.href).href;
     if (store.has(url) || store.pending.has(url)) continue;
-    const download = fetchBytes(url, { priority: 'high', onSample: (bytes, seconds) => estimator.sample(bytes, seconds) })
-      // A failure (an expired URL …) leaves nothing: the player fetches it itself and recovers.
-      .then((data) => { store.put(url, data); return data; }, () => null)
-      .finally(() => { if (store.pending.get(url) === download) store.pending.delete(url); });
-    store.pending.set(url, download);
+    // A failure (an expired URL …) leaves nothing: the player fetches it itself and recovers.
+    store.track(url, fetchBytes(url, { priority: 'high', onSample: (bytes, seconds) => estimator.sample(bytes, seconds) }).catch(() => null));
   }
 }
