@@ -41,11 +41,12 @@ export class LinkArbiter {
   mayDownload(player, { light = false } = {}) {
     const foreground = this.foreground;
     if (foreground === null || player === foreground) return true;
-    // The prefetch's small files go at once too: held behind the cushion with its segments, a
-    // heavy clip on screen left the next item's four round trips (master, playlist, key, init)
-    // for the last second before the swipe, and its first segment missed it (swipe bench p95).
-    if (player === null && light) return true;
-    if (player?.startingAhead) return light || foreground.hasCushion(this.aheadCushionSeconds);
+    // The small files of a look-ahead and of the prefetch go at once. Held behind the cushion
+    // with the prefetch's segments, a heavy clip on screen left the next item's four round trips
+    // (master, playlist, key, init) for the last second before the swipe, and its first segment
+    // missed it (swipe bench p95).
+    if (light && (player === null || player.startingAhead)) return true;
+    if (player?.startingAhead) return foreground.hasCushion(this.aheadCushionSeconds);
     return foreground.hasCushion(this.cushionSeconds);
   }
 
