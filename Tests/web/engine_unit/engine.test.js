@@ -2,7 +2,7 @@
 // Chromium (WebCrypto, fetch) with no npm. Results land in window.__results for pytest.
 import { parseMaster, parseMedia, parseAttributes } from '../../../Web/js/player/playlist.js';
 import { ivForSequence, importKey, decryptSegment, looksLikeMp4 } from '../../../Web/js/player/decrypt.js';
-import { chooseVariant, ThroughputEstimator } from '../../../Web/js/player/abr.js';
+import { chooseVariant, sharpStart, ThroughputEstimator } from '../../../Web/js/player/abr.js';
 import { ByteStore, createLoader, fetchBytes, MediaExpiredError } from '../../../Web/js/player/loader.js';
 import { retryAfterMs, backoffMs, isTransient, withRetries } from '../../../Web/js/player/retry.js';
 import { stallRemedy } from '../../../Web/js/player/stall.js';
@@ -249,6 +249,30 @@ test('throughput estimate: small transfers give only a floor until a real sample
   equal(estimator.bitsPerSecond, 8_000_000);
   for (let i = 0; i < 20; i += 1) estimator.sample(100_000, 1);
   assert(Math.abs(estimator.bitsPerSecond - 800_000) < 10_000, `converges: ${estimator.bitsPerSecond}`);
+});
+
+test('link timings: the network part of downloads, judged from a few kB on; a seed only where nothing was measured', () => {
+  const estimator = new ThroughputEstimator();
+  estimator.sample(700, 0.2, { wait: 0.03, transfer: 0.001 });
+  equal(estimator.linkTimings, null, 'under 8 kB: not judged;');
+  estimator.sample(11_300, 0.3, { wait: 0.01, transfer: 0.004 });
+  estimator.sample(5_000, 0.1);                                // no timings (a cache hit, no Timing-Allow-Origin)
+  equal(estimator.linkTimings, { bps: (12_000 * 8) / 0.005, rtt: 0.01 }, 'bytes over transfer time, the shortest wait;');
+  equal(estimator.measured, false, 'small transfers and timings are not a measured estimate;');
+  estimator.seed(19_200_000);
+  equal([estimator.measured, estimator.bitsPerSecond], [true, 19_200_000]);
+  estimator.seed(1);
+  equal(estimator.bitsPerSecond, 19_200_000, 'a seed never replaces an estimate;');
+});
+
+test('a first visit starts sharp at the sharpest rung the link affords within the budget', () => {
+  const options = { warm: 0, maxShortEdge: 390, firstSegmentSeconds: 0.5 };
+  equal(sharpStart(ladder, { ...options, link: null }), 0, 'no timings: the warm rung;');
+  equal(sharpStart(ladder, { ...options, link: { bps: 50_000_000, rtt: 0.002 } }), 2, 'a fast link: the covering rung (540p), not the top;');
+  equal(sharpStart(ladder, { ...options, link: { bps: 50_000_000, rtt: 0.08 } }), 0, 'two round trips of 80 ms are over the budget;');
+  equal(sharpStart(ladder, { ...options, link: { bps: 1_600_000, rtt: 0.15 } }), 0, 'the benchmarks\' throttled link;');
+  equal(sharpStart(ladder, { ...options, link: { bps: 4_000_000, rtt: 0.002 } }), 1, '540p\'s first segment takes 0.25 s here, 360p\'s 0.1 s;');
+  equal(sharpStart(ladder, { ...options, maxShortEdge: 100, link: { bps: 50_000_000, rtt: 0.002 } }), 0, 'a small element: the lowest covers it;');
 });
 
 test('the byte store keeps within its budget, oldest first; take removes, peek keeps', () => {

@@ -3,6 +3,10 @@
 
 const SMALL_TRANSFER_BYTES = 16_000;
 const FLOOR_MIN_BYTES = 4_000;
+// Below this many bytes with network timings, the link is not judged at all.
+const LINK_MIN_BYTES = 8_000;
+// How much later a first visit's first frame may come to be sharp instead of at the lowest rung.
+const SHARP_START_BUDGET_S = 0.15;
 
 /**
  * Exponentially weighted throughput in bits per second. A small transfer's time is mostly
@@ -18,10 +22,15 @@ export class ThroughputEstimator {
     this.estimate = Number.isFinite(initial) && initial > 0 ? initial : null;
     this.onChange = onChange;
     this.small = { bytes: 0, seconds: 0 };
+    this.link = { bytes: 0, transfer: 0, wait: Infinity };
   }
 
-  /** A download of `bytes` that took `seconds`. */
-  sample(bytes, seconds) {
+  /**
+   * A download of `bytes` that took `seconds`; `link` ({ wait, transfer } in seconds, from
+   * Resource Timing, loader.js) when the browser gave the network's part of it.
+   */
+  sample(bytes, seconds, link = null) {
+    this.sampleLink(bytes, link);
     if (seconds <= 0) return;
     if (bytes < SMALL_TRANSFER_BYTES) {
       this.small.bytes += bytes;
@@ -32,6 +41,35 @@ export class ThroughputEstimator {
     const bps = (bytes * 8) / seconds;
     this.estimate = this.estimate === null ? bps : this.estimate + this.alpha * (bps - this.estimate);
     this.onChange?.(this.estimate);
+  }
+
+  /**
+   * Only the network timings of a download (null: none): for the early fetch, whose time to
+   * resolve is mostly the page's own loading on the main thread, so not a throughput sample.
+   */
+  sampleLink(bytes, link) {
+    if (!link) return;
+    this.link.bytes += bytes;
+    this.link.transfer += link.transfer;
+    this.link.wait = Math.min(this.link.wait, link.wait);
+  }
+
+  /** Whether a real sample (or a remembered one) stands behind the estimate: not on a first visit's first downloads. */
+  get measured() { return this.estimate !== null; }
+
+  /**
+   * The link as its downloads' network timings show it, or null under a few kB of them:
+   * `bps`, bytes over the time from first to last byte (the page's busy main thread and the
+   * round trip left out), and `rtt`, the shortest wait for a first byte.
+   */
+  get linkTimings() {
+    if (this.link.bytes < LINK_MIN_BYTES) return null;
+    return { bps: (this.link.bytes * 8) / Math.max(this.link.transfer, 0.001), rtt: this.link.wait };
+  }
+
+  /** Starts the estimate at `bps` when nothing was measured yet (a sharp start's choice, start-rung.js). */
+  seed(bps) {
+    if (this.estimate === null && Number.isFinite(bps) && bps > 0) this.estimate = bps;
   }
 
   /** The estimate; else the small transfers' floor once there are a few kB of them; else null. */
@@ -84,6 +122,22 @@ export function chooseVariant(variants, { throughputBps = null, maxShortEdge = I
     return quick;
   }
   return best;
+}
+
+/**
+ * A first visit's start rung. The lowest rung (`warm`, which the early fetch brought) shows a
+ * picture soonest; a higher one costs its playlist, then its init section and first segment
+ * (two round trips and the segment's transfer). Start at the sharpest rung, up to the one the
+ * link and the size call for, whose cost the link's timings put within `budget` seconds: sharp
+ * from the first frame instead of 1–2 s of 240p. Unknown timings, or a slow link: `warm`.
+ */
+export function sharpStart(variants, { warm, link, maxShortEdge = Infinity, firstSegmentSeconds = 2, budget = SHARP_START_BUDGET_S, safety = 0.7 }) {
+  if (!link) return warm;
+  const cost = (variant) => 2 * link.rtt + ((variant.averageBandwidth || variant.bandwidth) * firstSegmentSeconds) / link.bps;
+  for (let index = chooseVariant(variants, { throughputBps: link.bps, maxShortEdge, safety }); index > warm; index -= 1) {
+    if (cost(variants[index]) <= budget) return index;
+  }
+  return warm;
 }
 
 /** The short edge, in device pixels, a video element is shown at. */

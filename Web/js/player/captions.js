@@ -4,7 +4,7 @@
 // stays `hidden`: the browser tracks which cues are active, and `onCues` draws them where the
 // page wants (the feed puts them above its overlay). Safari's native HLS brings the master's
 // renditions as its own text tracks; those are used instead of fetching.
-import { parseMedia } from './playlist.js';
+import { absolute, parseMedia } from './playlist.js';
 import { parseSubtitleRenditions, parseWebVTT } from './webvtt.js';
 
 const AHEAD_SECONDS = 10;
@@ -24,7 +24,7 @@ export class CaptionTrack {
 
   /** The subtitle renditions of a master playlist (name, language, uri). */
   async renditions(masterUrl, signal) {
-    const url = new URL(masterUrl, location.href).href;
+    const url = absolute(masterUrl);
     return parseSubtitleRenditions(await this.fetchText(url, signal), url);
   }
 

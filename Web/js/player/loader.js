@@ -126,8 +126,24 @@ export async function fetchBytes(url, { signal, onSample, priority = 'auto' } = 
     if (error?.name === 'AbortError') throw abortedError();
     throw new NetworkError(`the download of ${url} broke off`, { url });
   }
-  onSample?.(data.byteLength, (performance.now() - started) / 1000);
+  onSample?.(data.byteLength, (performance.now() - started) / 1000, linkTiming(response.url || url));
   return data;
+}
+
+/**
+ * The network's part of a download, from Resource Timing, in seconds: `wait` from the request
+ * to its first byte (about a round trip) and `transfer` from there to the last byte. Null when
+ * the browser gives none: a cache hit, a cross-origin answer without Timing-Allow-Origin, a
+ * full timing buffer. Unlike the time the promise took, it leaves out a main thread busy
+ * loading the page, which on a first visit made 127.0.0.1 look like a 1 Mbit/s link.
+ */
+function linkTiming(url) {
+  const entry = globalThis.performance?.getEntriesByName?.(url, 'resource')?.at(-1);
+  if (!entry || !(entry.responseStart > 0) || !(entry.transferSize > 0)) return null;
+  return {
+    wait: Math.max(0, entry.responseStart - entry.requestStart) / 1000,
+    transfer: Math.max(0, entry.responseEnd - entry.responseStart) / 1000,
+  };
 }
 
 // How long a player waits for a prefetch of the URL it needs before fetching it itself. Long
@@ -145,18 +161,23 @@ const JOIN_PATIENCE_MS = 4000;
  */
 export function createLoader({ store, estimator, arbiter = null, retryPolicy, joinPatienceMs = JOIN_PATIENCE_MS } = {}) {
   const prefetched = new MediaKeySet(); // what prefetch put in the store, to count hits honestly
-  const fromMemory = async (url, keep, signal) => {
-    // A prefetch of this very URL under way is joined rather than fetched twice, for a while:
-    // it runs at low priority and may hang, and the joiner's signal still counts (the joiner
-    // cannot cancel prefetch's download). Past the patience, the player fetches for itself.
+  // A prefetch of this very URL under way is joined rather than fetched twice, for a while:
+  // it runs at low priority and may hang, and the joiner's signal still counts (the joiner
+  // cannot cancel prefetch's download). Past the patience, the player fetches for itself.
+  const settled = async (url, signal) => {
     const pending = store.pending.get(url);
     if (pending) await abortable(withPatience(pending.catch(() => null), joinPatienceMs), signal);
+  };
+  const fromMemory = async (url, keep, signal) => {
+    await settled(url, signal);
     return keep ? store.peek(url) : store.take(url);
   };
   const loader = {
     store,
     prefetched,
     retries: 0, // failed downloads tried again (all players)
+    /** Resolves once a prefetch of `url` under way has settled, or the patience for it ran out. */
+    settled,
     async get(url, { signal, keep = false, player = null, light = keep } = {}) {
       let cached = await fromMemory(url, keep, signal);
       if (!cached && arbiter && !arbiter.mayDownload(player, { light })) {
@@ -171,7 +192,7 @@ export function createLoader({ store, estimator, arbiter = null, retryPolicy, jo
       }
       if (prefetched.has(url)) store.misses += 1;
       const data = await withRetries(
-        () => fetchBytes(url, { signal, onSample: (bytes, seconds) => estimator.sample(bytes, seconds) }),
+        () => fetchBytes(url, { signal, onSample: (...measured) => estimator.sample(...measured) }),
         { signal, policy: retryPolicy, onRetry: () => { loader.retries += 1; } },
       );
       if (keep) store.put(url, data);

@@ -10,9 +10,10 @@
 // jumped, a stuck decoder nudged, and a segment download that hangs is dropped and asked again a
 // rung lower. A failed download that fresh URLs or a wait can fix is recovered from (rebase.js).
 import { playerError, abortedError } from './errors.js';
-import { parseMaster, parseMedia } from './playlist.js';
+import { absolute, parseMaster, parseMedia } from './playlist.js';
 import { importKey, decryptSegment, ivForSequence } from './decrypt.js';
 import { chooseVariant, shortEdgeOf } from './abr.js';
+import { sharpenStart, warmStart } from './start-rung.js';
 import { dataSaverOn } from './data-saver.js';
 import { MediaPipe } from './media-pipe.js';
 import { BUFFER_GOAL, bufferedAhead, isBuffered, holds, staleSegment, evictionCut } from './buffer-policy.js';
@@ -22,7 +23,6 @@ import { recoverItem } from './rebase.js';
 export { mediaSourceClass } from './media-pipe.js';
 
 const text = (data) => new TextDecoder().decode(data);
-const absolute = (url) => new URL(url, location.href).href;
 
 function normalise(error) {
   // Our errors carry a string code; a DOMException's numeric legacy `code` (11 …) is not one.
@@ -105,20 +105,12 @@ export class MsePlayer {
     session.itemMedia = item.media; // the URLs this attempt uses (recovery.js compares them)
     session.media = null;
     session.variants = await this.readMaster(item.media.master, signal);
-    let start = chooseVariant(session.variants, {
-      throughputBps: this.estimator.bitsPerSecond, maxShortEdge: shortEdgeOf(this.video), dataSaver: dataSaverOn(),
-    });
-    // What prefetch warmed starts at once: the rung chosen here when prefetch chose it too (it
-    // warms the rung the link allows), else the lowest it warmed; the rung climbs later if the
-    // network allows.
-    const warm = item.media.prefetch && session.variants.findIndex((v) => v.uri === absolute(item.media.prefetch.playlist));
-    const chosenWarm = this.loader.store.has(session.variants[start].uri);
-    if (!chosenWarm && warm >= 0 && !dataSaverOn() && this.loader.store.has(absolute(item.media.prefetch.first_segment))) start = warm;
-
+    let start = warmStart(this, session);
     // The first segment and its key are asked for beside the init section, not after it: one
     // round trip less before the first picture (150 ms on the benchmarks' throttled link).
     const prepared = this.pipe.prepare(session.variants[start].codecs, signal);
     prepared.catch(() => {});  // awaited below (a failure of the playlist first wins)
+    start = await sharpenStart(this, session, start, signal);
     let first = null;
     if (this.quickStart) {
       const media = await this.readMedia(session.variants[start].uri, signal);

@@ -1,6 +1,9 @@
 // HLS playlist parsing (RFC 8216), just what our fMP4 output and any well-formed VOD playlist
 // need. Pure functions: text + the playlist's URL in, plain objects with absolute URLs out.
 
+/** `url` (a feed item's media URL, maybe relative) resolved against the page, as playlists' URIs are. */
+export const absolute = (url) => new URL(url, location.href).href;
+
 /** Attribute list of a tag (`BANDWIDTH=1,CODECS="a,b"`) as an object of strings. */
 export function parseAttributes(text) {
   const attributes = {};

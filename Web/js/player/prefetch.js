@@ -11,7 +11,7 @@
 // A 403/410 (the item's URLs expired) asks recovery.js for fresh ones, once, and goes on with
 // them, so the player that takes the item over starts with working URLs.
 import { fetchBytes, isExpired } from './loader.js';
-import { parseMaster, parseMedia } from './playlist.js';
+import { absolute, parseMaster, parseMedia } from './playlist.js';
 import { chooseVariant } from './abr.js';
 import { dataSaverOn } from './data-saver.js';
 
@@ -73,8 +73,8 @@ export class Prefetcher {
   /** Master, the lowest rung's playlist, key, init and first segment, as the feed item names them. */
   urlsFor(item) {
     const p = item.media.prefetch;
-    if (p.first_segment) this.segmentUrls.add(new URL(p.first_segment, location.href).href);
-    return [item.media.master, p.playlist, p.key, p.init_segment, p.first_segment].filter(Boolean).map((u) => new URL(u, location.href).href);
+    if (p.first_segment) this.segmentUrls.add(absolute(p.first_segment));
+    return [item.media.master, p.playlist, p.key, p.init_segment, p.first_segment].filter(Boolean).map(absolute);
   }
 
   /** The first segments of a rung's playlist that make `seconds` of video (at least one). */
@@ -144,7 +144,7 @@ export class Prefetcher {
     let variants;
     try { variants = parseMaster(text(master), masterUrl); } catch { return null; }
     const chosen = variants[chooseVariant(variants, { throughputBps, maxShortEdge: this.shortEdge() })];
-    if (!chosen || chosen.uri === new URL(item.media.prefetch.playlist, location.href).href) return null;
+    if (!chosen || chosen.uri === absolute(item.media.prefetch.playlist)) return null;
     const outcome = await this.fetchInto(chosen.uri, controller);
     if (outcome === STOP) return STOP;
     const playlist = this.store.peek(chosen.uri);
@@ -170,7 +170,7 @@ export class Prefetcher {
     await this.store.track(url, fetchBytes(url, {
       signal: controller.signal,
       priority: 'low',
-      onSample: (bytes, seconds) => this.estimator.sample(bytes, seconds),
+      onSample: (...measured) => this.estimator.sample(...measured),
     }).catch((error) => {
       if (isExpired(error)) refused = error;
       return null;

@@ -6,8 +6,12 @@
 // round trips before the first picture; together it is one. The player then finds them in the
 // store, or joins the downloads still under way (loader.js), as it would a prefetch's.
 // With a remembered throughput the player may start higher, so only the master goes early.
+// Only their network timings are measured: the time they take to resolve is mostly the page's
+// own loading on the main thread (127.0.0.1 looked like a 1 Mbit/s link); the player judges
+// its start from those timings (start-rung.js).
 import { fetchBytes } from './loader.js';
 import { dataSaverOn } from './data-saver.js';
+import { absolute } from './playlist.js';
 
 /** Starts the downloads for `item` (a feed item) into `store`; does nothing for a non-video. */
 export function fetchStart(item, { store, estimator }) {
@@ -18,9 +22,9 @@ export function fetchStart(item, { store, estimator }) {
     ? [item.media.master, prefetch.playlist, prefetch.key, prefetch.init_segment, prefetch.first_segment]
     : [item.media.master];
   for (const name of names.filter(Boolean)) {
-    const url = new URL(name, location.href).href;
+    const url = absolute(name);
     if (store.has(url) || store.pending.has(url)) continue;
     // A failure (an expired URL …) leaves nothing: the player fetches it itself and recovers.
-    store.track(url, fetchBytes(url, { priority: 'high', onSample: (bytes, seconds) => estimator.sample(bytes, seconds) }).catch(() => null));
+    store.track(url, fetchBytes(url, { priority: 'high', onSample: (bytes, _seconds, link) => estimator.sampleLink(bytes, link) }).catch(() => null));
   }
 }
