@@ -76,11 +76,12 @@ let package = Package(
         .target(name: "ReelStoreCore", dependencies: ["ReelStore", "ReelModels", "ReelCache"], swiftSettings: swiftSettings),
 
         // For You above the store: the ranked feed over the store's walks (`ForYouFeed`), the rules
-        // events leave behind (`ForYouRules`), the upkeep jobs, synthetic watching for benches.
+        // events leave behind (`ForYouRules`), the upkeep jobs, synthetic watching for benches, and
+        // whether For You is a person's default feed (`ForYouReadiness`).
         .target(
             name: "ReelForYou",
             dependencies: [
-                "ReelStore", "ReelRank", "ReelModels", "ReelJobs",
+                "ReelStore", "ReelRank", "ReelModels", "ReelJobs", "ReelCache",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

@@ -57,12 +57,6 @@ public struct ForYouFeed: Sendable {
         self.tagShares = tagShares
     }
 
-    /// Events other than impressions the person has sent, counted up to `atMost` (the default
-    /// mode only asks whether there are enough).
-    public func signalCount(userID: Int64, atMost: Int) async throws -> Int {
-        try await source.signalCount(userID: userID, atMost: atMost)
-    }
-
     /// One page of For You, ranked from the person's profile; its items are marked sent, so no
     /// post comes back until everything the person could be shown has been, and then the least
     /// recently sent first. Empty only when nothing matches.

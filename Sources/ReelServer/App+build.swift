@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import ReelForYou
 import ReelStorage
 import ReelStore
 import ServiceLifecycle
@@ -71,7 +72,8 @@ func buildRouter(
     let server = FeatureContext(
         configuration: configuration, dependencies: dependencies, metrics: metrics, registry: registry, router: router,
         credentials: credentials, mediaAccess: mediaAccess, tokens: tokens, images: images,
-        presenter: VideoPresenter(tokens: tokens, images: images), encodedItems: EncodedItemCache()
+        presenter: VideoPresenter(tokens: tokens, images: images), encodedItems: EncodedItemCache(),
+        forYouReadiness: ForYouReadiness(source: dependencies.forYou, now: now)
     )
     // Each feature registers its own routes (Features/): a new route edits its feature, not this file.
     for feature in features { feature.register(in: server) }

@@ -36,32 +36,30 @@ enum PostgresLease {
                 handed.resolve(.failure(error))
             }
         }
-        let watchdog = Task {
-            var waited: Duration = .zero
-            while !finished.isResolved {
-                do { try await Task.sleep(for: patience) } catch { return }
-                waited += patience
-                if finished.isResolved { return }
-                if !isCurrent() {
-                    if case .success(let connection)? = handed.settled {
-                        try? await connection.close()
-                    } else {
-                        handed.resolve(.failure(ServerGone()))
-                    }
-                    return
-                }
-                guard !handed.isResolved else { continue }
-                // However the server answers, no request waits for a connection without end.
-                if waited >= limit {
-                    handed.resolve(.failure(ServerGone()))
-                } else if await !serverAnswers() {
+        // Looked at every `patience` by the one watch every lease shares (a sleeping task per
+        // lease cost more than many a query it guarded). True: nothing more to watch.
+        let watch = LeaseWatch.shared.watch(every: patience) { waited in
+            if finished.isResolved { return true }
+            if !isCurrent() {
+                if case .success(let connection)? = handed.settled {
+                    try? await connection.close()
+                } else {
                     handed.resolve(.failure(ServerGone()))
                 }
+                return true
             }
+            guard !handed.isResolved else { return false }
+            // However the server answers, no request waits for a connection without end.
+            if waited >= limit {
+                handed.resolve(.failure(ServerGone()))
+            } else if await !serverAnswers() {
+                handed.resolve(.failure(ServerGone()))
+            }
+            return false
         }
         defer {
             finished.resolve(.success(()))
-            watchdog.cancel()
+            LeaseWatch.shared.stop(watch)
         }
         let connection: PostgresConnection
         do {
@@ -75,6 +73,81 @@ enum PostgresLease {
             throw error
         }
         return try await body(connection)
+    }
+}
+
+/// The watchdog of every lease in flight: one task, running while there is a lease to watch,
+/// calls each lease's check once per its `every` (how long it has been watched so far as the
+/// argument) until the check answers true or the lease stops being watched. A check that is
+/// still running is not called again; checks of different leases run concurrently, so a slow
+/// probe for one does not hold up the others.
+final class LeaseWatch: @unchecked Sendable {
+    typealias Check = @Sendable (_ watched: Duration) async -> Bool
+
+    static let shared = LeaseWatch(tick: .milliseconds(250))
+
+    private struct Entry {
+        let check: Check
+        let started: ContinuousClock.Instant
+        let every: Duration
+        var due: ContinuousClock.Instant
+        var running = false
+    }
+
+    private let tick: Duration
+    private let lock = NSLock()
+    private var entries: [UInt64: Entry] = [:]
+    private var nextID: UInt64 = 0
+    private var ticking = false
+
+    init(tick: Duration) {
+        self.tick = tick
+    }
+
+    /// Starts watching; the id stops it.
+    func watch(every: Duration, _ check: @escaping Check) -> UInt64 {
+        let now = ContinuousClock.now
+        let (id, start) = lock.withLock { () -> (UInt64, Bool) in
+            nextID += 1
+            entries[nextID] = Entry(check: check, started: now, every: every, due: now + every)
+            defer { ticking = true }
+            return (nextID, !ticking)
+        }
+        if start { Task.detached { await self.run() } }
+        return id
+    }
+
+    func stop(_ id: UInt64) {
+        lock.withLock { _ = entries.removeValue(forKey: id) }
+    }
+
+    private func run() async {
+        while true {
+            try? await Task.sleep(for: tick)
+            let now = ContinuousClock.now
+            let due: [(UInt64, Check, Duration)]? = lock.withLock {
+                if entries.isEmpty {
+                    ticking = false
+                    return nil
+                }
+                var due: [(UInt64, Check, Duration)] = []
+                for (id, entry) in entries where !entry.running && entry.due <= now {
+                    entries[id]?.running = true
+                    entries[id]?.due = now + entry.every
+                    due.append((id, entry.check, entry.started.duration(to: now)))
+                }
+                return due
+            }
+            guard let due else { return }
+            for (id, check, watched) in due {
+                Task.detached {
+                    let done = await check(watched)
+                    self.lock.withLock {
+                        if done { self.entries[id] = nil } else { self.entries[id]?.running = false }
+                    }
+                }
+            }
+        }
     }
 }
 

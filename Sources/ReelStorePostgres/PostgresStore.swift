@@ -26,8 +26,9 @@ public final class PostgresStore: Sendable, Service {
     /// count), whose sessions use each statement's generic plan: PostgreSQL otherwise plans
     /// them again on every call (it prices `LIMIT $n` at a tenth of the table, so the generic
     /// plan looks dearer than it is), and planning took 3–5× their run. Not for other queries:
-    /// an unnamed statement planned generic can be a bad plan (search's `LIKE $1` was).
-    let plannedPool: PostgresPool
+    /// an unnamed statement planned generic can be a bad plan (search's `LIKE $1` was). Each
+    /// is shared by every caller rather than leased (`PostgresSharedConnections`).
+    let planned: PostgresSharedConnections
     let availability = PostgresAvailability()
     let logger: Logger
     /// Posts listings read, by (id, revision): the store core's, shared by every listing.
@@ -40,10 +41,9 @@ public final class PostgresStore: Sendable, Service {
         self.logger = logger
         let configuration = try url.poolConfiguration(size: poolSize, connectTimeout: Self.connectTimeout)
         pool = PostgresPool(configuration: configuration, logger: logger)
-        var planned = configuration
-        planned.options.maximumConnections = Self.plannedPoolSize(poolSize)
-        planned.options.additionalStartupParameters = [("plan_cache_mode", "force_generic_plan")]
-        plannedPool = PostgresPool(configuration: planned, logger: logger)
+        var plannedConfiguration = try url.connectionConfiguration(connectTimeout: Self.connectTimeout)
+        plannedConfiguration.options.additionalStartupParameters = [("plan_cache_mode", "force_generic_plan")]
+        planned = PostgresSharedConnections(configuration: plannedConfiguration, count: Self.plannedPoolSize(poolSize), logger: logger)
     }
 
     /// Half the main pool's size, at least one: a node holds at most 1.5 × `poolSize` connections.
@@ -61,9 +61,8 @@ public final class PostgresStore: Sendable, Service {
     /// The pool's background work; returns when the task is cancelled or the service group
     /// shuts down gracefully.
     public func run() async {
-        async let main: Void = pool.run()
-        async let planned: Void = plannedPool.run()
-        _ = await (main, planned)
+        await pool.run()
+        await planned.close()
     }
 
     /// Runs `body` with a started store: the pool runs in a child task, the server is checked
@@ -81,7 +80,6 @@ public final class PostgresStore: Sendable, Service {
             // A lease before the client runs works but makes postgres-nio log a warning that
             // `reelhouse migrate` would print: let the child task begin first.
             await store.pool.firstPoolRuns()
-            await store.plannedPool.firstPoolRuns()
             if migrating { try await store.migrate() }
             return try await body(store)
         }
@@ -107,10 +105,26 @@ public final class PostgresStore: Sendable, Service {
         try await leased(from: pool) { connection in try await body(connection) }
     }
 
-    /// `read` on a connection that plans prepared statements once (`plannedPool`): only for
-    /// statements whose generic plan is known to be the right one.
+    /// `read` on a connection that plans prepared statements once (`planned`): only for
+    /// single statements whose generic plan is known to be the right one. The connection is
+    /// shared, not leased: no transactions, and nothing slow.
     func readPlanned<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await leased(from: plannedPool) { connection in try await body(connection) }
+        try await availability.admit { try await serverIsBack() }
+        do {
+            let connection = try await planned.connection()
+            // A statement unanswered for `leaseLimit` means a socket nobody answers: closing it
+            // fails what waits on it (503s), and the next statement opens a new connection.
+            let watch = LeaseWatch.shared.watch(every: Self.leaseLimit) { _ in
+                try? await connection.close()
+                return true
+            }
+            defer { LeaseWatch.shared.stop(watch) }
+            return try await body(connection)
+        } catch {
+            let error = Self.storeError(error)
+            availability.record(error)
+            throw error
+        }
     }
 
     /// Runs `body` in one transaction on one pooled connection: committed when it returns,
@@ -174,7 +188,7 @@ public final class PostgresStore: Sendable, Service {
     private func serverIsBack() async throws {
         try await Self.probe(url, logger: logger)
         await pool.renew()
-        await plannedPool.renew()
+        await planned.reset()
     }
 
     // MARK: - Errors

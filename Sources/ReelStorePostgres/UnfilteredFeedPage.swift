@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import PostgresNIO
 import ReelStore
@@ -6,7 +7,7 @@ import ReelStoreCore
 /// The page of an unfiltered feed (what most feed requests ask for) as a prepared statement, so
 /// PostgreSQL parses and plans it once per connection instead of on every request; as an
 /// unnamed statement its planning took five times its run (1.0–1.2 ms against 0.2 ms on 1k posts).
-/// It runs on the store's planned pool, whose sessions keep the generic plan (an index walk of
+/// It runs on the store's planned connections, whose sessions keep the generic plan (an index walk of
 /// `posts_ready_by_shuffleN`, the plan each call would choose anyway).
 ///
 /// postgres-nio names a prepared statement by its type and takes its SQL from the type, so each
@@ -29,11 +30,14 @@ struct UnfilteredFeedPage<Column: FeedKeyColumn, FirstPhase: FeedShapeFlag, Posi
         "reelhouse_feed_page_\(Column.index)_\(FirstPhase.value ? 1 : 2)_\(Positioned.value ? "after" : "start")_\(Descending.value ? "desc" : "asc")"
     }
 
+    /// Built once per shape (postgres-nio asks for it on every execution).
     static var sql: String {
-        PostgresFeedSQL.unfilteredPage(
-            userID: 0, order: order(start: 0), phase: FirstPhase.value ? 0 : 1,
-            after: Positioned.value ? FeedKeyset(key: 0, id: 0) : nil, limit: 0
-        ).sql
+        StatementTexts.shared.text(for: Self.self) {
+            PostgresFeedSQL.unfilteredPage(
+                userID: 0, order: order(start: 0), phase: FirstPhase.value ? 0 : 1,
+                after: Positioned.value ? FeedKeyset(key: 0, id: 0) : nil, limit: 0
+            ).sql
+        }
     }
 
     static func order(start: Int64) -> FeedShuffle.EpochOrder {
@@ -47,6 +51,20 @@ struct UnfilteredFeedPage<Column: FeedKeyColumn, FirstPhase: FeedShapeFlag, Posi
     }
 
     func decodeRow(_ row: PostgresRow) throws -> FeedRow { try FeedRow(row) }
+}
+
+/// The SQL of generic prepared statements by type: a generic type cannot have a stored static.
+final class StatementTexts: @unchecked Sendable {
+    static let shared = StatementTexts()
+    private let lock = NSLock()
+    private var texts: [ObjectIdentifier: String] = [:]
+
+    func text(for type: Any.Type, _ make: () -> String) -> String {
+        if let text = lock.withLock({ texts[ObjectIdentifier(type)] }) { return text }
+        let text = make()
+        lock.withLock { texts[ObjectIdentifier(type)] = text }
+        return text
+    }
 }
 
 protocol FeedKeyColumn { static var index: Int { get } }

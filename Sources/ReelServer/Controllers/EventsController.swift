@@ -11,6 +11,9 @@ import ReelStore
 struct EventsController {
     let events: any EventStore
     let limiter: any RateLimitStore
+    /// Told of every batch with signals in it, so this node's next feed of the person counts
+    /// them (the twentieth makes For You their default).
+    let readiness: ForYouReadiness
     /// `eventRetentionDays`, in seconds.
     let retention: TimeInterval
     let now: @Sendable () -> Date
@@ -30,6 +33,8 @@ struct EventsController {
             ).retryAfter {
                 throw APIError.rateLimited(retryAfter: retry)
             }
+            // After the write, whatever its outcome: a count read before it committed is not kept.
+            defer { if batch.contains(where: { $0.type != .impression }) { readiness.changed(userID: user.id) } }
             switch try await events.recordEvents(userID: user.id, batch, aggregation: ForYouRules()) {
             case .recorded(let accepted, let duplicates):
                 return try Response.json(APIEventReceipt(accepted: accepted, duplicates: duplicates), context: context)

@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import ReelModels
 import ReelForYou
-import ReelRank
 import ReelStore
 
 /// The feed in its three modes (For You, the endless shuffle, Latest), and seed 000's
@@ -11,6 +10,8 @@ struct FeedController {
     let feed: any FeedStore
     /// For You, ranked above the store.
     let forYou: ForYouFeed
+    /// Whether For You is a person's default, remembered per node (`FeatureContext.forYouReadiness`).
+    let readiness: ForYouReadiness
     let social: any SocialStore
     let presenter: VideoPresenter
     let cursors: FeedCursorCodec
@@ -98,8 +99,7 @@ struct FeedController {
     /// The mode asked for, else For You once the person has sent enough signals, else the shuffle.
     private func defaultMode(_ requested: FeedMode?, userID: Int64) async throws -> FeedMode {
         if let requested { return requested }
-        let signals = try await forYou.signalCount(userID: userID, atMost: UserProfile.signalsForForYou)
-        return signals >= UserProfile.signalsForForYou ? .forYou : .shuffle
+        return try await readiness.isReady(userID: userID) ? .forYou : .shuffle
     }
 
     /// `mode`: absent or empty for the default, else one of `FeedMode`, or a 400.

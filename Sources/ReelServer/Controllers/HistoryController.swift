@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ReelForYou
 import ReelModels
 import ReelStore
 
@@ -9,6 +10,8 @@ import ReelStore
 struct HistoryController {
     let events: any EventStore
     let social: any SocialStore
+    /// Told when history is cleared or forgotten: fewer signals may take For You away as the default.
+    let readiness: ForYouReadiness
     let presenter: VideoPresenter
     let cursors: ProfileListCursorCodec
     let now: @Sendable () -> Date
@@ -37,11 +40,15 @@ struct HistoryController {
             ), context: context)
         }
         routes.on(.delete, "/api/v1/me/history", access: .user, "Forget this user's watch history (events, signals, affinities)") { _, context in
-            try await events.clearHistory(userID: try context.requireUser().id)
+            let user = try context.requireUser()
+            defer { readiness.changed(userID: user.id) }
+            try await events.clearHistory(userID: user.id)
             return HTTPResponse.Status.noContent
         }
         routes.on(.delete, "/api/v1/me/history/{post_id}", access: .user, "Forget one post of this user's watch history") { _, context in
-            try await events.forgetHistory(userID: try context.requireUser().id, postID: try Self.postID(context))
+            let user = try context.requireUser()
+            defer { readiness.changed(userID: user.id) }
+            try await events.forgetHistory(userID: user.id, postID: try Self.postID(context))
             return HTTPResponse.Status.noContent
         }
         routes.on(.get, "/api/v1/me/not-interested", access: .user, "Posts this user marked not interested, newest first (cursor, limit)") { request, context in

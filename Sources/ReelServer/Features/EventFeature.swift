@@ -11,10 +11,13 @@ struct EventFeature: ServerFeature {
 
     func register(in server: FeatureContext) {
         let dependencies = server.dependencies
-        EventsController(events: dependencies.events, limiter: server.limiter, retention: server.configuration.eventRetention, now: server.now)
+        EventsController(
+            events: dependencies.events, limiter: server.limiter, readiness: server.forYouReadiness,
+            retention: server.configuration.eventRetention, now: server.now
+        )
             .register(server.routes("events"))
         HistoryController(
-            events: dependencies.events, social: dependencies.social, presenter: server.presenter,
+            events: dependencies.events, social: dependencies.social, readiness: server.forYouReadiness, presenter: server.presenter,
             cursors: ProfileListCursorCodec(secret: server.secret), now: server.now
         )
         .register(server.routes("me"))

@@ -7,7 +7,7 @@ struct FeedFeature: ServerFeature {
         let tagShares = LibraryTagShares(social: dependencies.social, library: dependencies.library)
         let forYou = ForYouFeed(source: dependencies.forYou, feed: dependencies.feed, tagShares: { await tagShares.shares() })
         let feed = FeedController(
-            feed: dependencies.feed, forYou: forYou, social: dependencies.social,
+            feed: dependencies.feed, forYou: forYou, readiness: server.forYouReadiness, social: dependencies.social,
             presenter: server.presenter, cursors: FeedCursorCodec(secret: server.secret), now: server.now, encodedItems: server.encodedItems,
             orderByRandomBaseline: server.configuration.benchmarkBaselines ? dependencies.orderByRandomBaseline : nil
         )

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ReelForYou
 import ReelStore
 
 /// A part of the server (the feed, stories, uploads, media…) that declares its own routes and
@@ -20,7 +21,7 @@ extension ServerFeature {
 
 /// What a feature builds its controllers from: the settings, the boundaries, and the parts the
 /// features share (one presenter and signer set, one media-access memory, one credential cache,
-/// one encoded-item cache for every list of posts).
+/// one encoded-item cache for every list of posts, one memory of who has For You by default).
 struct FeatureContext {
     let configuration: ServerConfiguration
     let dependencies: ServerDependencies
@@ -35,6 +36,9 @@ struct FeatureContext {
     /// Encoded items shared by every viewer in a token window (the feed's largest cost was
     /// encoding): the feed, search, browse and collections answer from it.
     let encodedItems: EncodedItemCache
+    /// Whether For You is a person's default feed: the feed reads it, the event and history
+    /// routes forget a person's answer when they change what it was counted from.
+    let forYouReadiness: ForYouReadiness
 
     var limiter: any RateLimitStore { dependencies.rateLimits }
     var now: @Sendable () -> Date { dependencies.now }
