@@ -47,7 +47,23 @@ def open_detail(page, post_id: int, kind: str = "browse", query: str = "sort=tit
             dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
         }""", [post_id, kind, query])
     page.wait_for_selector(f"{SHEET} .detail-title", timeout=10_000)
-    page.eval_on_selector(SHEET, "el => Promise.all(el.getAnimations().map((a) => a.finished))")   # slid in
+    # Slid in and resting: no animation and the same place two frames apart. (Awaiting the
+    # animations found right after [open] once measured the sheet 9–18 px short of the bottom
+    # edge: its sheet-up animation had not begun yet. wait_for_function would not await the
+    # frames: a promise counts as true at once.)
+    for _ in range(200):
+        if page.evaluate(RESTING, SHEET):
+            return
+    raise AssertionError("the detail sheet never came to rest")
+
+
+RESTING = """(selector) => new Promise((resolve) => {
+  const sheet = document.querySelector(selector);
+  if (!sheet) return resolve(false);
+  const top = sheet.getBoundingClientRect().top;
+  requestAnimationFrame(() => requestAnimationFrame(() =>
+    resolve(sheet.isConnected && sheet.getAnimations().length === 0 && sheet.getBoundingClientRect().top === top)));
+})"""
 
 
 def video_count(page) -> int:
