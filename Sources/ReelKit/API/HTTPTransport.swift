@@ -63,7 +63,7 @@ public struct URLSessionTransport: HTTPTransport {
         for (name, field) in value.headers { request.setValue(field, forHTTPHeaderField: name) }
         let data: Data, response: URLResponse
         do {
-            (data, response) = try await session.data(for: request)
+            (data, response) = try await exchange(request)
         } catch {
             throw .offline(Self.describe(error))
         }
@@ -75,8 +75,70 @@ public struct URLSessionTransport: HTTPTransport {
         return HTTPResponseValue(status: http.statusCode, headers: headers, body: data)
     }
 
+    #if canImport(FoundationNetworking)
+    /// FoundationNetworking's `data(for:)` cancels its task from the cancellation handler, which
+    /// runs under the Swift task's status lock, and `cancel()` waits for the session's queue;
+    /// that queue, finishing the same download at that moment, waits for the lock to resume the
+    /// caller. Seen as a `swift test` that hung for good (a screen model's `async let` cancelled
+    /// when a sibling threw). Here the cancel is handed to another queue, so neither waits.
+    private func exchange(_ request: URLRequest) async throws -> (Data, URLResponse) {
+        let running = RunningTask()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let task = session.dataTask(with: request) { data, response, error in
+                    if let error {
+                        continuation.resume(throwing: error)
+                    } else if let data, let response {
+                        continuation.resume(returning: (data, response))
+                    } else {
+                        continuation.resume(throwing: URLError(.badServerResponse))
+                    }
+                }
+                running.start(task)
+            }
+        } onCancel: {
+            running.cancel()
+        }
+    }
+    #else
+    private func exchange(_ request: URLRequest) async throws -> (Data, URLResponse) {
+        try await session.data(for: request)
+    }
+    #endif
+
     static func describe(_ error: any Error) -> String {
         if let urlError = error as? URLError { return "\(urlError.code.rawValue) \(urlError.localizedDescription)" }
         return String(describing: error)
     }
 }
+
+#if canImport(FoundationNetworking)
+/// A data task and whether its caller was cancelled, whichever comes first; `cancel()` on the
+/// task always runs on another queue (see `URLSessionTransport.exchange`).
+private final class RunningTask: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: URLSessionDataTask?
+    private var cancelled = false
+
+    func start(_ task: URLSessionDataTask) {
+        let cancelled = lock.withLock {
+            self.task = task
+            return self.cancelled
+        }
+        task.resume()
+        if cancelled { Self.cancelElsewhere(task) }
+    }
+
+    func cancel() {
+        let task: URLSessionDataTask? = lock.withLock {
+            cancelled = true
+            return self.task
+        }
+        if let task { Self.cancelElsewhere(task) }
+    }
+
+    private static func cancelElsewhere(_ task: URLSessionDataTask) {
+        DispatchQueue.global().async { task.cancel() }
+    }
+}
+#endif
