@@ -26,7 +26,21 @@ extension SQLiteStore: FeedBackend {
             let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
             var rows: [FeedRow] = []
             while let row = try cursor.next() { rows.append(FeedRow(row)) }
-            return rows
+            return try self.bringingMissingPosts(db, rows)
+        }
+    }
+
+    /// `rows` with the posts the cache does not hold at their revision read in the same read
+    /// (`FeedRow.post`): on a large library almost every page misses, and a second read cost a
+    /// second hop onto a reader's queue and back.
+    private func bringingMissingPosts(_ db: Database, _ rows: [FeedRow]) throws -> [FeedRow] {
+        let missing = postCache.misses(in: rows)
+        guard !missing.isEmpty else { return rows }
+        let posts = Dictionary(try loadPosts(db, ids: missing).map { ($0.post.id, $0) }) { first, _ in first }
+        return rows.map { row in
+            var row = row
+            row.post = posts[row.id]
+            return row
         }
     }
 
@@ -59,7 +73,8 @@ extension SQLiteStore: FeedBackend {
             var rows: [(row: FeedRow, addedAt: Double)] = []
             let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments + [limit])
             while let row = try cursor.next() { rows.append((FeedRow(row), row[7])) }
-            return rows
+            let withPosts = try self.bringingMissingPosts(db, rows.map(\.row))
+            return zip(withPosts, rows).map { ($0, $1.addedAt) }
         }
     }
 
@@ -73,15 +88,18 @@ extension SQLiteStore: FeedBackend {
     }
 
     public func postsForCache(ids: [Int64]) async throws -> [FeedItem] {
-        try await read { db in
-            let rows = try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT * FROM posts WHERE id IN (\(Self.placeholders(ids.count)))"), arguments: StatementArguments(ids)
-            )
-            return try zip(Self.decodeItems(db, rows: rows), rows).map { item, row in
-                var item = item
-                item.revision = row["revision"]
-                return item
-            }
+        try await read { db in try self.loadPosts(db, ids: ids) }
+    }
+
+    /// The posts of `ids` with their refs and revision.
+    private func loadPosts(_ db: Database, ids: [Int64]) throws -> [FeedItem] {
+        let rows = try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT * FROM posts WHERE id IN (\(Self.placeholders(ids.count)))"), arguments: StatementArguments(ids)
+        )
+        return try zip(Self.decodeItems(db, rows: rows), rows).map { item, row in
+            var item = item
+            item.revision = row["revision"]
+            return item
         }
     }
 

@@ -71,6 +71,9 @@ public final class SQLiteStore: LibraryStore, JobStore, AccountStore, SocialStor
         try migrate()
     }
 
+    /// How much of the file reads map (`PRAGMA mmap_size`).
+    static let mmapBytes: Int64 = 2 << 30
+
     private static func configuration() -> Configuration {
         var configuration = Configuration()
         configuration.label = "reelhouse"
@@ -79,6 +82,11 @@ public final class SQLiteStore: LibraryStore, JobStore, AccountStore, SocialStor
         configuration.prepareDatabase { db in
             // In WAL mode NORMAL is crash-safe (a power cut may only lose the last commits).
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // Reads through a memory map instead of a pread per page: on 1M posts, where every
+            // feed page lands on cold rows, the copies were a tenth of the server's time. Only
+            // address space: the pages are the kernel's file cache, shared by every connection.
+            // SQLite caps it at its compiled maximum (2 GB on Debian).
+            try db.execute(sql: "PRAGMA mmap_size = \(Self.mmapBytes)")
             // The search index's triggers fold text with them (`Schema.addSearchFields`).
             for function in SearchFolding.functions { db.add(function: function) }
             // The A–Z key's triggers call it (`Schema.addCatalog`).

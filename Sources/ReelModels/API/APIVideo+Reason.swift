@@ -5,10 +5,10 @@ extension APIVideo {
     /// `,"reason":"because you liked “…”","reason_kind":"liked"`, for a writer that appends an
     /// item's parts straight into a response body (encoded as `APIVideo` encodes them).
     public static func writeReasonMembers(reason: String, kind: ReasonKind, _ write: (String) -> Void) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        var json = JSONBytes(capacity: reason.utf8.count + 8)
+        json.string(reason)
         write(",\"\(CodingKeys.reason.rawValue)\":")
-        write(String(decoding: try encoder.encode(reason), as: UTF8.self))
+        write(String(decoding: json.bytes, as: UTF8.self))
         write(",\"\(CodingKeys.reasonKind.rawValue)\":\"\(kind.rawValue)\"")
     }
 }

@@ -50,7 +50,9 @@ struct FeedPageBody {
         for (index, item) in items.enumerated() {
             if index > 0 { buffer.writeStaticString(",") }
             let template = try cache.template(for: item, expiry: expiry, placeholder: VideoPresenter.tokenPlaceholder) {
-                Array(try Self.encoder.encode(APIVideo.SharedPart(templating.present(item, now: now))))
+                var json = JSONBytes(capacity: 1536)
+                try APIVideo.SharedPart(templating.present(item, now: now)).write(into: &json)
+                return json.bytes
             }
             template.write(token: presenter.tokens.token(postID: item.post.id, viewer: viewer, expiry: expiry), into: &buffer)
             APIVideo.writeViewerMembers(
