@@ -42,7 +42,12 @@ extension MigrateStoreCommand {
                 for skipped in plan.skipped { print("  skipped \(skipped.table): \(skipped.reason)") }
                 for column in plan.droppedColumns { print("  not copied \(column): not in this build's PostgreSQL schema") }
                 let report = try await copy.run { step in
-                    progress.step("copying", done: step.copied, total: step.total, detail: "\(step.table) \(step.tableCopied)/\(step.tableTotal)")
+                    switch step.phase {
+                    case .copying:
+                        progress.step("copying", done: step.copied, total: step.total, detail: "\(step.table) \(step.tableCopied)/\(step.tableTotal)")
+                    case .indexing:
+                        progress.step("indexing for search", done: step.tableCopied, total: step.tableTotal, detail: "posts")
+                    }
                 }
                 progress.finish()
                 return report
