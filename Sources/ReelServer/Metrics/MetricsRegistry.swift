@@ -1,76 +1,56 @@
+import CoreMetrics
 import Foundation
 import Hummingbird
+import Prometheus
 
-/// A small Prometheus registry: request counts and latency histograms by route template and
-/// status class, and transcode seconds. Rendered in the text exposition format.
-public final class MetricsRegistry: @unchecked Sendable {
+/// This process's metrics, recorded through swift-metrics into swift-prometheus's registry and
+/// rendered by it in Prometheus's text format at `/metrics`: request counts and latency
+/// histograms by route template and status class, jobs by state, transcode seconds.
+///
+/// The factory is this registry's own, passed to each metric, rather than swift-metrics' global
+/// bootstrap: one process runs many servers in the tests, each with its own `/metrics`.
+public final class MetricsRegistry: Sendable {
     static let buckets: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
 
-    private struct Histogram {
-        var counts = [Int](repeating: 0, count: MetricsRegistry.buckets.count)
-        var sum = 0.0
-        var total = 0
+    enum Name {
+        static let requests = "reelhouse_http_requests_total"
+        static let latency = "reelhouse_http_request_duration_seconds"
+        static let jobs = "reelhouse_jobs"
+        static let transcodeSeconds = "reelhouse_transcode_seconds_total"
+        static let transcodes = "reelhouse_transcodes_total"
     }
 
-    private let lock = NSLock()
-    private var requests: [String: Int] = [:]
-    private var latency: [String: Histogram] = [:]
-    private var transcodeSeconds = 0.0
-    private var transcodesFinished: [String: Int] = [:]
+    private let prometheus = PrometheusCollectorRegistry()
+    private let factory: PrometheusMetricsFactory
 
-    public init() {}
+    public init() {
+        var factory = PrometheusMetricsFactory(registry: prometheus)
+        factory.durationHistogramBuckets[Name.latency] = Self.buckets.map { .nanoseconds(Int64($0 * 1e9)) }
+        self.factory = factory
+        // Present from the start, so a scraper sees 0 rather than nothing before the first job.
+        FloatingPointCounter(label: Name.transcodeSeconds, factory: factory).increment(by: 0)
+    }
 
-    func recordRequest(method: String, route: String, status: Int, seconds: Double) {
-        let statusClass = "\(status / 100)xx"
-        lock.withLock {
-            requests["method=\"\(method)\",route=\"\(route)\",status=\"\(statusClass)\"", default: 0] += 1
-            var histogram = latency["route=\"\(route)\"", default: Histogram()]
-            for (index, bound) in Self.buckets.enumerated() where seconds <= bound { histogram.counts[index] += 1 }
-            histogram.sum += seconds
-            histogram.total += 1
-            latency["route=\"\(route)\""] = histogram
-        }
+    func recordRequest(method: String, route: String, status: Int, elapsed: Duration) {
+        Counter(label: Name.requests, dimensions: [("method", method), ("route", route), ("status", "\(status / 100)xx")], factory: factory)
+            .increment()
+        let (seconds, attoseconds) = elapsed.components
+        CoreMetrics.Timer(label: Name.latency, dimensions: [("route", route)], factory: factory)
+            .recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     public func recordTranscode(seconds: Double, outcome: String) {
-        lock.withLock {
-            transcodeSeconds += seconds
-            transcodesFinished[outcome, default: 0] += 1
-        }
+        FloatingPointCounter(label: Name.transcodeSeconds, factory: factory).increment(by: seconds)
+        Counter(label: Name.transcodes, dimensions: [("outcome", outcome)], factory: factory).increment()
     }
 
     func render(jobsByState: [String: Int]) -> String {
-        lock.withLock {
-            var lines: [String] = []
-            lines.append("# HELP reelhouse_http_requests_total HTTP requests by route template and status class.")
-            lines.append("# TYPE reelhouse_http_requests_total counter")
-            for (labels, count) in requests.sorted(by: { $0.key < $1.key }) {
-                lines.append("reelhouse_http_requests_total{\(labels)} \(count)")
-            }
-            lines.append("# HELP reelhouse_http_request_duration_seconds Request latency by route template.")
-            lines.append("# TYPE reelhouse_http_request_duration_seconds histogram")
-            for (labels, histogram) in latency.sorted(by: { $0.key < $1.key }) {
-                for (index, bound) in Self.buckets.enumerated() {
-                    lines.append("reelhouse_http_request_duration_seconds_bucket{\(labels),le=\"\(bound)\"} \(histogram.counts[index])")
-                }
-                lines.append("reelhouse_http_request_duration_seconds_bucket{\(labels),le=\"+Inf\"} \(histogram.total)")
-                lines.append("reelhouse_http_request_duration_seconds_sum{\(labels)} \(histogram.sum)")
-                lines.append("reelhouse_http_request_duration_seconds_count{\(labels)} \(histogram.total)")
-            }
-            lines.append("# HELP reelhouse_jobs Jobs in the queue by state.")
-            lines.append("# TYPE reelhouse_jobs gauge")
-            for (state, count) in jobsByState.sorted(by: { $0.key < $1.key }) {
-                lines.append("reelhouse_jobs{state=\"\(state)\"} \(count)")
-            }
-            lines.append("# HELP reelhouse_transcode_seconds_total Wall-clock seconds spent in transcode jobs run by this process.")
-            lines.append("# TYPE reelhouse_transcode_seconds_total counter")
-            lines.append("reelhouse_transcode_seconds_total \(transcodeSeconds)")
-            lines.append("# TYPE reelhouse_transcodes_total counter")
-            for (outcome, count) in transcodesFinished.sorted(by: { $0.key < $1.key }) {
-                lines.append("reelhouse_transcodes_total{outcome=\"\(outcome)\"} \(count)")
-            }
-            return lines.joined(separator: "\n") + "\n"
+        for (state, count) in jobsByState {
+            Gauge(label: Name.jobs, dimensions: [("state", state)], factory: factory).record(count)
         }
+        var bytes: [UInt8] = []
+        prometheus.emit(into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
@@ -93,8 +73,8 @@ struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     private func record(_ request: Request, _ context: Context, status: Int, start: ContinuousClock.Instant) {
-        let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        registry.recordRequest(method: request.method.rawValue, route: context.endpointPath ?? "unmatched", status: status, seconds: seconds)
+        registry.recordRequest(
+            method: request.method.rawValue, route: context.endpointPath ?? "unmatched", status: status, elapsed: ContinuousClock.now - start
+        )
     }
 }
