@@ -120,11 +120,11 @@ struct CatalogController {
         _ shelf: Shelf, library: Int64?, title: String, items: [FeedItem], next: CatalogPosition?, into buffer: inout ByteBuffer
     ) async throws {
         buffer.writeStaticString("{\"id\":")
-        buffer.writeBytes(try FeedPageBody.jsonString(shelf.id))
+        buffer.writeBytes(FeedPageBody.jsonString(shelf.id))
         buffer.writeStaticString(",\"title\":")
-        buffer.writeBytes(try FeedPageBody.jsonString(title))
+        buffer.writeBytes(FeedPageBody.jsonString(title))
         buffer.writeStaticString(",\"kind\":")
-        buffer.writeBytes(try FeedPageBody.jsonString(shelf.kind))
+        buffer.writeBytes(FeedPageBody.jsonString(shelf.kind))
         buffer.writeStaticString(",")
         try FeedPageBody(presenter: presenter, cache: encodedItems).writeMembers(
             try await VideoPresenter.withRefs(items, social: social),

@@ -32,7 +32,9 @@ struct FeedPageBody {
         if let mode { buffer.writeString(APIFeedPage.modeMember(mode)) }
         if let terms {
             buffer.writeStaticString(",\"terms\":")
-            buffer.writeBytes(Array(try Self.encoder.encode(terms)))
+            var json = JSONBytes()
+            json.array(terms) { $0.string($1) }
+            buffer.writeBytes(json.bytes)
         }
         buffer.writeStaticString("}")
         return buffer
@@ -59,28 +61,21 @@ struct FeedPageBody {
                 isFavorited: item.viewer.isFavorited, rating: item.viewer.rating, position: item.viewer.position
             ) { buffer.writeString($0) }
             if let reason = reasons?[item.post.id] {
-                try APIVideo.writeReasonMembers(reason: reason.text, kind: reason.kind) { buffer.writeString($0) }
+                APIVideo.writeReasonMembers(reason: reason.text, kind: reason.kind) { buffer.writeString($0) }
             }
             buffer.writeStaticString("}")
         }
         buffer.writeStaticString("]")
         if let nextCursor {
             buffer.writeStaticString(",\"next_cursor\":")
-            buffer.writeBytes(try Self.jsonString(nextCursor))
+            buffer.writeBytes(Self.jsonString(nextCursor))
         }
     }
 
-    /// The responses' encoder settings (`AppRequestContext.responseEncoder`); only used on a miss.
-    private static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return encoder
-    }
-
-    /// A JSON string literal; cursors are base64url, so the quick path is the usual one.
-    static func jsonString(_ text: String) throws -> [UInt8] {
-        let plain = text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
-        guard plain else { return Array(try encoder.encode(text)) }
-        return [UInt8(ascii: "\"")] + Array(text.utf8) + [UInt8(ascii: "\"")]
+    /// A JSON string literal, escaped as the responses' encoder escapes it.
+    static func jsonString(_ text: String) -> [UInt8] {
+        var json = JSONBytes(capacity: text.utf8.count + 2)
+        json.string(text)
+        return json.bytes
     }
 }
