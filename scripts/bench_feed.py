@@ -10,7 +10,6 @@ at 1M; req/s ≥ 0.5× nginx static; feed req/s ≥ 0.5× /api/v1/me req/s in th
 BENCH_FEED_POSTGRES=0 measures SQLite only."""
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -20,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Tests"))
 from pykit.edge import static_nginx  # noqa: E402
+from pykit.ports import free_port  # noqa: E402
 from pykit.postgres import Cluster  # noqa: E402
 from pykit.wrk import run as wrk_run  # noqa: E402
 
@@ -28,12 +28,6 @@ SIZES = [int(x) for x in os.environ.get("BENCH_FEED_SIZES", "1000,100000,1000000
 DURATION = os.environ.get("BENCH_WRK_SECONDS", "8")
 CONNECTIONS = "16"
 ON_POSTGRES = os.environ.get("BENCH_FEED_POSTGRES", "1") != "0"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def wait_http(url: str, headers: dict, timeout: float = 60) -> bytes:

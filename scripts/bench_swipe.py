@@ -32,7 +32,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -45,6 +44,8 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "Tests"))
+from pykit.ports import free_port  # noqa: E402
 BIN = os.environ.get("REELHOUSE_BIN", str(ROOT / ".build/release/reelhouse"))
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CLIPS = int(os.environ.get("BENCH_SWIPE_CLIPS", "34"))
@@ -122,12 +123,6 @@ document.addEventListener('timeupdate', (event) => {
 
 def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def make_clip(folder: Path, index: int, source: str | None = None) -> None:

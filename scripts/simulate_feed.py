@@ -47,6 +47,9 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Tests"))
+from pykit.ports import free_port  # noqa: E402
+
 MODES = ("shuffle", "latest", "for_you")
 TOPICS = [
     "cooking", "cats", "dogs", "travel", "fitness", "music", "dance", "comedy", "gaming", "art", "science", "fashion",
@@ -500,12 +503,6 @@ def prepare_data(binary: str, data: Path, config: Config) -> tuple[str, dict[str
 NEIGHBOR_REFRESH_MINUTES = 0.1
 SERVE_ARGS = ("--bcrypt-cost", "4", "--api-requests-per-minute", "100000000",
               "--neighbor-refresh-minutes", str(NEIGHBOR_REFRESH_MINUTES))
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def main() -> int:

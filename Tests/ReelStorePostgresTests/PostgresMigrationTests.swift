@@ -41,7 +41,7 @@ struct PostgresMigrationTests {
 
     @Test("a server that is not there is a quick `unreachable`, naming the URL without its password")
     func unreachable() async throws {
-        let port = try await LiveServer.freePort()
+        let port = try await FreePorts.one()
         let url = PostgresDatabaseURL(user: "reel", password: "hunter2", host: "127.0.0.1", port: port, database: "x")
         await #expect {
             try await PostgresStore.withStore(url: url, logger: testLogger) { _ in }

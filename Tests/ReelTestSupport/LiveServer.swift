@@ -51,7 +51,7 @@ public actor LiveServer {
         root = TemporaryFolder.fresh("reelkit-live")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         store = try SQLiteStore(path: root.appendingPathComponent("reelhouse.sqlite").path)
-        port = try await Self.freePort()
+        port = try await FreePorts.one()
         baseURL = URL(string: "http://127.0.0.1:\(port)/")!
         let hash = try await BcryptPasswordHasher(cost: 4).hash(Self.password)
         let owner = try await store.createUser(name: "owner", role: .owner, passwordHash: hash, now: Date())
@@ -158,30 +158,6 @@ public actor LiveServer {
             try await Task.sleep(for: .milliseconds(25))
         }
         throw LiveServerError.notAnswering(port: port)
-    }
-
-    /// Binds port 0 to learn a free port, then releases it for the server (which binds it
-    /// again, and again after a restart, so clients keep one base URL).
-    public static func freePort() async throws -> Int {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .bind(host: "127.0.0.1", port: 0).get()
-        let port = channel.localAddress?.port ?? 0
-        try await channel.close()
-        return port
-    }
-
-    /// `count` distinct free ports, all held until every one is known (so none repeats).
-    public static func freePorts(_ count: Int) async throws -> [Int] {
-        var channels: [any Channel] = []
-        for _ in 0..<count {
-            channels.append(try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .bind(host: "127.0.0.1", port: 0).get())
-        }
-        let ports = channels.map { $0.localAddress?.port ?? 0 }
-        for channel in channels { try await channel.close() }
-        return ports
     }
 }
 

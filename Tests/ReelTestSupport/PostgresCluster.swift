@@ -111,7 +111,7 @@ public actor PostgresCluster {
         let (certificate, key) = try Self.makeCertificate(in: folder, account: account)
         self.certificate = certificate
 
-        let chosen = try await LiveServer.freePort()
+        let chosen = try await FreePorts.one()
         let server = try Self.asServerUser(account, "\(Self.binDirectory)/postgres", [
             "-D", data, "-p", "\(chosen)", "-k", folder.path,
             "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",

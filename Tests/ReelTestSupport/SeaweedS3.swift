@@ -80,7 +80,7 @@ public final class SeaweedS3: Sendable {
         // may be taken by another test process or helper on this machine.
         let names = ["master.port", "master.port.grpc", "volume.port", "volume.port.grpc", "filer.port", "filer.port.grpc",
                      "s3.port", "s3.port.grpc", "s3.port.iceberg", "s3.port.lance"]
-        let ports = try await LiveServer.freePorts(names.count)
+        let ports = try await FreePorts.take(names.count)
         let portFlags = zip(names, ports).map { "-\($0)=\($1)" }
         let s3Port = ports[names.firstIndex(of: "s3.port")!]
         let arguments = [

@@ -10,12 +10,13 @@ import atexit
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
 import uuid
 from pathlib import Path
+
+from .ports import free_port
 
 # `REELHOUSE_E2E_DATABASE=postgres` (what `make e2e-postgres` sets): every `reelhouse` the kit
 # starts keeps its library in PostgreSQL instead of the data folder's SQLite file.
@@ -23,11 +24,6 @@ ON_POSTGRES = os.environ.get("REELHOUSE_E2E_DATABASE", "sqlite") == "postgres"
 BIN_DIRECTORY = Path(os.environ.get("REELHOUSE_PG_BIN", "/usr/lib/postgresql/15/bin"))
 SUPERUSER = "postgres"
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Cluster:

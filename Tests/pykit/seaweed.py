@@ -3,7 +3,6 @@
 import json
 import os
 import shutil
-import socket
 import subprocess
 import time
 from pathlib import Path
@@ -12,19 +11,12 @@ import botocore.config
 import botocore.exceptions
 import botocore.session
 
+from .ports import free_ports
+
 ROOT = Path(__file__).resolve().parents[2]
 ACCESS_KEY = "REELTESTACCESSKEY"
 SECRET_KEY = "reel-test-secret-key-0123456789"
 
-
-def free_ports(count: int) -> list[int]:
-    sockets = [socket.socket() for _ in range(count)]
-    for probe in sockets:
-        probe.bind(("127.0.0.1", 0))
-    ports = [probe.getsockname()[1] for probe in sockets]
-    for probe in sockets:
-        probe.close()
-    return ports
 
 
 def weed_binary() -> str:

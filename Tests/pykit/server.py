@@ -2,20 +2,15 @@
 until /health answers, and stopped by the test or fixture that owns it."""
 import os
 import re
-import socket
 import subprocess
 import time
 from pathlib import Path
 
 from . import TEST_ENVIRONMENT, api, cli
 from .cli import BIN
+from .ports import free_port
 from .postgres import library_environment
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class LiveServer:
