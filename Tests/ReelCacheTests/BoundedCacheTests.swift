@@ -1,5 +1,5 @@
 import Foundation
-import ReelCache
+@testable import ReelCache
 import Testing
 
 @Suite struct BoundedCacheTests {
@@ -44,7 +44,7 @@ import Testing
         #expect(cache.value(for: 4, now: start.addingTimeInterval(11)) == 4)
     }
 
-    @Test func aFullCacheOfLiveEntriesStartsOver() {
+    @Test func aFullCacheEvictsTheOldestEntryNotReadSince() {
         let cache = BoundedCache<Int, Int, NoRevision>(capacity: 2)
         cache.insert(1, for: 1)
         cache.insert(2, for: 2)
@@ -52,9 +52,60 @@ import Testing
         cache.insert(20, for: 2)
         #expect(cache.count == 2)
         cache.insert(3, for: 3)
-        #expect(cache.count == 1)
-        #expect(cache.value(for: 3) == 3)
+        #expect(cache.count == 2)
         #expect(cache.value(for: 1) == nil)
+        #expect(cache.value(for: 2) == 20)
+        #expect(cache.value(for: 3) == 3)
+    }
+
+    @Test func anEntryReadSinceItWasStoredGetsASecondChance() {
+        let cache = BoundedCache<Int, Int, NoRevision>(capacity: 3)
+        for key in 1...3 { cache.insert(key, for: key) }
+        #expect(cache.value(for: 1) == 1)
+        cache.insert(4, for: 4)
+        // 1 was read: spared; 2, the next oldest, went.
+        #expect(cache.value(for: 2) == nil)
+        #expect(cache.value(for: 1) == 1)
+        #expect(cache.value(for: 3) == 3)
+        #expect(cache.value(for: 4) == 4)
+    }
+
+    @Test func anExpiredEntryIsNotSparedForHavingBeenRead() {
+        let cache = BoundedCache<Int, Int, NoRevision>(capacity: 2, lifetime: 10)
+        cache.insert(1, for: 1, now: start)
+        cache.insert(2, for: 2, now: start.addingTimeInterval(5))
+        #expect(cache.value(for: 1, now: start.addingTimeInterval(1)) == 1)
+        cache.insert(3, for: 3, now: start.addingTimeInterval(12))
+        #expect(cache.value(for: 2, now: start.addingTimeInterval(12)) == 2)
+        #expect(cache.value(for: 3, now: start.addingTimeInterval(12)) == 3)
+        #expect(cache.count == 2)
+    }
+
+    /// A full cache never empties at once: each new key evicts one entry, so no single insert
+    /// pays for releasing the whole table.
+    @Test func eachNewKeyEvictsOneEntryAndTheCacheStaysFull() {
+        let cache = BoundedCache<Int, [Int], NoRevision>(capacity: 100)
+        for key in 0..<1_000 {
+            cache.insert([key], for: key)
+            #expect(cache.count == min(key + 1, 100))
+        }
+        // The last hundred stored are the ones held.
+        #expect((900..<1_000).allSatisfy { cache.value(for: $0) == [$0] })
+    }
+
+    /// Keys dropped without an eviction (removed, expired on a lookup) leave stale places in the
+    /// eviction order; they never let the cache pass its capacity, and never pile up.
+    @Test func churnOfRemovedAndExpiredKeysKeepsTheOrderBounded() {
+        let cache = BoundedCache<Int, Int, NoRevision>(capacity: 8, lifetime: 1)
+        var now = start
+        for round in 0..<10_000 {
+            let key = round % 20
+            cache.insert(round, for: key, now: now)
+            if round % 3 == 0 { cache.remove((round + 7) % 20) }
+            if round % 5 == 0 { now = now.addingTimeInterval(2); _ = cache.value(for: key, now: now) }
+            #expect(cache.count <= 8)
+            #expect(cache.orderCount <= 2 * 16 + 1)
+        }
     }
 
     @Test func makeRunsOnlyOnAMiss() {

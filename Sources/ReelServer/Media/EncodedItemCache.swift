@@ -15,7 +15,7 @@ import ReelStore
 /// it was made from (the store's revision of the post, or the post and its tag and flag refs
 /// themselves; the URLs' expiry) and is used only when the item now being served matches, so
 /// an edited, re-published or re-tagged post, or a new token window, simply misses: nothing
-/// ever needs invalidating. Bounded (`BoundedCache`: when full it starts over).
+/// ever needs invalidating. Bounded (`BoundedCache`: when full, each new item evicts an old one).
 final class EncodedItemCache: Sendable {
     /// What an entry was made from: the store's revision of the item when it has one (one
     /// comparison), else the item's values themselves; and the URLs' expiry.
