@@ -1,17 +1,20 @@
 /// A first-in, first-out queue of keys over one growable ring buffer: append and pop are O(1),
 /// and nothing is ever moved but on growth (which doubles, so it is rare and amortized).
+@usableFromInline
 struct KeyRing<Key> {
-    private var storage: [Key?] = []
-    private var head = 0
-    private(set) var count = 0
+    @usableFromInline var storage: [Key?] = []
+    @usableFromInline var head = 0
+    @usableFromInline var count = 0
 
-    mutating func append(_ key: Key) {
+    @inlinable init() {}
+
+    @inlinable mutating func append(_ key: Key) {
         if count == storage.count { grow() }
         storage[(head + count) % storage.count] = key
         count += 1
     }
 
-    mutating func popFirst() -> Key? {
+    @inlinable mutating func popFirst() -> Key? {
         guard count > 0 else { return nil }
         let key = storage[head]
         storage[head] = nil
@@ -21,7 +24,7 @@ struct KeyRing<Key> {
     }
 
     /// Keeps, in order, the keys `keep` says yes to.
-    mutating func filter(_ keep: (Key) -> Bool) {
+    @inlinable mutating func filter(_ keep: (Key) -> Bool) {
         var kept = KeyRing()
         while let key = popFirst() {
             if keep(key) { kept.append(key) }
@@ -29,11 +32,11 @@ struct KeyRing<Key> {
         self = kept
     }
 
-    mutating func removeAll() {
+    @inlinable mutating func removeAll() {
         self = KeyRing()
     }
 
-    private mutating func grow() {
+    @inlinable mutating func grow() {
         var larger = [Key?](repeating: nil, count: max(16, storage.count * 2))
         for offset in 0..<count { larger[offset] = storage[(head + offset) % storage.count] }
         storage = larger

@@ -70,6 +70,18 @@ import Testing
         #expect(cache.value(for: 4) == 4)
     }
 
+    /// When every entry was read, one insert spares only a few before evicting, instead of
+    /// sweeping the whole table.
+    @Test func anInsertSparesAtMostAFewReadEntries() {
+        let cache = BoundedCache<Int, Int, NoRevision>(capacity: 20)
+        for key in 1...20 { cache.insert(key, for: key) }
+        for key in 1...20 { _ = cache.value(for: key) }
+        cache.insert(21, for: 21)
+        let spared = BoundedCache<Int, Int, NoRevision>.maxSpared
+        #expect(cache.value(for: spared + 1) == nil)
+        #expect((1...20).filter { cache.value(for: $0) != nil }.count == 19)
+    }
+
     @Test func anExpiredEntryIsNotSparedForHavingBeenRead() {
         let cache = BoundedCache<Int, Int, NoRevision>(capacity: 2, lifetime: 10)
         cache.insert(1, for: 1, now: start)
