@@ -392,6 +392,7 @@ let package = Package(
                         .product(name: "NIOCore", package: "swift-nio"),
                         .product(name: "Hummingbird", package: "hummingbird"),
                         .product(name: "HummingbirdTesting", package: "hummingbird"),
+                        .product(name: "Crypto", package: "swift-crypto"),
                     ],
                     swiftSettings: swiftSettings),
     ]

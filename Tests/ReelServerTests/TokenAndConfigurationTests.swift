@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import ReelModels
 import ReelStore
@@ -52,6 +53,34 @@ struct MediaTokenTests {
         // A viewer part that does not parse is malformed, not someone else.
         let garbled = Array(mine.prefix(8)) + Array("x42".utf8) + [0, 0, 0, 0] + mine.suffix(16)
         #expect(signer.check(Base64URL.encode(Data(garbled)), postID: 5, now: now).map(\.viewer) == .failure(.malformed))
+    }
+
+    /// The bytes other nodes (and `check`) read, computed here from the format's description
+    /// with swift-crypto and Foundation's base64, not with the signer's own helpers.
+    @Test("tokens and image signatures are the documented bytes")
+    func theWireFormatIsTheDocumentedOne() {
+        func base64url(_ bytes: [UInt8]) -> String {
+            Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+        }
+        func mac(_ purpose: String, _ message: String, _ count: Int) -> [UInt8] {
+            let key = SymmetricKey(data: SHA256.hash(data: Data(purpose.utf8) + Data("k".utf8)))
+            return Array(Array(HMAC<SHA256>.authenticationCode(for: Data(message.utf8), using: key)).prefix(count))
+        }
+        let expiry: Int64 = 1_700_003_400
+        let expiryBytes: [UInt8] = [0, 0, 0, 0, 0x65, 0x53, 0xFE, 0x48]
+        #expect(expiryBytes == withUnsafeBytes(of: UInt64(expiry).bigEndian, Array.init))
+        let viewer = MediaViewer(userID: 42, keyID: 7, fingerprint: 0xDEAD_BEEF)
+        let named = expiryBytes + Array("u42k7".utf8) + [0xDE, 0xAD, 0xBE, 0xEF]
+            + mac("reelhouse media token", "media|v2|5|1700003400|u42k7|3735928559", 16)
+        #expect(signer.token(postID: 5, viewer: viewer, expiry: expiry) == base64url(named))
+        let keyless = MediaViewer(userID: 9, keyID: nil, fingerprint: 1)
+        let session = expiryBytes + Array("u9".utf8) + [0, 0, 0, 1] + mac("reelhouse media token", "media|v2|5|1700003400|u9|1", 16)
+        #expect(signer.token(postID: 5, viewer: keyless, expiry: expiry) == base64url(session))
+        let shared = expiryBytes + mac("reelhouse media token", "media|v2|5|1700003400|-", 16)
+        #expect(signer.token(postID: 5, viewer: nil, expiry: expiry) == base64url(shared))
+        let image = mac("reelhouse image url", "image|v1|3|abcd", 12)
+        #expect(ImageURLSigner(secret: Data("k".utf8)).signature(postID: 3, contentHash: "abcd") == base64url(image))
     }
 
     @Test func imageSignaturesArePermanentAndBoundToTheContentHash() {

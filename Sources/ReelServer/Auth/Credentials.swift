@@ -31,18 +31,25 @@ enum Base64URL {
     /// RFC 4648 §5 without padding, written byte by byte: this runs several times per feed item
     /// (media token, image signatures), so it avoids Foundation string replacement.
     static func encode(_ data: Data) -> String {
-        let bytes = [UInt8](data)
-        var output = [UInt8]()
-        output.reserveCapacity((bytes.count * 4 + 2) / 3)
-        for start in stride(from: 0, to: bytes.count, by: 3) {
-            let chunk = bytes[start..<min(start + 3, bytes.count)]
-            let value = chunk.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (16 - 8 * UInt32($1.offset)) }
-            // A chunk of n bytes carries n + 1 six-bit characters; padding is left out.
-            for position in 0...chunk.count {
-                output.append(alphabet[Int(value >> (18 - 6 * UInt32(position)) & 0x3F)])
+        encode([UInt8](data))
+    }
+
+    static func encode(_ bytes: [UInt8]) -> String {
+        String(unsafeUninitializedCapacity: (bytes.count * 4 + 2) / 3) { output in
+            var written = 0
+            for start in stride(from: 0, to: bytes.count, by: 3) {
+                let count = min(3, bytes.count - start)
+                var value = UInt32(bytes[start]) << 16
+                if count > 1 { value |= UInt32(bytes[start + 1]) << 8 }
+                if count > 2 { value |= UInt32(bytes[start + 2]) }
+                // A chunk of n bytes carries n + 1 six-bit characters; padding is left out.
+                for position in 0...count {
+                    output[written] = alphabet[Int(value >> (18 - 6 * UInt32(position)) & 0x3F)]
+                    written += 1
+                }
             }
+            return written
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     static func decode(_ text: some StringProtocol) -> Data? {

@@ -23,7 +23,7 @@ struct CursorSigner: Sendable {
         guard cursor.count <= 512, parts.count == 2,
               let payload = Base64URL.decode(parts[0]), let given = Base64URL.decode(parts[1])
         else { throw APIError.invalidCursor("the cursor is malformed") }
-        guard MediaTokenSigner.constantTimeEqual(given, mac(payload, context: context)) else {
+        guard KeyedMAC.constantTimeEqual(given, mac(payload, context: context)) else {
             throw APIError.invalidCursor(mismatch)
         }
         return payload
