@@ -13,6 +13,8 @@ struct PostColumns {
     let sourceURL, dateAdded, contentHash, mediaJSON, failureReason, filter, createdBy, preparation, libraryID: Int
     /// The `viewer_…` columns of a feed query; nil when the query selected none.
     let viewer: ViewerColumns?
+    /// `revision`; nil when the query did not select it.
+    let revision: Int?
     /// `trim_start`/`trim_duration`; nil when the query selected neither (listings of
     /// published posts need not: only the transcode reads a post's trim).
     let trim: (start: Int, duration: Int)?
@@ -48,6 +50,7 @@ struct PostColumns {
         createdBy = try at("created_by")
         preparation = try at("preparation")
         libraryID = try at("library_id")
+        revision = indexes["revision"]
         if let start = indexes["trim_start"] {
             trim = (start, try at("trim_duration"))
         } else {

@@ -92,15 +92,24 @@ extension SQLiteStore: FeedBackend {
     }
 
     /// The posts of `ids` with their refs and revision.
+    /// The posts `ids` with their refs and revisions. Decoded from the statement's row as it
+    /// steps, not from rows copied first: on 1M posts every item of a page is read here.
     private func loadPosts(_ db: Database, ids: [Int64]) throws -> [FeedItem] {
-        let rows = try Row.fetchAll(
+        let refs = try PostRefs(db, postIDs: ids)
+        let cursor = try Row.fetchCursor(
             db.cachedStatement(sql: "SELECT * FROM posts WHERE id IN (\(Self.placeholders(ids.count)))"), arguments: StatementArguments(ids)
         )
-        return try zip(Self.decodeItems(db, rows: rows), rows).map { item, row in
-            var item = item
-            item.revision = row["revision"]
-            return item
+        var columns: PostColumns?
+        var items: [FeedItem] = []
+        items.reserveCapacity(ids.count)
+        while let row = try cursor.next() {
+            let known = try columns ?? PostColumns(row)
+            columns = known
+            var item = try Self.decodeItem(row, columns: known, refs: refs)
+            if let revision = known.revision { item.revision = row[revision] }
+            items.append(item)
         }
+        return items
     }
 
     /// SQLite's plan for the page query `feedPage` would run, one line per plan step; for

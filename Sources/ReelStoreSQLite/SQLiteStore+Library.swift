@@ -228,14 +228,27 @@ extension SQLiteStore {
     static func decodeItems(_ db: Database, rows: [Row]) throws -> [FeedItem] {
         guard let first = rows.first else { return [] }
         let columns = try PostColumns(first)
-        let ids = rows.map { $0[columns.id] as Int64 }
-        let tags = try Vocabulary.tags.refs(db, postIDs: ids)
-        let flags = try Vocabulary.flags.refs(db, postIDs: ids)
-        return try zip(ids, rows).map { id, row in
-            let postTags = tags[id] ?? []
-            let postFlags = flags[id] ?? []
-            let post = try RowDecoding.post(row, columns: columns, tags: postTags.map(\.name), flags: postFlags.map(\.name))
-            return FeedItem(post: post, viewer: RowDecoding.viewerState(row, columns: columns.viewer), tagRefs: postTags, flagRefs: postFlags)
-        }
+        let refs = try PostRefs(db, postIDs: rows.map { $0[columns.id] as Int64 })
+        return try rows.map { try decodeItem($0, columns: columns, refs: refs) }
+    }
+
+    /// One post row with its refs from `refs`.
+    static func decodeItem(_ row: Row, columns: PostColumns, refs: PostRefs) throws -> FeedItem {
+        let id: Int64 = row[columns.id]
+        let postTags = refs.tags[id] ?? []
+        let postFlags = refs.flags[id] ?? []
+        let post = try RowDecoding.post(row, columns: columns, tags: postTags.map(\.name), flags: postFlags.map(\.name))
+        return FeedItem(post: post, viewer: RowDecoding.viewerState(row, columns: columns.viewer), tagRefs: postTags, flagRefs: postFlags)
+    }
+}
+
+/// The tag and flag refs of a batch of posts, by post id: one query per link table.
+struct PostRefs {
+    let tags: [Int64: [TagCount]]
+    let flags: [Int64: [TagCount]]
+
+    init(_ db: Database, postIDs: [Int64]) throws {
+        tags = try Vocabulary.tags.refs(db, postIDs: postIDs)
+        flags = try Vocabulary.flags.refs(db, postIDs: postIDs)
     }
 }

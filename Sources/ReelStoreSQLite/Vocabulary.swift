@@ -58,8 +58,8 @@ extension Vocabulary {
                 SELECT l.post_id, v.id, v.name FROM \(link) l JOIN \(table) v ON v.id = l.\(column)
                 WHERE l.post_id IN (\(SQLiteStore.placeholders(chunk.count))) ORDER BY l.rowid
                 """)
-            let rows = try Row.fetchAll(statement, arguments: StatementArguments(chunk))
-            for row in rows {
+            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(chunk))
+            while let row = try rows.next() {
                 result[row[0], default: []].append(TagCount(id: row[1], name: row[2], count: 0))
             }
         }
