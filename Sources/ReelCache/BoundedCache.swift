@@ -5,12 +5,12 @@ import Foundation
 ///
 /// - **Capacity**: a new key that would pass `capacity` evicts one entry first, by the clock
 ///   ("second chance") policy: the oldest entry goes, unless it was read since it was stored
-///   and is still live, in which case it is kept once more and the next oldest is tried. So the
-///   hot set stays, entries that expired go before live ones (every entry of a cache has the same
-///   lifetime, so the oldest expire first), and each insert frees at most a few entries. (Until
-///   2026-11 a full cache started over; on a feed of 1M posts, where every page misses, the
-///   request that emptied a cache of 8,192 decoded posts spent 5–16 ms freeing them, every few
-///   hundred requests: the feed's whole tail when unloaded.)
+///   and is still live, in which case it is kept once more and the next oldest is tried (up to
+///   `maxSpared` of them). So the hot set stays, entries that expired go before live ones (every
+///   entry of a cache has the same lifetime, so the oldest expire first), and no insert frees
+///   more than one entry. A full cache used to start over instead: on a feed of 1M posts, where
+///   every page misses, the request that emptied 8,192 decoded posts spent 5–16 ms freeing them,
+///   every few hundred requests, and that was the feed's whole tail when unloaded.
 /// - **Lifetime**: an entry older than `lifetime` is a miss (and is dropped). Nil: entries stay
 ///   until capacity or `remove` drops them. Time is the caller's `now`, so tests move it.
 /// - **Revision check**: a lookup may name what the entry must have been made from (a store
