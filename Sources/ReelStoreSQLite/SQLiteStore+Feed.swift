@@ -91,8 +91,7 @@ extension SQLiteStore: FeedBackend {
         try await read { db in try self.loadPosts(db, ids: ids) }
     }
 
-    /// The posts of `ids` with their refs and revision.
-    /// The posts `ids` with their refs and revisions. Decoded from the statement's row as it
+    /// The posts of `ids` with their refs and revisions. Decoded from the statement's row as it
     /// steps, not from rows copied first: on 1M posts every item of a page is read here.
     private func loadPosts(_ db: Database, ids: [Int64]) throws -> [FeedItem] {
         let refs = try PostRefs(db, postIDs: ids)

@@ -57,7 +57,7 @@ struct MediaTokenTests {
 
     /// The bytes other nodes (and `check`) read, computed here from the format's description
     /// with swift-crypto and Foundation's base64, not with the signer's own helpers.
-    @Test("tokens and image signatures are the documented bytes")
+    @Test("tokens, image signatures and cursors are the documented bytes")
     func theWireFormatIsTheDocumentedOne() {
         func base64url(_ bytes: [UInt8]) -> String {
             Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
@@ -81,6 +81,8 @@ struct MediaTokenTests {
         #expect(signer.token(postID: 5, viewer: nil, expiry: expiry) == base64url(shared))
         let image = mac("reelhouse image url", "image|v1|3|abcd", 12)
         #expect(ImageURLSigner(secret: Data("k".utf8)).signature(postID: 3, contentHash: "abcd") == base64url(image))
+        let cursor = CursorSigner(purpose: "reelhouse feed cursor", secret: Data("k".utf8)).seal(Data("page 2".utf8), context: "tags=cats")
+        #expect(cursor == base64url(Array("page 2".utf8)) + "." + base64url(mac("reelhouse feed cursor", "page 2|tags=cats", 16)))
     }
 
     @Test func imageSignaturesArePermanentAndBoundToTheContentHash() {

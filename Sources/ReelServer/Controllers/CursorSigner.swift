@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// Seals a cursor's payload with an HMAC over the payload and the request it belongs to (the
@@ -6,11 +5,11 @@ import Foundation
 /// cursor, one from another request or one of another kind is a 400 `invalid_cursor`.
 /// Wire form: base64url(payload) "." base64url(first 16 bytes of the HMAC).
 struct CursorSigner: Sendable {
-    private let key: SymmetricKey
+    private let keyed: KeyedMAC
 
     /// `purpose` names the kind of cursor ("reelhouse feed cursor"): a different key per kind.
     init(purpose: String, secret: Data) {
-        key = SymmetricKey(data: SHA256.hash(data: Data(purpose.utf8) + secret))
+        keyed = KeyedMAC(purpose: purpose, secret: secret)
     }
 
     func seal(_ payload: Data, context: String) -> String {
@@ -29,9 +28,11 @@ struct CursorSigner: Sendable {
         return payload
     }
 
-    private func mac(_ payload: Data, context: String) -> Data {
-        var message = payload
-        message.append(contentsOf: Data("|\(context)".utf8))
-        return Data(HMAC<SHA256>.authenticationCode(for: message, using: key).prefix(16))
+    /// The first 16 bytes of the MAC of the payload, `|` and the context.
+    private func mac(_ payload: Data, context: String) -> [UInt8] {
+        var message = [UInt8](payload)
+        message.append(text: "|")
+        message.append(text: context)
+        return keyed.mac(message, prefix: 16)
     }
 }

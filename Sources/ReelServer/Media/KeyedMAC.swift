@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 
 /// HMAC-SHA256 under a key derived once from the server's secret and a purpose (media tokens,
-/// image URLs), over messages written as bytes.
+/// image URLs, each kind of cursor), over messages written as bytes.
 ///
 /// Each message copies the keyed state instead of deriving the key's pads again (a third of
 /// signing's time), and is written into one byte array instead of an interpolated String and

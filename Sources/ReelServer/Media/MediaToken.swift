@@ -47,9 +47,11 @@ public struct MediaTokenSigner: Sendable {
         let viewer: MediaViewer?
     }
 
-    /// Longest token `check` reads: 8 + 42 + 4 + 16 bytes, base64url.
+    /// Longest token payload: expiry, the longest viewer text (`u` and `k` with two 19-digit
+    /// ids), its fingerprint, the MAC.
     static let maxBytes = 8 + 42 + 4 + 16
-    static let maxLength = 94
+    /// Longest token `check` reads: `maxBytes` in unpadded base64url (94 characters).
+    static let maxLength = (maxBytes * 4 + 2) / 3
 
     public init(secret: Data, windowSeconds: Int, marginSeconds: Int) {
         self.keyed = KeyedMAC(purpose: "reelhouse media token", secret: secret)
