@@ -45,15 +45,15 @@ func buildRouter(
     router.add(middleware: TusResumableMiddleware())
     router.add(middleware: ErrorMiddleware(routes: registry))
     router.add(middleware: BodyLimitMiddleware(maxBodyBytes: configuration.maxBodyBytes))
-    router.add(middleware: ClientAddressMiddleware(trusted: ClientAddress.trustedSet(configuration.trustedProxies)))
-    let credentials = CredentialCache(ttl: TimeInterval(configuration.credentialCacheSeconds))
+    router.add(middleware: ClientAddressMiddleware(trusted: ClientAddress.trustedSet(configuration[AccountSettings.self].trustedProxies)))
+    let credentials = CredentialCache(ttl: TimeInterval(configuration[AccountSettings.self].credentialCacheSeconds))
     router.add(middleware: AuthMiddleware(
         accounts: dependencies.accounts, limiter: limiter, apiLimiter: BatchedRateLimitStore(shared: limiter), cache: credentials,
-        configuration: configuration, now: now
+        settings: configuration[AccountSettings.self], now: now
     ))
     router.add(middleware: CrossSiteWriteMiddleware())
     let mediaAccess = MediaAccess(
-        accounts: dependencies.accounts, grants: dependencies.libraries, lifetime: TimeInterval(configuration.mediaAccessCacheSeconds)
+        accounts: dependencies.accounts, grants: dependencies.libraries, lifetime: TimeInterval(configuration[MediaSettings.self].mediaAccessCacheSeconds)
     )
     router.add(middleware: MediaViewerMiddleware(access: mediaAccess, now: now))
     if let webRoot = configuration.webRoot {
@@ -64,9 +64,9 @@ func buildRouter(
         )))
     }
 
+    let media = configuration[MediaSettings.self]
     let tokens = MediaTokenSigner(
-        secret: dependencies.secret, windowSeconds: configuration.mediaTokenWindowSeconds,
-        marginSeconds: configuration.mediaTokenMarginSeconds
+        secret: dependencies.secret, windowSeconds: media.mediaTokenWindowSeconds, marginSeconds: media.mediaTokenMarginSeconds
     )
     let images = ImageURLSigner(secret: dependencies.secret)
     let server = FeatureContext(

@@ -28,7 +28,7 @@ public struct AppRequestContext: RequestContext {
 
     /// Largest request body read into memory (JSON); set per request from `maxBodyBytes`
     /// by `BodyLimitMiddleware`. Uploads stream their bodies and are not bound by it.
-    public var maxBodyBytes = ServerConfiguration().maxBodyBytes
+    public var maxBodyBytes = NodeSettings().maxBodyBytes
     public var maxUploadSize: Int { maxBodyBytes }
 
     /// snake_case JSON both ways, ISO 8601 dates. Requests are converted from snake_case;

@@ -12,6 +12,7 @@ import ReelStorage
 /// the config file or `--openai-api-key-file`; handed to the provider, never logged).
 enum GenerationSetup {
     static func dependencies(context: AppContext, configuration: ServerConfiguration) throws -> GenerationDependencies {
+        let generation = configuration[GenerationSettings.self]
         let files = GenerationFiles(root: context.dataFolder.generationsRoot)
         try files.prepare()
         var providers: [any GenerationProvider] = [
@@ -19,15 +20,15 @@ enum GenerationSetup {
         ]
         if let key = configuration.openAIApiKey, !key.isEmpty {
             providers.append(OpenAIVideoProvider(
-                client: HTTPClient.shared, apiKey: key, baseURL: configuration.openAIBaseURL, model: configuration.openAIVideoModel
+                client: HTTPClient.shared, apiKey: key, baseURL: generation.openAIBaseURL, model: generation.openAIVideoModel
             ))
-        } else if configuration.generationProvider == "openai" {
+        } else if generation.generationProvider == "openai" {
             throw CLIError("serve: generationProvider is openai but no openAIApiKey is set (OPENAI_API_KEY or --openai-api-key-file)")
         }
         let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: configuration.mediaLimits, sources: context.sources)
         return GenerationDependencies(
-            store: context.store, providers: providers, defaultProvider: configuration.generationProvider, files: files,
-            publish: GenerationPublisher(importer: importer, files: files).publish, jobLimits: configuration.generationJobLimits
+            store: context.store, providers: providers, defaultProvider: generation.generationProvider, files: files,
+            publish: GenerationPublisher(importer: importer, files: files).publish, jobLimits: generation.jobLimits
         )
     }
 

@@ -91,7 +91,7 @@ struct StoryUpkeepFeature: NodeFeature {
         let context = node.context
         return [StoryExpiry(
             stories: context.store, removal: PostRemoval(library: context.store, storage: context.storage, sources: context.sources),
-            keepOwnerArchive: node.configuration.storyArchive, logger: context.logger
+            keepOwnerArchive: node.configuration[StorySettings.self].storyArchive, logger: context.logger
         ).recurringJob()]
     }
 }
@@ -99,7 +99,8 @@ struct StoryUpkeepFeature: NodeFeature {
 /// For You's: `events.expire` of old watch events and `recs.neighbors`, the neighbour table.
 struct EventUpkeepFeature: NodeFeature {
     func upkeep(_ node: NodeParts) -> [RecurringJob] {
-        let upkeep = EventUpkeep(events: node.context.store, retention: node.configuration.eventRetention, logger: node.context.logger)
-        return [upkeep.expiryJob(), upkeep.neighborsJob(every: node.configuration.neighborRefreshMinutes * 60)]
+        let settings = node.configuration[EventSettings.self]
+        let upkeep = EventUpkeep(events: node.context.store, retention: settings.eventRetention, logger: node.context.logger)
+        return [upkeep.expiryJob(), upkeep.neighborsJob(every: settings.neighborRefreshMinutes * 60)]
     }
 }

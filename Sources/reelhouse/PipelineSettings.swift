@@ -9,28 +9,27 @@ import ReelStore
 /// declared in ReelServer's one table (config file, environment, `serve` flags), but ReelServer
 /// does not link the pipeline, so the translation lives here, beside the wiring.
 extension ServerConfiguration {
+    /// A story's lifetime, for the commands that import stories.
+    var storyLifetime: TimeInterval { self[StorySettings.self].storyLifetime }
+
     var mediaLimits: MediaLimits {
         var limits = MediaLimits.default
-        if let maxDuration { limits.maxDuration = maxDuration }
-        if let maxImagePixels { limits.maxImagePixels = maxImagePixels }
+        if let maxDuration = node.maxDuration { limits.maxDuration = maxDuration }
+        if let maxImagePixels = node.maxImagePixels { limits.maxImagePixels = maxImagePixels }
         return limits
     }
 
     var pipeline: PipelineConfiguration {
-        var configuration = PipelineConfiguration(encryptSegments: encryption, keepOriginalUploads: keepOriginalUploads)
-        if let preset { configuration.transcode.preset = preset }
-        configuration.transcode.quickStart = quickStart
+        var configuration = PipelineConfiguration(encryptSegments: node.encryption, keepOriginalUploads: self[UploadSettings.self].keepOriginalUploads)
+        if let preset = node.preset { configuration.transcode.preset = preset }
+        configuration.transcode.quickStart = node.quickStart
         return configuration
-    }
-
-    var generationJobLimits: GenerationJobLimits {
-        GenerationJobLimits(maxAttempts: generationMaxAttempts, timeLimit: TimeInterval(generationTimeLimitSeconds))
     }
 
     /// The transcode worker: `workerConcurrency` of them at once (default 1 on small machines).
     var transcodeWorker: JobWorkerConfiguration {
         var configuration = jobWorker
-        if let workerConcurrency { configuration.concurrency = max(1, workerConcurrency) }
+        if let workerConcurrency = node.workerConcurrency { configuration.concurrency = max(1, workerConcurrency) }
         return configuration
     }
 
@@ -38,7 +37,7 @@ extension ServerConfiguration {
     /// so it looks at the queue often.
     var lightWorker: JobWorkerConfiguration {
         var configuration = jobWorker
-        configuration.concurrency = lightWorkerConcurrency
+        configuration.concurrency = node.lightWorkerConcurrency
         configuration.pollInterval = 0.1
         return configuration
     }
@@ -46,11 +45,11 @@ extension ServerConfiguration {
     /// What both workers share: the lease (its heartbeat a quarter of it) and the attempt timeout.
     private var jobWorker: JobWorkerConfiguration {
         var configuration = JobWorkerConfiguration()
-        if let leaseSeconds {
+        if let leaseSeconds = node.leaseSeconds {
             configuration.leaseDuration = leaseSeconds
             configuration.heartbeatInterval = max(0.2, leaseSeconds / 4)
         }
-        if let jobTimeoutSeconds { configuration.attemptTimeout = jobTimeoutSeconds }
+        if let jobTimeoutSeconds = node.jobTimeoutSeconds { configuration.attemptTimeout = jobTimeoutSeconds }
         return configuration
     }
 

@@ -30,12 +30,13 @@ enum UploadSetup {
 
     static func dependencies(context: AppContext, configuration: ServerConfiguration) throws -> UploadDependencies {
         let storage = try storage(context: context)
+        let uploads = configuration[UploadSettings.self]
         let policy = UploadPolicy(
-            maxBytes: Int64(configuration.uploadMaxBytes), compressAboveBytes: Int64(configuration.uploadCompressAboveBytes),
-            expirySeconds: TimeInterval(configuration.uploadExpirySeconds)
+            maxBytes: Int64(uploads.uploadMaxBytes), compressAboveBytes: Int64(uploads.uploadCompressAboveBytes),
+            expirySeconds: TimeInterval(uploads.uploadExpirySeconds)
         )
         return UploadDependencies(storage: storage, imports: UploadImports(jobs: context.store, storage: storage), policy: policy,
-            importWait: .milliseconds(Int(configuration.uploadImportWaitSeconds * 1000))
+            importWait: .milliseconds(Int(uploads.uploadImportWaitSeconds * 1000))
         )
     }
 
@@ -53,9 +54,10 @@ enum UploadSetup {
 
     /// The `upload_import` job handler, for whichever process runs the light worker.
     static func importHandler(context: AppContext, configuration: ServerConfiguration) throws -> UploadImportJobHandler {
+        let uploads = configuration[UploadSettings.self]
         let policy = UploadPolicy(
-            maxBytes: Int64(configuration.uploadMaxBytes), compressAboveBytes: Int64(configuration.uploadCompressAboveBytes),
-            expirySeconds: TimeInterval(configuration.uploadExpirySeconds), storyLifetime: configuration.storyLifetime
+            maxBytes: Int64(uploads.uploadMaxBytes), compressAboveBytes: Int64(uploads.uploadCompressAboveBytes),
+            expirySeconds: TimeInterval(uploads.uploadExpirySeconds), storyLifetime: configuration.storyLifetime
         )
         let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: configuration.mediaLimits, sources: context.sources)
         return UploadImportJobHandler(

@@ -15,7 +15,7 @@ import Testing
     static func makeClip() throws -> URL { try TestMedia.makeClip(prefix: "reelfeatures-clip") }
 
     @Test func filesTheServerWouldRefuseAreRefusedBeforeAnyByteIsSent() async throws {
-        try await withHarness(videos: 0, configure: { $0.uploadMaxBytes = 2000 }) { harness in
+        try await withHarness(videos: 0, configure: { $0[UploadSettings.self].uploadMaxBytes = 2000 }) { harness in
             let model = CreateModel(context: try await harness.context())
             let folder = TemporaryFolder.fresh("reelfeatures-files")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -14,7 +14,7 @@ import Testing
 @Suite(.serialized) @MainActor struct DetailModelTests {
     @Test func playbackResumesOnlyWhereTheServersRuleSaysItIsWorthIt() async throws {
         // Test clips last 4 s: a rule for clips of 2 s and more, between 10 % and 90 %.
-        try await withHarness(videos: 2, configure: { $0.resumeMinDuration = 2; $0.resumeMinFraction = 0.1; $0.resumeMaxFraction = 0.9 }) { harness in
+        try await withHarness(videos: 2, configure: { $0[VideoSettings.self].resumeMinDuration = 2; $0[VideoSettings.self].resumeMinFraction = 0.1; $0[VideoSettings.self].resumeMaxFraction = 0.9 }) { harness in
             let context = try await harness.context()
             let id = harness.server.videoIDs[0]
             let model = DetailModel(context: context, id: id)

@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func tooManyPasswordAttemptsAreRateLimited() async throws {
-        try await withHarness(videos: 1, configure: { $0.loginAttemptsPerAccount = 2 }) { harness in
+        try await withHarness(videos: 1, configure: { $0[AccountSettings.self].loginAttemptsPerAccount = 2 }) { harness in
             let model = ProfileModel(context: try await harness.context())
             for _ in 0..<2 { _ = await model.changePassword(current: "wrong", new: "new password 1", confirmation: "new password 1") }
             #expect(await model.changePassword(current: LiveServer.password, new: "new password 1", confirmation: "new password 1") == false)

@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func aRateLimitIsSaidWithItsWait() async throws {
-        try await withHarness(videos: 1, configure: { $0.apiRequestsPerMinute = 3 }) { harness in
+        try await withHarness(videos: 1, configure: { $0[AccountSettings.self].apiRequestsPerMinute = 3 }) { harness in
             let model = SearchModel(context: try await harness.context())
             var limited: ScreenError?
             for attempt in 0..<6 where limited == nil {

@@ -41,7 +41,7 @@ struct AccountRoutesTests {
     }
 
     @Test func aWrongCurrentPasswordIs403AShortNewOneIs400AndGuessingIsRateLimited() async throws {
-        let server = try await TestServer { $0.loginAttemptsPerAccount = 3 }
+        let server = try await TestServer { $0[AccountSettings.self].loginAttemptsPerAccount = 3 }
         try await server.application().test(.router) { client in
             let short = try await client.send(.put, "/api/v1/me/password", key: server.memberKey,
                                               json: #"{"current_password":"\#(TestServer.password)","new_password":"short"}"#)

@@ -13,7 +13,7 @@ import Testing
 @Suite("Bad requests")
 struct BadRequestTests {
     @Test func everyBadRequestIsA4xxWithTheErrorShape() async throws {
-        let server = try await TestServer { $0.compatRoutes = true }
+        let server = try await TestServer { $0[CompatSettings.self].compatRoutes = true }
         let post = try await server.publishVideo(name: "clip")
         let huge = "{\"rating\": 1, \"pad\": \"" + String(repeating: "x", count: 200_000) + "\"}"
         let cases: [(HTTPRequest.Method, String, String?, HTTPResponse.Status)] = [

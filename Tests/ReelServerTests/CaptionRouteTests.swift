@@ -42,7 +42,7 @@ struct CaptionRouteTests {
     }
 
     @Test func itemsListCaptionsOnlyWhenThereAreSome() async throws {
-        let server = try await TestServer { $0.compatRoutes = true }
+        let server = try await TestServer { $0[CompatSettings.self].compatRoutes = true }
         let plain = try await server.publishVideo(name: "plain")
         let captioned = try await Self.addSubtitles(to: try await server.publishVideo(name: "captioned"), server: server)
         try await server.application().test(.router) { client in
@@ -62,7 +62,7 @@ struct CaptionRouteTests {
     }
 
     @Test func subtitleFilesAreServedUnderTheSignedURLOnlyWhenListed() async throws {
-        let server = try await TestServer { $0.compatRoutes = true }
+        let server = try await TestServer { $0[CompatSettings.self].compatRoutes = true }
         let post = try await Self.addSubtitles(to: try await server.publishVideo(name: "captioned"), server: server)
         try await server.application().test(.router) { client in
             let video = try decode(APIVideo.self, try await client.send(.get, "/api/v1/videos/\(post.id)", key: server.memberKey).body)

@@ -118,7 +118,7 @@ struct CatalogAPITests {
     }
 
     @Test func discoverListsTheShelvesThatHoldSomethingInOrder() async throws {
-        let (server, ids) = try await server { $0.resumeMinDuration = 1 }
+        let (server, ids) = try await server { $0[VideoSettings.self].resumeMinDuration = 1 }
         let tags = try await server.store.popularTags(limit: 10)
         #expect(tags.map(\.name) == ["cats", "film"])
         let tagShelves = tags.map { "tag-\($0.id)" }
@@ -168,14 +168,14 @@ struct CatalogAPITests {
 
     @Test func aResumeRuleThatCannotHoldIsRefusedAtStartup() throws {
         let good = try ConfigurationLoader.load(file: nil, environment: ["REELHOUSE_RESUME_MIN_FRACTION": "0.2"], overrides: ["resumeMinDuration": "30"])
-        #expect(good.resumeRule == ResumeRule(minDuration: 30, minFraction: 0.2, maxFraction: 0.9))
+        #expect(good[VideoSettings.self].resumeRule == ResumeRule(minDuration: 30, minFraction: 0.2, maxFraction: 0.9))
         for bad in [["resumeMinFraction": "0.95"], ["resumeMaxFraction": "1.5"], ["resumeMinDuration": "-1"], ["resumeMinFraction": "-0.1"]] {
             #expect(throws: ConfigurationError.self, "\(bad)") { _ = try ConfigurationLoader.load(file: nil, environment: [:], overrides: bad) }
         }
     }
 
     @Test func meCarriesTheResumeRule() async throws {
-        let server = try await TestServer { $0.resumeMinDuration = 90 }
+        let server = try await TestServer { $0[VideoSettings.self].resumeMinDuration = 90 }
         try await server.application().test(.router) { client async throws in
             let me = try decode(APIMe.self, try await client.send(.get, "/api/v1/me", key: server.memberKey).body)
             #expect(me.name == "member" && me.resume == APIResumeRule(minDuration: 90, minFraction: 0.05, maxFraction: 0.9))

@@ -26,9 +26,9 @@ struct ClientAddressTests {
 
     func wrongLogins(trustedProxies: String) async throws -> (sameClient: HTTPResponse.Status, otherClient: HTTPResponse.Status) {
         let server = try await TestServer {
-            $0.loginAttemptsPerIP = 2
-            $0.loginAttemptsPerAccount = 100
-            $0.trustedProxies = trustedProxies
+            $0[AccountSettings.self].loginAttemptsPerIP = 2
+            $0[AccountSettings.self].loginAttemptsPerAccount = 100
+            $0[AccountSettings.self].trustedProxies = trustedProxies
         }
         return try await server.application().test(.live) { client in
             func attempt(from address: String) async throws -> HTTPResponse.Status {
@@ -58,10 +58,10 @@ struct ClientAddressTests {
     /// 30 wrong passwords for `owner` do not lock the owner out.
     @Test func aStrangerCannotLockTheOwnerOut() async throws {
         let server = try await TestServer {
-            $0.loginAttemptsPerIP = 1000
-            $0.loginAttemptsPerAccount = 5
-            $0.loginFailuresPerAccount = 20
-            $0.trustedProxies = "127.0.0.1"
+            $0[AccountSettings.self].loginAttemptsPerIP = 1000
+            $0[AccountSettings.self].loginAttemptsPerAccount = 5
+            $0[AccountSettings.self].loginFailuresPerAccount = 20
+            $0[AccountSettings.self].trustedProxies = "127.0.0.1"
         }
         try await server.application().test(.live) { client in
             func attempt(_ password: String, from address: String) async throws -> HTTPResponse.Status {

@@ -45,7 +45,7 @@ struct CompatContractTests {
     }
 
     @Test func theClientsFeedFavoriteAndRatingRequestsWork() async throws {
-        let server = try await TestServer { $0.compatRoutes = true }
+        let server = try await TestServer { $0[CompatSettings.self].compatRoutes = true }
         try await server.publishVideo(name: "first-clip", tags: ["cats"])
         try await server.publishVideo(name: "second-clip")
         try await server.application().test(.router) { client in
@@ -76,7 +76,7 @@ struct CompatContractTests {
     }
 
     @Test func thePlaylistThatAVPlayerLoadsNeedsNoHeaderAndPointsTheKeyAtTheCustomScheme() async throws {
-        let server = try await TestServer { $0.compatRoutes = true }
+        let server = try await TestServer { $0[CompatSettings.self].compatRoutes = true }
         try await server.publishVideo(name: "clip")
         try await server.application().test(.router) { client in
             let master = try await client.send(.get, "/videos/clip/index.m3u8", headers: [HTTPField.Name("host")!: "reels.example:8443"])
@@ -98,7 +98,7 @@ struct CompatContractTests {
     }
 
     @Test func compatibilityRoutesAreOffUnlessTurnedOn() async throws {
-        #expect(ServerConfiguration().compatRoutes == false)
+        #expect(ServerConfiguration()[CompatSettings.self].compatRoutes == false)
         let server = try await TestServer()
         try await server.publishVideo(name: "clip")
         try await server.application().test(.router) { client in

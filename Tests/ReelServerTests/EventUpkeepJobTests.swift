@@ -16,7 +16,7 @@ struct EventUpkeepJobTests {
     @Test("events.expire deletes events past eventRetentionDays by the clock it is given; the history stays")
     func expiryJob() async throws {
         var configuration = ServerConfiguration()
-        configuration.eventRetentionDays = 30
+        configuration[EventSettings.self].eventRetentionDays = 30
         let server = try await TestServer()
         let post = try await server.publishVideo(name: "clip")
         let start = Date(timeIntervalSince1970: 1_800_000_000)
@@ -26,7 +26,7 @@ struct EventUpkeepJobTests {
         ]
         #expect(try await server.store.recordEvents(userID: server.member.id, events, aggregation: ForYouRules()) == .recorded(accepted: 2, duplicates: 0))
         let clock = MediaTestClock(start + 30 * 86_400 + 60)
-        let upkeep = EventUpkeep(events: server.store, retention: configuration.eventRetention, logger: Logger(label: "test"), now: { clock.now })
+        let upkeep = EventUpkeep(events: server.store, retention: configuration[EventSettings.self].eventRetention, logger: Logger(label: "test"), now: { clock.now })
         let job = upkeep.expiryJob()
         #expect(job.kind == .eventsExpire && job.interval == 3_600)
         let scheduled = try await job.schedule(on: server.store, now: start)

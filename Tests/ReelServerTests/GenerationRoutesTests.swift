@@ -100,7 +100,7 @@ struct GenerationRoutesTests {
 
     @Test("bad requests are 400 with a reason; the daily quota and the per-minute limit are 429")
     func limitsAndValidation() async throws {
-        let server = try await TestServer { $0.generationsPerDay = 3; $0.generationsPerMinute = 100 }
+        let server = try await TestServer { $0[GenerationSettings.self].generationsPerDay = 3; $0[GenerationSettings.self].generationsPerMinute = 100 }
         defer { try? FileManager.default.removeItem(at: server.root) }
         try await server.application().test(.router) { client in
             for (body, message) in [
@@ -127,7 +127,7 @@ struct GenerationRoutesTests {
             #expect(try await client.send(.get, "/api/v1/generations/abc", key: server.memberKey).status == .notFound)
             #expect(try await client.send(.get, "/api/v1/generations/999", key: server.memberKey).status == .notFound)
         }
-        let limited = try await TestServer { $0.generationsPerMinute = 2 }
+        let limited = try await TestServer { $0[GenerationSettings.self].generationsPerMinute = 2 }
         defer { try? FileManager.default.removeItem(at: limited.root) }
         try await limited.application().test(.router) { client in
             var statuses: [HTTPResponse.Status] = []

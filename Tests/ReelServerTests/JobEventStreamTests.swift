@@ -39,8 +39,8 @@ struct JobEventStreamTests {
     /// took 23.7 s for a stream of 1 s.
     @Test(.timeLimit(.minutes(3))) func aStreamEndsAtItsLifetimeAndItsSlotIsFreeAgain() async throws {
         let server = try await TestServer { configuration in
-            configuration.eventStreamsPerUser = 1
-            configuration.eventStreamLifetimeSeconds = 1
+            configuration[JobSettings.self].eventStreamsPerUser = 1
+            configuration[JobSettings.self].eventStreamLifetimeSeconds = 1
         }
         let post = try await server.publishVideo(name: "clip")
         let job = try #require(try await server.store.jobs(postID: post.id).first)

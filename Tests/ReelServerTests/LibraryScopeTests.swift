@@ -45,7 +45,7 @@ struct LibraryScopeTests {
     }
 
     @Test func aMemberNeverSeesAPostOfALibraryNotGrantedThroughAnyRoute() async throws {
-        let server = try await TestServer { $0.compatRoutes = true }
+        let server = try await TestServer { $0[CompatSettings.self].compatRoutes = true }
         try await server.application().test(.router) { client in
             let f = try await fixture(client, server)
             let (member, secret, family) = (f.server.memberKey, f.secret.id, f.family)
@@ -98,7 +98,7 @@ struct LibraryScopeTests {
     }
 
     @Test func grantingAndRevokingChangesWhatTheMemberSeesAtOnce() async throws {
-        let server = try await TestServer { $0.compatRoutes = true }
+        let server = try await TestServer { $0[CompatSettings.self].compatRoutes = true }
         try await server.application().test(.router) { client in
             let f = try await fixture(client, server)
             let (member, secret, family) = (f.server.memberKey, f.secret.id, f.family)
@@ -125,7 +125,7 @@ struct LibraryScopeTests {
     }
 
     @Test func onlyOwnersManageLibrariesAndBadRequestsAre4xx() async throws {
-        let server = try await TestServer { $0.compatRoutes = true }
+        let server = try await TestServer { $0[CompatSettings.self].compatRoutes = true }
         try await server.application().test(.router) { client in
             let f = try await fixture(client, server)
             let owner = f.server.ownerKey
@@ -149,7 +149,7 @@ struct LibraryScopeTests {
     }
 
     @Test func uploadsGoOnlyToALibraryGrantedToTheUploader() async throws {
-        let base = try await TestServer { $0.compatRoutes = true }
+        let base = try await TestServer { $0[CompatSettings.self].compatRoutes = true }
         var dependencies = base.dependencies
         let uploadStorage = LocalUploadStorage(root: base.root.appendingPathComponent("uploads"))
         dependencies.uploads = UploadDependencies(

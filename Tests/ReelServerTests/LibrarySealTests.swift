@@ -50,7 +50,7 @@ struct LibrarySealTests {
     }
 
     @Test func aMemberReachesNothingOfALibraryNotGrantedThroughAnyRegisteredRoute() async throws {
-        let server = try await TestServer { $0.compatRoutes = true }
+        let server = try await TestServer { $0[CompatSettings.self].compatRoutes = true }
         let (router, registry) = server.router()
         try await Application(router: router).test(.router) { client in
             let sealed = try await Self.fixture(server, client)

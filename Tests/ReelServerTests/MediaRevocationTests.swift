@@ -24,8 +24,8 @@ struct MediaRevocationTests {
 
     static func server() async throws -> TestServer {
         try await TestServer {
-            $0.mediaAccessCacheSeconds = 0
-            $0.credentialCacheSeconds = 0
+            $0[MediaSettings.self].mediaAccessCacheSeconds = 0
+            $0[AccountSettings.self].credentialCacheSeconds = 0
         }
     }
 
@@ -94,8 +94,8 @@ struct MediaRevocationTests {
     @Test("a key revoked while the node still remembers it issues no more URLs (none that name no one)")
     func aRememberedRevokedKeyGetsNoURLs() async throws {
         let server = try await TestServer {
-            $0.mediaAccessCacheSeconds = 0
-            $0.credentialCacheSeconds = 60
+            $0[MediaSettings.self].mediaAccessCacheSeconds = 0
+            $0[AccountSettings.self].credentialCacheSeconds = 60
         }
         try await server.application().test(.router) { client in
             try await server.publishVideo(name: "clip")
@@ -180,7 +180,7 @@ extension TestServer {
     /// The signer the server's routes use (the same secret and settings).
     var tokensForTest: MediaTokenSigner {
         MediaTokenSigner(
-            secret: secret, windowSeconds: configuration.mediaTokenWindowSeconds, marginSeconds: configuration.mediaTokenMarginSeconds
+            secret: secret, windowSeconds: configuration[MediaSettings.self].mediaTokenWindowSeconds, marginSeconds: configuration[MediaSettings.self].mediaTokenMarginSeconds
         )
     }
 }

@@ -63,8 +63,8 @@ struct OpenAPISchemaTests {
     func prepared() async throws -> Prepared {
         // Job event streams end after a second instead of ten minutes.
         let server = try await TestServer {
-            $0.eventStreamLifetimeSeconds = 1
-            $0.compatRoutes = true  // off by default; their schemas are documented too
+            $0[JobSettings.self].eventStreamLifetimeSeconds = 1
+            $0[CompatSettings.self].compatRoutes = true  // off by default; their schemas are documented too
         }
         // With subtitles, so every answer that carries the item validates its `captions` too.
         _ = try await CaptionRouteTests.addSubtitles(to: try await server.publishVideo(name: "first-clip", tags: ["cats"]), server: server)

@@ -39,7 +39,7 @@ struct SessionTests {
     }
 
     @Test func wrongPasswordsAreRateLimitedPerAccount() async throws {
-        let server = try await TestServer { $0.loginAttemptsPerAccount = 3; $0.loginAttemptsPerIP = 100 }
+        let server = try await TestServer { $0[AccountSettings.self].loginAttemptsPerAccount = 3; $0[AccountSettings.self].loginAttemptsPerIP = 100 }
         try await server.application().test(.router) { client in
             for _ in 0..<3 {
                 let wrong = try await client.send(.post, "/api/v1/session", json: #"{"username":"member","password":"nope-nope"}"#)
@@ -69,7 +69,7 @@ struct SessionTests {
 
     @Test func revokedKeysStopWorkingOnceTheCacheExpires() async throws {
         // With the credential cache off, a revocation is seen by the very next request.
-        let server = try await TestServer { $0.credentialCacheSeconds = 0 }
+        let server = try await TestServer { $0[AccountSettings.self].credentialCacheSeconds = 0 }
         try await server.application().test(.router) { client in
             let r5 = try await client.send(.get, "/api/v1/me", key: server.memberKey)
             #expect(r5.status == .ok)
@@ -81,7 +81,7 @@ struct SessionTests {
     }
 
     @Test func apiRequestsAreRateLimitedPerKey() async throws {
-        let server = try await TestServer { $0.apiRequestsPerMinute = 5 }
+        let server = try await TestServer { $0[AccountSettings.self].apiRequestsPerMinute = 5 }
         try await server.application().test(.router) { client in
             for _ in 0..<5 {
                 let response = try await client.send(.get, "/api/v1/me", key: server.memberKey)
@@ -95,7 +95,7 @@ struct SessionTests {
     }
 
     @Test func mediaAndShellRequestsCarryingACredentialDoNotSpendTheAPILimit() async throws {
-        let server = try await TestServer { $0.apiRequestsPerMinute = 2 }
+        let server = try await TestServer { $0[AccountSettings.self].apiRequestsPerMinute = 2 }
         let post = try await server.publishVideo(name: "limited")
         try await server.application().test(.router) { client in
             let video = try decode(APIVideo.self, try await client.send(.get, "/api/v1/videos/\(post.id)", key: server.memberKey).body)

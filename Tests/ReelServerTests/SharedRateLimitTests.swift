@@ -29,7 +29,7 @@ struct SharedRateLimitTests {
     /// Two wrong passwords on node A, one on node B (limit 3 per account), then the right one
     /// on node B: its status.
     private func loginAfterWrongPasswords(nodeA: any RateLimitStore, nodeB: any RateLimitStore) async throws -> HTTPResponse.Status {
-        let configure: (inout ServerConfiguration) -> Void = { $0.loginAttemptsPerAccount = 3; $0.loginAttemptsPerIP = 100 }
+        let configure: (inout ServerConfiguration) -> Void = { $0[AccountSettings.self].loginAttemptsPerAccount = 3; $0[AccountSettings.self].loginAttemptsPerIP = 100 }
         let serverA = try await TestServer(configure: configure)
         let serverB = try await TestServer(configure: configure)
         func application(_ server: TestServer, _ limits: any RateLimitStore) -> some ApplicationProtocol {

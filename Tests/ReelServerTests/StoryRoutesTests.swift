@@ -35,7 +35,7 @@ extension TestServer {
 @Suite("Stories over HTTP: tray, a person's items, seen and likes")
 struct StoryRoutesTests {
     @Test func theTrayAndAPersonsItemsPlayThroughSignedMedia() async throws {
-        let server = try await TestServer { $0.compatRoutes = true }
+        let server = try await TestServer { $0[CompatSettings.self].compatRoutes = true }
         let start = Date().addingTimeInterval(-600)
         let first = try await server.postStory(author: "owner", userID: server.owner.id, postedAt: start)
         let photo = try await server.postStory(author: "owner", userID: server.owner.id, postedAt: start + 60, kind: .image)
@@ -57,7 +57,7 @@ struct StoryRoutesTests {
             let items = try decode(APIStoryUserPage.self, answer.body)
             #expect(items.user == "owner" && !items.isMe && items.firstUnseen == 0)
             #expect(items.items.map(\.id) == [first.id, photo.id] && items.items.map(\.kind) == [.video, .photo])
-            #expect(items.items[0].duration == 2 && items.items[1].duration == ServerConfiguration().storyPhotoSeconds)
+            #expect(items.items[0].duration == 2 && items.items[1].duration == ServerConfiguration()[StorySettings.self].storyPhotoSeconds)
             #expect(items.items[0].viewCount == nil && items.items[0].kept == nil, "counts are the poster's alone")
             #expect(items.items[0].expiresAt != nil && items.items[0].caption == "about \(first.folderName)")
             // The story's media plays through the signed route as a feed item's does…
@@ -82,7 +82,7 @@ struct StoryRoutesTests {
     }
 
     @Test func trayPagesFollowTheirCursor() async throws {
-        let server = try await TestServer { $0.compatRoutes = true }
+        let server = try await TestServer { $0[CompatSettings.self].compatRoutes = true }
         let start = Date().addingTimeInterval(-600)
         for (index, name) in ["ana", "bo", "cy"].enumerated() {
             try await server.postStory(author: name, postedAt: start + Double(index))
@@ -134,7 +134,7 @@ struct StoryRoutesTests {
     }
 
     @Test func seenBatchesAreCheckedIdempotentAndANewItemLightsTheRingAgain() async throws {
-        let server = try await TestServer { $0.compatRoutes = true }
+        let server = try await TestServer { $0[CompatSettings.self].compatRoutes = true }
         let start = Date().addingTimeInterval(-600)
         let one = try await server.postStory(author: "owner", userID: server.owner.id, postedAt: start)
         let two = try await server.postStory(author: "owner", userID: server.owner.id, postedAt: start + 1)
@@ -167,7 +167,7 @@ struct StoryRoutesTests {
     }
 
     @Test func likesAreIdempotentAndOnlyForVisibleItems() async throws {
-        let server = try await TestServer { $0.compatRoutes = true }
+        let server = try await TestServer { $0[CompatSettings.self].compatRoutes = true }
         let item = try await server.postStory(author: "owner", userID: server.owner.id, postedAt: Date().addingTimeInterval(-60))
         let plainPost = try await server.publishVideo(name: "not-a-story")
         try await server.application().test(.router) { client in
@@ -192,7 +192,7 @@ struct StoryRoutesTests {
     }
 
     @Test func aMemberNeverSeesAStoryOfALibraryNotGrantedToThem() async throws {
-        let server = try await TestServer { $0.compatRoutes = true }
+        let server = try await TestServer { $0[CompatSettings.self].compatRoutes = true }
         let family = try await server.store.createLibrary(name: "Family", now: Date())
         let hidden = try await server.postStory(author: "cousin", postedAt: Date().addingTimeInterval(-60), libraryID: family.id)
         try await server.application().test(.router) { client in

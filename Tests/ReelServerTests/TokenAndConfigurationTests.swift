@@ -103,9 +103,25 @@ struct ConfigurationTests {
         )
         #expect(configuration.port == 9200)
         #expect(configuration.host == "0.0.0.0")
-        #expect(configuration.compatRoutes == true)
+        #expect(configuration[CompatSettings.self].compatRoutes == true)
         #expect(configuration.worker == false)
-        #expect(configuration.mediaTokenWindowSeconds == ServerConfiguration().mediaTokenWindowSeconds)
+        #expect(configuration[MediaSettings.self].mediaTokenWindowSeconds == ServerConfiguration()[MediaSettings.self].mediaTokenWindowSeconds)
+    }
+
+    /// Each feature's settings are a value of their own type: changing one leaves the others at
+    /// their defaults, shows in equality and in the config keys, and is checked by its own rules.
+    @Test func eachFeatureKeepsItsOwnSettings() throws {
+        var configuration = ServerConfiguration()
+        configuration[UploadSettings.self].uploadMaxBytes = 1234
+        #expect(configuration != ServerConfiguration())
+        #expect(configuration[StorySettings.self] == StorySettings() && configuration.node == NodeSettings())
+        #expect(configuration.values["uploadMaxBytes"] as? Int == 1234)
+        var same = ServerConfiguration()
+        same[UploadSettings.self] = configuration[UploadSettings.self]
+        #expect(same == configuration)
+        configuration[UploadSettings.self].uploadExpirySeconds = 1
+        #expect(throws: ConfigurationError.self) { try configuration.validate() }
+        #expect(throws: Never.self) { try same.validate() }
     }
 
     @Test func badValuesAreClearErrors() {
@@ -171,8 +187,7 @@ struct ConfigurationSettingTests {
     }
 
     func value(_ configuration: ServerConfiguration, _ key: String) throws -> String? {
-        let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(configuration)) as? [String: Any]
-        return try json(object?[key])
+        try json(configuration.values[key])
     }
 
     func expected(_ setting: ConfigurationSetting) throws -> String? {
@@ -180,10 +195,16 @@ struct ConfigurationSettingTests {
     }
 
     @Test func theTableDeclaresEveryPropertyOnce() {
-        // Secrets are declared in their own table (no value flag): `SecretSettingTests`.
-        let properties = Set(Mirror(reflecting: ServerConfiguration()).children.compactMap(\.label))
+        // Secrets are declared in their own table (no value flag): `SecretSettingTests`. Each
+        // settings type declares its own properties, and no two types share a key.
+        var properties: [String] = []
+        for type in ServerConfiguration.settingsTypes {
+            let own = Mirror(reflecting: type.init()).children.compactMap(\.label)
+            #expect(Set(type.declarations.map(\.key)) == Set(own).subtracting(SecretSetting.keys), "\(type)")
+            properties += own
+        }
         let keys = ConfigurationSetting.all.map(\.key)
-        #expect(Set(keys).union(SecretSetting.keys) == properties)
+        #expect(Set(keys).union(SecretSetting.keys) == Set(properties) && Set(properties).count == properties.count)
         #expect(Set(keys).isDisjoint(with: SecretSetting.keys))
         #expect(Set(keys).count == keys.count)
         #expect(Set(ConfigurationSetting.all.map(\.environment)).count == keys.count)

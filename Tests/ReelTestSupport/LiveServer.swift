@@ -76,14 +76,14 @@ public actor LiveServer {
         configuration.host = "127.0.0.1"
         configuration.port = port
         configuration.worker = false
-        configuration.credentialCacheSeconds = 0
-        configuration.mediaTokenWindowSeconds = tokenWindowSeconds
-        configuration.mediaTokenMarginSeconds = tokenWindowSeconds < 3600 ? 0 : configuration.mediaTokenMarginSeconds
+        configuration[AccountSettings.self].credentialCacheSeconds = 0
+        configuration[MediaSettings.self].mediaTokenWindowSeconds = tokenWindowSeconds
+        configuration[MediaSettings.self].mediaTokenMarginSeconds = tokenWindowSeconds < 3600 ? 0 : configuration[MediaSettings.self].mediaTokenMarginSeconds
         for adjust in adjustments { adjust(&configuration) }
         // Uploads import through real ffprobe on a worker for upload imports only; no
         // transcode worker runs, so the posts' transcode jobs stay queued.
         let dataFolder = DataFolder(root: root)
-        let policy = UploadPolicy(maxBytes: Int64(configuration.uploadMaxBytes), compressAboveBytes: Int64(configuration.uploadCompressAboveBytes))
+        let policy = UploadPolicy(maxBytes: Int64(configuration[UploadSettings.self].uploadMaxBytes), compressAboveBytes: Int64(configuration[UploadSettings.self].uploadCompressAboveBytes))
         let importer = Importer(dataFolder: dataFolder, store: store, runner: FoundationProcessRunner(), limits: .default, sources: SourceStore(dataFolder: dataFolder))
         let uploadStorage = LocalUploadStorage(root: dataFolder.uploadsRoot)
         let uploads = UploadDependencies(

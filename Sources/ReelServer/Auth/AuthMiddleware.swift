@@ -18,7 +18,7 @@ struct AuthMiddleware: RouterMiddleware {
     /// The API limit, counted on every call: by this node, shared at most once a second.
     let apiLimiter: BatchedRateLimitStore
     let cache: CredentialCache
-    let configuration: ServerConfiguration
+    let settings: AccountSettings
     let now: @Sendable () -> Date
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -59,7 +59,7 @@ struct AuthMiddleware: RouterMiddleware {
     }
 
     private func limit(_ key: String, time: Date) async throws {
-        if let retry = try await apiLimiter.hit(key: key, limit: configuration.apiRequestsPerMinute, window: 60, now: time).retryAfter {
+        if let retry = try await apiLimiter.hit(key: key, limit: settings.apiRequestsPerMinute, window: 60, now: time).retryAfter {
             throw APIError.rateLimited(retryAfter: retry)
         }
     }
@@ -67,7 +67,7 @@ struct AuthMiddleware: RouterMiddleware {
     /// Guessing keys costs a failed attempt per IP.
     private func limitAnonymous(_ context: Context, time: Date) async throws {
         let ip = context.remoteAddress ?? "unknown"
-        if let retry = try await limiter.hit(key: "badkey:\(ip)", limit: configuration.loginAttemptsPerIP, window: TimeInterval(configuration.loginWindowSeconds), now: time).retryAfter {
+        if let retry = try await limiter.hit(key: "badkey:\(ip)", limit: settings.loginAttemptsPerIP, window: TimeInterval(settings.loginWindowSeconds), now: time).retryAfter {
             throw APIError.rateLimited(retryAfter: retry)
         }
     }

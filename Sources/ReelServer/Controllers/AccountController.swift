@@ -9,7 +9,7 @@ struct AccountController {
     let passwords: any PasswordHasher
     let limiter: any RateLimitStore
     let credentials: CredentialCache
-    let configuration: ServerConfiguration
+    let settings: AccountSettings
     let now: @Sendable () -> Date
 
     func register(_ routes: APIRoutes) {
@@ -52,7 +52,7 @@ struct AccountController {
         let user = try context.requireUser()
         let time = now()
         let limitKey = "password-user:\(user.id)"
-        if let retry = try await limiter.hit(key: limitKey, limit: configuration.loginAttemptsPerAccount, window: TimeInterval(configuration.loginWindowSeconds), now: time).retryAfter {
+        if let retry = try await limiter.hit(key: limitKey, limit: settings.loginAttemptsPerAccount, window: TimeInterval(settings.loginWindowSeconds), now: time).retryAfter {
             throw APIError.rateLimited(retryAfter: retry)
         }
         let body = try await request.decodeJSON(APIPasswordChangeRequest.self, context: context)

@@ -64,7 +64,7 @@ struct FeedController {
         }
     }
 
-    /// Registered only for `make bench` (see `ServerConfiguration.benchmarkBaselines`).
+    /// Registered only for `make bench` (see `SystemSettings.benchmarkBaselines`).
     func registerBaseline(_ routes: APIRoutes) {
         guard let baseline = orderByRandomBaseline else { return }
         routes.on(.get, "/bench/feed-order-by-random", access: .owner, "Benchmark baseline: the feed as ORDER BY random()") { request, context in

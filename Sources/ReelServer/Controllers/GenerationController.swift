@@ -39,7 +39,7 @@ public struct GenerationDependencies: Sendable {
 struct GenerationController {
     let dependencies: GenerationDependencies
     let limiter: any RateLimitStore
-    let configuration: ServerConfiguration
+    let settings: GenerationSettings
     let now: @Sendable () -> Date
     let files = MediaFileResponder()
 
@@ -135,7 +135,7 @@ struct GenerationController {
         // An invalid request is a `GenerationError.invalidRequest`: a 400 through `ErrorMapping`.
         let request = try GenerationRequest(prompt: body.prompt, style: style, seconds: body.seconds ?? 4, width: width, height: height).validated()
         let now = now()
-        if let retry = try await limiter.hit(key: "generate:\(user.id)", limit: configuration.generationsPerMinute, window: 60, now: now).retryAfter {
+        if let retry = try await limiter.hit(key: "generate:\(user.id)", limit: settings.generationsPerMinute, window: 60, now: now).retryAfter {
             throw APIError.rateLimited(retryAfter: retry)
         }
         let dayStart = Calendar.utc.startOfDay(for: now)
@@ -143,12 +143,12 @@ struct GenerationController {
             return try await dependencies.store.createGeneration(
                 NewGeneration(userID: user.id, provider: providerID, prompt: request.prompt, style: style.rawValue, seconds: request.seconds,
                               width: width, height: height, parentID: parentID),
-                job: dependencies.jobLimits, dailyLimit: configuration.generationsPerDay, dayStart: dayStart, now: now
+                job: dependencies.jobLimits, dailyLimit: settings.generationsPerDay, dayStart: dayStart, now: now
             )
         } catch StoreError.conflict {
             let reset = Int(dayStart.addingTimeInterval(86_400).timeIntervalSince(now).rounded(.up))
             throw APIError.quotaExceeded(
-                "the daily limit of \(configuration.generationsPerDay) generations is used up; it resets at midnight UTC", retryAfter: reset
+                "the daily limit of \(settings.generationsPerDay) generations is used up; it resets at midnight UTC", retryAfter: reset
             )
         }
     }

@@ -17,7 +17,7 @@ struct SessionController {
     let passwords: any PasswordHasher
     let limiter: any RateLimitStore
     let credentials: CredentialCache
-    let configuration: ServerConfiguration
+    let settings: AccountSettings
     let now: @Sendable () -> Date
 
     /// A real bcrypt hash of a random string, verified against when the user does not exist.
@@ -26,9 +26,9 @@ struct SessionController {
     func register(_ routes: APIRoutes) {
         routes.on(.post, "/api/v1/session", access: .public, "Sign in with username and password; sets the session cookie") { request, context in
             let time = now()
-            let window = TimeInterval(configuration.loginWindowSeconds)
+            let window = TimeInterval(settings.loginWindowSeconds)
             let ip = context.remoteAddress ?? "unknown"
-            if let retry = try await limiter.hit(key: "login-ip:\(ip)", limit: configuration.loginAttemptsPerIP, window: window, now: time).retryAfter {
+            if let retry = try await limiter.hit(key: "login-ip:\(ip)", limit: settings.loginAttemptsPerIP, window: window, now: time).retryAfter {
                 throw APIError.rateLimited(retryAfter: retry)
             }
             let body = try await request.decodeJSON(APILoginRequest.self, context: context)
@@ -38,10 +38,10 @@ struct SessionController {
             let account = body.username.lowercased()
             let (pairKey, accountKey) = ("login-pair:\(account):\(ip)", "login-account:\(account)")
             // Checked without counting: only wrong passwords count against these two.
-            if let retry = try await limiter.held(key: pairKey, reaches: configuration.loginAttemptsPerAccount, window: window, now: time) {
+            if let retry = try await limiter.held(key: pairKey, reaches: settings.loginAttemptsPerAccount, window: window, now: time) {
                 throw APIError.rateLimited(retryAfter: retry)
             }
-            if let retry = try await limiter.held(key: accountKey, reaches: configuration.loginFailuresPerAccount, window: window, now: time),
+            if let retry = try await limiter.held(key: accountKey, reaches: settings.loginFailuresPerAccount, window: window, now: time),
                try await limiter.held(key: pairKey, reaches: 1, window: window, now: time) != nil {
                 throw APIError.rateLimited(retryAfter: retry)
             }
@@ -59,10 +59,10 @@ struct SessionController {
             try await limiter.reset(key: pairKey)
 
             let token = Credentials.newSessionToken()
-            let expires = time.addingTimeInterval(TimeInterval(configuration.sessionDays) * 86_400)
+            let expires = time.addingTimeInterval(TimeInterval(settings.sessionDays) * 86_400)
             try await accounts.createSession(userID: user.id, tokenHash: Credentials.hash(token), expiresAt: expires, now: time)
             var headers = HTTPFields()
-            headers[.setCookie] = Self.cookie(token, maxAge: configuration.sessionDays * 86_400, secure: Self.isSecure(request))
+            headers[.setCookie] = Self.cookie(token, maxAge: settings.sessionDays * 86_400, secure: Self.isSecure(request))
             return try Response.json(APIUser(id: user.id, name: user.name, role: user.role.rawValue), context: context, headers: headers)
         }
         routes.on(.delete, "/api/v1/session", access: .user, "Sign out: ends the session and clears the cookie") { request, context in

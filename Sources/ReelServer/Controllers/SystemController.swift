@@ -12,7 +12,7 @@ struct SystemController {
     let jobs: any JobStore
     /// Asked one small question by `/ready`: whether the database answers.
     let accounts: any AccountStore
-    let configuration: ServerConfiguration
+    let settings: SystemSettings
 
     func register(_ routes: APIRoutes) {
         routes.on(.get, "/health", access: .public, "Liveness: 200 when the server answers") { _, context in
@@ -39,7 +39,7 @@ struct SystemController {
                 body: .init(byteBuffer: .init(bytes: data))
             )
         }
-        if configuration.metrics {
+        if settings.metrics {
             routes.on(.get, "/metrics", access: .owner, "Prometheus metrics: requests, latencies, jobs, transcode seconds") { _, _ in
                 var byState: [String: Int] = [:]
                 for state in JobState.allCases {

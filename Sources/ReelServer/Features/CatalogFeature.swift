@@ -2,7 +2,7 @@
 struct CatalogFeature: ServerFeature {
     func register(in server: FeatureContext) {
         let dependencies = server.dependencies
-        let resume = server.configuration.resumeRule
+        let resume = server.configuration[VideoSettings.self].resumeRule
         CatalogController(
             catalog: dependencies.catalog, social: dependencies.social, presenter: server.presenter,
             cursors: CatalogCursorCodec(secret: server.secret), encodedItems: server.encodedItems,

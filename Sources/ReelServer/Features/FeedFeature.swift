@@ -9,7 +9,7 @@ struct FeedFeature: ServerFeature {
         let feed = FeedController(
             feed: dependencies.feed, forYou: forYou, readiness: server.forYouReadiness, social: dependencies.social,
             presenter: server.presenter, cursors: FeedCursorCodec(secret: server.secret), now: server.now, encodedItems: server.encodedItems,
-            orderByRandomBaseline: server.configuration.benchmarkBaselines ? dependencies.orderByRandomBaseline : nil
+            orderByRandomBaseline: server.configuration[SystemSettings.self].benchmarkBaselines ? dependencies.orderByRandomBaseline : nil
         )
         feed.register(server.routes("feed"))
         feed.registerBaseline(server.routes("benchmark"))

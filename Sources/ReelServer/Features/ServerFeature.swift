@@ -4,19 +4,18 @@ import ReelForYou
 import ReelStore
 
 /// A part of the server (the feed, stories, uploads, media…) that declares its own routes and
-/// settings in one file of its own. `buildRouter` registers `ServerFeatures.standard` in turn
-/// and `ConfigurationSetting.all` gathers their settings (config key, environment variable,
-/// `serve` flag and help), so a new route or setting edits that feature's file, not the wiring
-/// or the settings loader. (A setting's value is still a property of `ServerConfiguration`:
-/// one typed struct that tests build directly.)
+/// settings in one file of its own. `buildRouter` registers `ServerFeatures.standard` in turn,
+/// and `ConfigurationSetting.all` gathers their settings types' declarations (config key,
+/// environment variable, `serve` flag and help), so a new route or setting edits that
+/// feature's file, not the wiring, `ServerConfiguration` or the settings loader.
 protocol ServerFeature: Sendable {
-    /// The operator settings this feature reads; none by default.
-    var settings: [ConfigurationSetting] { get }
+    /// The operator settings this feature declares (read as `configuration[Type.self]`); none by default.
+    var settings: (any FeatureSettings.Type)? { get }
     func register(in server: FeatureContext)
 }
 
 extension ServerFeature {
-    var settings: [ConfigurationSetting] { [] }
+    var settings: (any FeatureSettings.Type)? { nil }
 }
 
 /// What a feature builds its controllers from: the settings, the boundaries, and the parts the

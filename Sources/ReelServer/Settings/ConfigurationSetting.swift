@@ -1,7 +1,7 @@
 import Foundation
 
-/// One declaration per operator setting. The config-file key (a `ServerConfiguration`
-/// property), the `REELHOUSE_*` environment variable, the `serve` flag and the `serve --help`
+/// One declaration per operator setting. The config-file key (a property of its feature's
+/// `FeatureSettings`), the `REELHOUSE_*` environment variable, the `serve` flag and the `serve --help`
 /// text are all derived from this table, and a test sets every entry each of those ways.
 ///
 /// Why not swift-configuration: its providers (JSON file, environment, command line) match our
@@ -14,7 +14,7 @@ public struct ConfigurationSetting: Sendable, Equatable {
         case boolean, integer, number, text
     }
 
-    /// The `ServerConfiguration` property and config-file key.
+    /// The property of its `FeatureSettings` type, and the config-file key.
     public let key: String
     public let kind: Kind
     public let environment: String
@@ -41,46 +41,9 @@ public struct ConfigurationSetting: Sendable, Equatable {
 }
 
 extension ConfigurationSetting {
-    /// Every setting: the node's own (`node`) and each feature's (`ServerFeature.settings`), in
-    /// the order `serve --help` lists them.
-    public static let all: [ConfigurationSetting] = node + ServerFeatures.standard.flatMap(\.settings)
-
-    /// What every node has whatever its features: where it listens and keeps its data, what it
-    /// runs, and what the media pipeline accepts and makes.
-    static let node: [ConfigurationSetting] = [
-        .init("host", .text, env: "REELHOUSE_HOST", example: "0.0.0.0", "Address to listen on."),
-        .init("port", .integer, env: "REELHOUSE_PORT", example: "9090", "Port to listen on; 0 picks a free one (printed)."),
-        .init("role", .text, env: "REELHOUSE_ROLE", example: "api",
-              "What this node does: all (HTTP and jobs), api (HTTP only: stateless nodes behind a balancer) or worker (jobs only)."),
-        .init("worker", .boolean, env: "REELHOUSE_WORKER", example: "false", "Run the transcode and generation worker in this process."),
-        .init("workerConcurrency", .integer, env: "REELHOUSE_WORKER_CONCURRENCY", example: "2",
-              "Jobs the worker runs at once (default: 1 on ≤ 2 cores)."),
-        .init("maxBodyBytes", .integer, env: "REELHOUSE_MAX_BODY_BYTES", example: "4096",
-              "Largest JSON request body (uploads are not bound by it)."),
-        .init("pexelsBaseURL", .text, env: "REELHOUSE_PEXELS_URL", example: "http://127.0.0.1:9998",
-              "Pexels API endpoint for `reelhouse source pexels` (its key is the pexelsKey secret)."),
-        .init("webRoot", .text, env: "REELHOUSE_WEB_ROOT", example: "/srv/reelhouse/Web",
-              "Folder of the web client (default: Web/ beside the binary or here)."),
-        .init("maxDuration", .number, env: "REELHOUSE_MAX_DURATION", example: "2.5", "Longest accepted video, in seconds."),
-        .init("maxImagePixels", .integer, env: "REELHOUSE_MAX_IMAGE_PIXELS", example: "2000000", "Largest accepted image, in pixels."),
-        .init("encryption", .boolean, env: "REELHOUSE_ENCRYPT", example: "false",
-              "Encrypt each video's segments with its own AES-128 key (REELHOUSE_ENCRYPT=0 publishes them clear)."),
-        .init("preset", .text, env: "REELHOUSE_PRESET", example: "ultrafast", "x264 preset of transcodes."),
-        .init("quickStart", .boolean, env: "REELHOUSE_QUICK_START", example: "false",
-              "Open each video with short segments (0.5, 0.5, 1 s, then 2 s), so its first picture needs a fraction of the bytes."),
-        .init("leaseSeconds", .number, env: "REELHOUSE_LEASE_SECONDS", example: "2.5",
-              "A worker's claim on a job lapses after this long without a heartbeat (another worker takes the job)."),
-        .init("jobTimeoutSeconds", .number, env: "REELHOUSE_JOB_TIMEOUT_SECONDS", example: "120",
-              "An attempt still running after this long is stopped and its job failed for good."),
-        .init("lightWorkerConcurrency", .integer, env: "REELHOUSE_LIGHT_WORKER_CONCURRENCY", example: "4",
-              "Upload imports and generation steps run at once, beside the transcodes."),
-        .init("databaseUrl", .text, env: "REELHOUSE_DATABASE_URL", example: "postgres://reel@127.0.0.1:5432/reelhouse",
-              "The metadata store: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=MODE&sslrootcert=CA.pem] (TLS as libpq: prefer by default; verify-full across a network); default: SQLite in the data folder."),
-        .init("databasePool", .integer, env: "REELHOUSE_DATABASE_POOL", example: "4",
-              "PostgreSQL connections this node's main pool may hold (1 to 1000); the feed's hot statements have a second pool of half as many."),
-        .init("storage", .text, env: "REELHOUSE_STORAGE", example: "file:",
-              "Where published media lives: the data folder (default, or file:), or s3://BUCKET[/PREFIX]?endpoint=…&region=… (keys from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY)."),
-    ]
+    /// Every setting: the node's own and each feature's (`FeatureSettings.declarations`), in the
+    /// order `serve --help` lists them.
+    public static let all: [ConfigurationSetting] = ServerConfiguration.settingsTypes.flatMap { $0.declarations }
 
     public static func named(_ key: String) -> ConfigurationSetting? { all.first { $0.key == key } }
 
@@ -95,9 +58,7 @@ extension ConfigurationSetting {
     }
 
     /// The configuration as config-file keys and values, for `defaultText(in:)`.
-    public static func values(of configuration: ServerConfiguration) -> [String: Any] {
-        (try? JSONSerialization.jsonObject(with: JSONEncoder().encode(configuration)) as? [String: Any]) ?? [:]
-    }
+    public static func values(of configuration: ServerConfiguration) -> [String: Any] { configuration.values }
 
     /// This setting's value as help shows it; nil when it has none (it is worked out at run time).
     public func defaultText(in values: [String: Any]) -> String? {

@@ -1,13 +1,13 @@
 import Foundation
 
-/// One declaration per secret: its `ServerConfiguration` property and config-file key, its
+/// One declaration per secret: its `NodeSettings` property and config-file key, its
 /// environment variable, and a `--…-file` flag that names a file holding it. A secret has no
 /// value flag, because a command line is readable by every user of the machine (`ps`).
 ///
 /// Secrets are never printed: `serve --help` names them without a value, a setting error names
 /// the key and never the text, and `ServerConfiguration.description` masks them.
 public struct SecretSetting: Sendable, Equatable {
-    /// The `ServerConfiguration` property and config-file key.
+    /// The `NodeSettings` property and config-file key.
     public let key: String
     /// The variable the usual tools already read (`OPENAI_API_KEY`, AWS's keys) or ours.
     public let environment: String
