@@ -45,15 +45,17 @@ func buildRouter(
     router.add(middleware: TusResumableMiddleware())
     router.add(middleware: ErrorMiddleware(routes: registry))
     router.add(middleware: BodyLimitMiddleware(maxBodyBytes: configuration.maxBodyBytes))
-    router.add(middleware: ClientAddressMiddleware(trusted: ClientAddress.trustedSet(configuration[AccountSettings.self].trustedProxies)))
-    let credentials = CredentialCache(ttl: TimeInterval(configuration[AccountSettings.self].credentialCacheSeconds))
+    // Sign-in and media access are every feature's: their settings are read here, once.
+    let (account, media) = (configuration[AccountSettings.self], configuration[MediaSettings.self])
+    router.add(middleware: ClientAddressMiddleware(trusted: ClientAddress.trustedSet(account.trustedProxies)))
+    let credentials = CredentialCache(ttl: TimeInterval(account.credentialCacheSeconds))
     router.add(middleware: AuthMiddleware(
         accounts: dependencies.accounts, limiter: limiter, apiLimiter: BatchedRateLimitStore(shared: limiter), cache: credentials,
-        settings: configuration[AccountSettings.self], now: now
+        settings: account, now: now
     ))
     router.add(middleware: CrossSiteWriteMiddleware())
     let mediaAccess = MediaAccess(
-        accounts: dependencies.accounts, grants: dependencies.libraries, lifetime: TimeInterval(configuration[MediaSettings.self].mediaAccessCacheSeconds)
+        accounts: dependencies.accounts, grants: dependencies.libraries, lifetime: TimeInterval(media.mediaAccessCacheSeconds)
     )
     router.add(middleware: MediaViewerMiddleware(access: mediaAccess, now: now))
     if let webRoot = configuration.webRoot {
@@ -64,7 +66,6 @@ func buildRouter(
         )))
     }
 
-    let media = configuration[MediaSettings.self]
     let tokens = MediaTokenSigner(
         secret: dependencies.secret, windowSeconds: media.mediaTokenWindowSeconds, marginSeconds: media.mediaTokenMarginSeconds
     )
