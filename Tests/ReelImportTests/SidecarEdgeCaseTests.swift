@@ -55,5 +55,8 @@ struct SidecarEdgeCaseTests {
 
     @Test func hashtagRules() {
         #expect(Hashtags.find(in: "#One#two word#not ##no #3 #ok_1, #日本 (#paren)") == ["one", "two", "ok_1", "日本", "paren"])
+        // The web's links follow these tags (linkify in Web/js/detail, tested on the same text).
+        let text = "#One#two word#not ##no #3 #ok_1, #日本 (#paren) #café-time #3#x #cafe\u{0301}"
+        #expect(Hashtags.find(in: text) == ["one", "two", "ok_1", "日本", "paren", "café", "x", "cafe\u{0301}"])
     }
 }

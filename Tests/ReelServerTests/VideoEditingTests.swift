@@ -58,6 +58,9 @@ struct VideoEditingTests {
         #expect(shown("#retro #broadcast", "Cx1") == "Cx1")
         #expect(shown("#retro #broadcast") == "#retro #broadcast", "tags alone are better than a folder name")
         #expect(shown(nil) == "folder")
+        // A word is a tag word when `Hashtags` finds a tag in it (the web's postTitle agrees).
+        #expect(shown("Golden walk #golden-hour #sun,") == "Golden walk")
+        #expect(shown("Pick #1") == "Pick #1")
         #expect(PostTitle.title(description: "Colour bars #retro", shortcode: nil, folderName: "f") == "Colour bars #retro", "the A–Z key is unchanged")
     }
 

@@ -17,7 +17,16 @@ test('linkify: links, #tags and text in order, joined back to the input', () => 
   const parts = linkify(text);
   equal(parts.map((p) => p.text).join(''), text);
   equal(parts.filter((p) => p.kind === 'link').map((p) => p.href), ['https://example.org/a']);
-  equal(parts.filter((p) => p.kind === 'tag').map((p) => p.tag), ['cats', 'café-time']);
+  equal(parts.filter((p) => p.kind === 'tag').map((p) => p.tag), ['cats', 'café']);
+});
+
+test("linkify: a #tag is linked where the server's Hashtags.find makes one, and only there", () => {
+  // The case of ReelImportTests' SidecarEdgeCaseTests, whose server tags the links must match.
+  const text = '#One#two word#not ##no #3 #ok_1, #日本 (#paren) #café-time #3#x #cafe\u0301';
+  const parts = linkify(text);
+  equal(parts.map((p) => p.text).join(''), text);
+  equal(parts.filter((p) => p.kind === 'tag').map((p) => p.tag), ['one', 'two', 'ok_1', '日本', 'paren', 'café', 'x', 'cafe\u0301']);
+  equal(parts.filter((p) => p.kind === 'tag').map((p) => p.text), ['#One', '#two', '#ok_1', '#日本', '#paren', '#café', '#x', '#cafe\u0301']);
 });
 
 test("a title leaves the caption's closing hashtags to the tags (PostTitle.shown)", () => {
@@ -28,6 +37,9 @@ test("a title leaves the caption's closing hashtags to the tags (PostTitle.shown
   equal(postTitle({ id: 1, description: '#retro' }), '#retro');
   equal(postTitle({ id: 1, title: 'From the server #kept' }), 'From the server #kept');
   equal(postTitle({ id: 4 }), 'Post 4');
+  // A word is a tag word when the server's Hashtags finds a tag in it (VideoEditingTests agrees).
+  equal(postTitle({ id: 1, description: 'Golden walk #golden-hour #sun,' }), 'Golden walk');
+  equal(postTitle({ id: 1, description: 'Pick #1' }), 'Pick #1');
 });
 
 test('captions in the order the browser asks for, the rest as they came', () => {

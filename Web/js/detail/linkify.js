@@ -1,26 +1,32 @@
 // A description as text pieces, links and #tags — pure (no DOM), so it is unit-tested in the
-// browser. Only http(s) URLs become links: a `javascript:` URL in a sidecar stays text.
+// browser. Only http(s) URLs become links: a `javascript:` URL in a sidecar stays text. A #tag
+// is linked where the server makes it a tag (`findHashtags`), so every tag link leads to a tag
+// the post has; not inside a URL, nor after an `&`, where it is an HTML entity (`&#39;`).
+import { findHashtags } from '../ui/hashtags.js';
 
-const PATTERN = /(https?:\/\/[^\s<>"']+)|(^|[^\p{L}\p{N}_&])#([\p{L}\p{N}_][\p{L}\p{N}_-]*)/gu;
+const URL_PATTERN = /https?:\/\/[^\s<>"']+/gu;
 const TRAILING = /[.,;:!?)\]}'"]+$/;   // "see https://x.org/a." — the full stop is prose
 
 /** [{ kind: 'text'|'link'|'tag', text, href?, tag? }] in order; joined texts give the input. */
 export function linkify(text) {
   const source = String(text ?? '');
+  const urls = [...source.matchAll(URL_PATTERN)].map((match) => ({
+    kind: 'link', start: match.index, end: match.index + match[0].length, url: match[0].replace(TRAILING, ''),
+  }));
+  const tags = findHashtags(source)
+    .filter((tag) => source[tag.start - 1] !== '&' && !urls.some((url) => tag.start < url.end && url.start < tag.end))
+    .map((tag) => ({ kind: 'tag', ...tag }));
   const parts = [];
   let last = 0;
   const push = (part) => { if (part.text) parts.push(part); };
-  for (const match of source.matchAll(PATTERN)) {
-    if (match[1]) {
-      const url = match[1].replace(TRAILING, '');
-      push({ kind: 'text', text: source.slice(last, match.index) });
-      parts.push({ kind: 'link', text: url, href: url });
-      last = match.index + url.length;
+  for (const span of [...urls, ...tags].sort((a, b) => a.start - b.start)) {
+    push({ kind: 'text', text: source.slice(last, span.start) });
+    if (span.kind === 'link') {
+      parts.push({ kind: 'link', text: span.url, href: span.url });
+      last = span.start + span.url.length;
     } else {
-      const start = match.index + match[2].length;
-      push({ kind: 'text', text: source.slice(last, start) });
-      parts.push({ kind: 'tag', text: `#${match[3]}`, tag: match[3].toLowerCase() });
-      last = start + 1 + match[3].length;
+      parts.push({ kind: 'tag', text: source.slice(span.start, span.end), tag: span.tag });
+      last = span.end;
     }
   }
   push({ kind: 'text', text: source.slice(last) });

@@ -2,12 +2,15 @@
 // the server's `title` when it sends one, else the first line of the description without the
 // hashtags it ends with (those show as tags), else the shortcode, else the folder name.
 
-const HASHTAG = /^#[\p{L}\p{N}_]*\p{L}[\p{L}\p{N}_]*$/u;
+import { findHashtags } from '../ui/hashtags.js';
+
+/** Whether `word` is a #tag word: it starts with `#` and the server finds a tag in it. */
+const isHashtagWord = (word) => word.startsWith('#') && findHashtags(word).length > 0;
 
 /** `line` without its trailing run of #tags (and the separators before them). */
 export function withoutTrailingHashtags(line) {
   const words = line.split(/\s+/).filter(Boolean);
-  while (words.length && HASHTAG.test(words.at(-1))) words.pop();
+  while (words.length && isHashtagWord(words.at(-1))) words.pop();
   return words.join(' ').replace(/^[\s·|:,–—-]+|[\s·|:,–—-]+$/g, '');
 }
 
