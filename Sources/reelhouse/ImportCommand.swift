@@ -168,7 +168,7 @@ struct MediaOptions: ParsableArguments {
 
     private static func help(_ key: String) -> ArgumentHelp {
         guard let setting = ConfigurationSetting.named(key) else { preconditionFailure("\(key) is not in ConfigurationSetting.all") }
-        let fallback = setting.defaultText(in: ConfigurationSetting.values(of: .documentedDefaults)).map { ", default \($0)" } ?? ""
+        let fallback = setting.defaultText(in: ServerConfiguration.documentedDefaults.values).map { ", default \($0)" } ?? ""
         return ArgumentHelp("\(setting.help) (env \(setting.environment)\(fallback))")
     }
 }

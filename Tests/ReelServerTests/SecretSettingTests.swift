@@ -8,7 +8,7 @@ import Testing
 @Suite("Secrets go through the settings table")
 struct SecretSettingTests {
     func value(_ configuration: ServerConfiguration, _ key: String) -> String? {
-        ConfigurationSetting.values(of: configuration)[key] as? String
+        configuration.values[key] as? String
     }
 
     @Test(arguments: SecretSetting.all)

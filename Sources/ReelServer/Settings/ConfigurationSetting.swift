@@ -49,7 +49,7 @@ extension ConfigurationSetting {
 
     /// The settings part of `serve --help`: every flag with its variable and default.
     public static func helpText(defaults: ServerConfiguration = ServerConfiguration()) -> String {
-        let values = Self.values(of: defaults)
+        let values = defaults.values
         return all.map { setting in
             let value = setting.kind == .boolean ? "" : " <value>"
             let fallback = setting.defaultText(in: values).map { " (default \($0))" } ?? ""
@@ -57,10 +57,7 @@ extension ConfigurationSetting {
         }.joined(separator: "\n")
     }
 
-    /// The configuration as config-file keys and values, for `defaultText(in:)`.
-    public static func values(of configuration: ServerConfiguration) -> [String: Any] { configuration.values }
-
-    /// This setting's value as help shows it; nil when it has none (it is worked out at run time).
+    /// This setting's value in `values` (`ServerConfiguration.values`) as help shows it; nil when it has none (it is worked out at run time).
     public func defaultText(in values: [String: Any]) -> String? {
         guard let value = values[key] else { return nil }
         // Foundation on Linux hands booleans back as numbers, which would print as 1 or 0.

@@ -60,7 +60,7 @@ extension ServerConfiguration: CustomStringConvertible {
     /// Every setting as its config key, with each secret that is set shown as `<set>`: a
     /// configuration may be logged or printed in a test failure, a secret never.
     public var description: String {
-        let values = ConfigurationSetting.values(of: self)
+        let values = self.values
         return values.keys.sorted().map { key in
             "\(key): " + (SecretSetting.keys.contains(key) ? "<set>" : "\(values[key] ?? "")")
         }.joined(separator: ", ")

@@ -22,8 +22,11 @@ public struct ServerConfiguration: Sendable, Equatable {
             return features[ObjectIdentifier(Settings.self)] as? Settings ?? Settings()
         }
         set {
-            if let node = newValue as? NodeSettings { return self.node = node }
-            features[ObjectIdentifier(Settings.self)] = newValue
+            if let node = newValue as? NodeSettings {
+                self.node = node
+            } else {
+                features[ObjectIdentifier(Settings.self)] = newValue
+            }
         }
     }
 
@@ -35,10 +38,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     public subscript<Value>(dynamicMember keyPath: KeyPath<NodeSettings, Value>) -> Value { node[keyPath: keyPath] }
 
     /// The settings of `type`, as an existential (for code that walks every type).
-    func settings(_ type: any FeatureSettings.Type) -> any FeatureSettings {
-        func read<Settings: FeatureSettings>(_ type: Settings.Type) -> any FeatureSettings { self[type] }
-        return read(type)
-    }
+    func settings(_ type: any FeatureSettings.Type) -> any FeatureSettings { self[type] }
 
     public static func == (lhs: ServerConfiguration, rhs: ServerConfiguration) -> Bool {
         let types = (Array(lhs.features.values) + Array(rhs.features.values)).map { type(of: $0) as any FeatureSettings.Type }
