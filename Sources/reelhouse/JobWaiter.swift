@@ -3,8 +3,9 @@ import ReelJobs
 import ReelModels
 import ReelStore
 
-/// Runs a worker in this process until the given jobs are all terminal. Another worker (a
-/// running `reelhouse serve`) may pick some of them up; leases keep the two from colliding.
+/// Waits until the given jobs are all terminal, running a worker in this process meanwhile when
+/// given one. Another worker (a running `reelhouse serve`) may pick some of them up; leases
+/// keep the two from colliding.
 struct JobWaiter {
     let store: any JobStore
     let jobIDs: [Int64]
@@ -13,11 +14,13 @@ struct JobWaiter {
     /// once a second anyway.
     let activity: JobActivity
 
-    func wait(running worker: JobWorker, onUpdate: @escaping @Sendable ([Job]) -> Void) async throws -> [Job] {
+    func wait(running worker: JobWorker?, onUpdate: @escaping @Sendable ([Job]) -> Void) async throws -> [Job] {
         try await withThrowingTaskGroup(of: [Job]?.self) { group in
-            group.addTask {
-                try await worker.run()
-                return nil
+            if let worker {
+                group.addTask {
+                    try await worker.run()
+                    return nil
+                }
             }
             group.addTask {
                 while true {

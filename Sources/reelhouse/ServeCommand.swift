@@ -38,7 +38,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Argument(parsing: .allUnrecognized, help: .hidden)
     var settingFlags: [String] = []
 
-    @Flag(name: .long, help: "When the library is empty, generate and import a demo library first.")
+    @Flag(name: .long, help: "When the library is empty, generate and import a demo library (the server answers meanwhile).")
     var demo = false
 
     @Option(name: .long, help: "Cost of bcrypt password hashes (default 12).")
@@ -65,9 +65,6 @@ struct ServeCommand: AsyncParsableCommand {
         let secret = try ServerSecret.load(dataFolder: context.dataFolder, configured: configuration.secret)
         let passwords = BcryptPasswordHasher(cost: bcryptCost)
 
-        if demo, try await context.store.countPosts(status: nil) == 0 {
-            try await DemoSetup(context: context).run()
-        }
         // Printed last, after the address, set apart from the start-up lines above it.
         var ownerNotice = ""
         if try await context.store.countUsers() == 0 {
@@ -87,6 +84,11 @@ struct ServeCommand: AsyncParsableCommand {
             services += context.workers(settings: configuration, light: try await node.lightJobs()) {
                 MeasuredJobHandler($0, metrics: metrics)
             } as [any Service]
+        }
+        // Made while the server answers, not before it listens (see DemoLibraryService); a
+        // start stopped while it was being made finishes it.
+        if demo, try await context.store.countPosts(status: nil) == 0 || DemoLibrary.isUnfinished(in: DemoLibraryService.folder(of: context)) {
+            services.append(DemoLibraryService(context: context, runsJobs: configuration.runsJobs))
         }
         guard configuration.servesHTTP else {
             // `--role worker`: the jobs alone, as `reelhouse worker` runs them.
@@ -127,8 +129,8 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// Binds the address once and lets it go, before anything touches the data folder: a busy
-    /// port is said at once, not after the demo import and the job workers have started and
-    /// stopped on a folder another server is using. (`runService` still reports a port taken
+    /// port is said at once, not after the job workers (and a demo library being made) have
+    /// started and stopped on a folder another server is using. (`runService` still reports a port taken
     /// in between.)
     static func checkAddress(host: String, port: Int) async throws {
         guard port != 0 else { return }
@@ -177,28 +179,5 @@ struct ServeCommand: AsyncParsableCommand {
             executable.deletingLastPathComponent().appendingPathComponent("../../Web").standardizedFileURL,
         ]
         return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.html").path) }?.path
-    }
-}
-
-/// `make run` on an empty library: render the demo clips and import them, waiting.
-struct DemoSetup {
-    let context: AppContext
-    var settings: ServerConfiguration { context.settings }
-
-    func run() async throws {
-        let folder = context.dataFolder.root.appendingPathComponent("demo-source")
-        print("The library is empty: generating a demo library in \(folder.path)…")
-        fflush(nil)  // before the import's lines on stderr, also when both go to one file
-        try await DemoLibrary.generate(into: folder, runner: context.runner)
-        let importer = Importer(dataFolder: context.dataFolder, store: context.store, runner: context.runner, limits: settings.mediaLimits, sources: context.sources)
-        let progress = ProgressReporter(quiet: false)
-        // Each clip keeps its own tags only: one tag on every post would be every For You reason.
-        let (report, jobIDs) = try await importer.run([folder], options: ImportOptions()) { progress.handle($0) }
-        progress.name(report.imported)
-        _ = try await JobWaiter(store: context.store, jobIDs: jobIDs, activity: context.jobActivity).wait(running: context.worker(settings: settings)) {
-            progress.transcoding($0)
-        }
-        progress.finish()
-        print("Demo library: \(report.imported.count) posts imported.")
     }
 }

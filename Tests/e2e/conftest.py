@@ -67,8 +67,8 @@ def data(tmp_path: Path) -> Path:
 
 class RunningServer(LiveServer):
     """`reelhouse serve` on a free port over `data`, started and stopped by the test: cheap
-    password hashing, the fastest x264 preset, and up to 10 minutes to come up (a --demo
-    library is generated and transcoded first)."""
+    password hashing, the fastest x264 preset, and a generous 10 minutes to come up (a slow
+    PostgreSQL start, a busy CI machine)."""
 
     def __init__(self, data: Path, env: dict | None = None, args: tuple = (), port: int | None = None):
         super().__init__(data, args=("--bcrypt-cost", "4", *args), env={"REELHOUSE_PRESET": "ultrafast", **(env or {})},

@@ -3,6 +3,7 @@
 import json
 import os
 import subprocess
+import time
 
 import m3u8
 import pytest
@@ -15,12 +16,36 @@ def request(url: str, method: str = "GET", headers: dict | None = None, body: di
     return http(url, method, headers, body, timeout=30)
 
 
+DEMO_READY = "Demo library ready in "
+
+
+def wait_for_text(running: RunningServer, text: str, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while text not in running.output():
+        assert running.process.poll() is None and time.monotonic() < deadline, running.output()
+        time.sleep(0.2)
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    # --compat-routes: seed 000's routes are off by default; one test here calls them.
-    running = RunningServer(tmp_path_factory.mktemp("served") / "data", args=("--demo", "--compat-routes"))
+    """`make run` on an empty folder, stopped (SIGTERM) once the demo's first posts are
+    published, then started again, which finishes the demo; the tests read it whole. Yields the
+    second server's address, the data folder, the owner's password and the first start's output
+    (the address is the same), and every start's output by name."""
+    data = tmp_path_factory.mktemp("served") / "data"
+    first = RunningServer(data, args=("--demo",))
+    outputs = {"answered": first.output()}
     try:
-        yield running.base, running.data, running.password, running.output()
+        wait_for_text(first, "published post", 300)
+    finally:
+        first.stop()
+    outputs["first"] = first.output()
+    # --compat-routes: seed 000's routes are off by default; one test here calls them.
+    running = RunningServer(data, args=("--demo", "--compat-routes"), port=first.port)
+    try:
+        wait_for_text(running, DEMO_READY, 600)
+        outputs["second"] = running.output()
+        yield running.base, running.data, first.password, outputs["first"], outputs
     finally:
         running.stop()
 
@@ -32,15 +57,30 @@ def login(base: str, password: str) -> str:
 
 
 def test_startup_prints_url_and_one_time_credentials(server):
-    base, data, password, output = server
+    base, data, password, output, _ = server
     assert f"listening on {base}/" in output
     assert "username: owner" in output and len(password) >= 12
     # The library is where the settings say: the data folder's SQLite file, or PostgreSQL.
     assert (data / "reelhouse.sqlite").exists() != ON_POSTGRES
 
 
+def test_the_demo_library_is_made_while_the_server_answers_and_survives_a_stop(server):
+    """A first `make run` answers at once (the web client says the library is being prepared)
+    instead of refusing connections for the minute ffmpeg needs. Stopped part-way, it stops at
+    once, and the next start finishes the demo (test_demo_library_is_varied_and_ready then finds
+    every post exactly once)."""
+    _, data, _, _, outputs = server
+    assert DEMO_READY not in outputs["answered"], outputs["answered"]
+    assert "generating a demo library" in outputs["first"] and DEMO_READY not in outputs["first"], outputs["first"]
+    assert "stopped before it was ready; the next serve --demo finishes it." in outputs["first"], outputs["first"]
+    second = outputs["second"]
+    assert "Finishing the demo library begun in" in second and "username: owner" not in second, second
+    assert second.index("listening on") < second.index(DEMO_READY), second
+    assert (data / "demo-source" / ".complete").exists() and not (data / "demo-source" / ".rendering").exists()
+
+
 def test_demo_library_is_varied_and_ready(server):
-    base, data, password, _ = server
+    base, data, password, _, _ = server
     cookie = login(base, password)
     items = {}
     cursor = None
@@ -74,7 +114,7 @@ def test_demo_library_is_varied_and_ready(server):
 
 def test_demo_library_has_a_tray_of_saved_stories(server):
     """The demo's instaloader-style story archive comes in as stories (never feed posts)."""
-    base, _, password, _ = server
+    base, _, password, _, _ = server
     cookie = login(base, password)
     status, _, body = request(base + "/api/v1/stories", headers={"Cookie": cookie})
     assert status == 200
@@ -90,7 +130,7 @@ def test_demo_library_has_a_tray_of_saved_stories(server):
 
 
 def test_ffmpeg_plays_the_signed_master_playlist_over_http(server, tmp_path):
-    base, _, password, _ = server
+    base, _, password, _, _ = server
     cookie = login(base, password)
     status, _, body = request(base + "/api/v1/feed?kind=video&limit=1", headers={"Cookie": cookie})
     item = json.loads(body)["items"][0]
@@ -113,7 +153,7 @@ def test_ffmpeg_plays_the_signed_master_playlist_over_http(server, tmp_path):
 
 
 def test_cli_accounts_and_keys_against_the_running_server(server):
-    base, data, _, _ = server
+    base, data, _, _, _ = server
     add = subprocess.run([BIN, "user", "add", "viewer", "--data", str(data), "--bcrypt-cost", "4"],
                          input="viewer-password\n", capture_output=True, text=True, env={**os.environ, **library_environment(data)})
     assert add.returncode == 0, add.stderr
@@ -132,14 +172,14 @@ def test_cli_accounts_and_keys_against_the_running_server(server):
 
 
 def test_unauthenticated_api_is_401_with_the_error_shape(server):
-    base, _, _, _ = server
+    base, _, _, _, _ = server
     status, _, body = request(base + "/api/v1/feed")
     assert status == 401
     assert json.loads(body)["error"]["code"] == "unauthorized"
 
 
 def test_metrics_are_owner_only_and_count_requests_and_jobs(server):
-    base, _, password, _ = server
+    base, _, password, _, _ = server
     assert request(base + "/metrics")[0] == 401
     cookie = login(base, password)
     status, headers, body = request(base + "/metrics", headers={"Cookie": cookie})

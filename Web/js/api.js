@@ -59,6 +59,8 @@ export const api = {
   login: (username, password) => request('POST', '/api/v1/session', { username, password }),
   logout: () => request('DELETE', '/api/v1/session'),
   tags: () => request('GET', '/api/v1/tags'),
+  /** Transcode jobs the viewer may see, newest first (the feed's "preparing" state). */
+  transcodes: () => request('GET', '/api/v1/jobs?kind=transcode&limit=50'),
 
   /**
    * One page of the endless feed; `filter` holds tags / kind / favorites / min_rating, `mode`

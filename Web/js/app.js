@@ -103,6 +103,7 @@ const feedScreen = {
       onMode: (played) => { if (feedKey === key) modeSwitch.show(played); },
       onUnauthorized: () => openLogin(),
       onFilterChange: setFilter,
+      onRestart: restartFeed,
     });
   },
   hide() {

@@ -117,31 +117,67 @@ public enum DemoLibrary {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\u{2019}").replacingOccurrences(of: ":", with: "\\:")
     }
 
-    /// Renders every clip, image and sidecar into `folder`.
-    public static func generate(into folder: URL, runner: any ProcessRunner) async throws {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    /// Renders the demo into `folder` in batches and hands each batch's folder to `ready` as
+    /// soon as its files exist, so a server can import it while the rest is rendered: first
+    /// the stills (they need no transcode: the feed has posts within seconds), then each clip
+    /// in a folder of its own (one clip is transcoded while ffmpeg renders the next), then the
+    /// story archive. A batch already rendered by an earlier, stopped run is handed over again
+    /// as it is (an import skips what it already has); the last step marks the demo complete.
+    public static func generate(into folder: URL, runner: any ProcessRunner, ready: (URL) async throws -> Void) async throws {
+        try await batch("stills", in: folder, ready: ready) { stills in
+            for image in images {
+                try await render(arguments(for: image, output: stills.appendingPathComponent("\(image.name).jpg").path), "demo image \(image.name)", runner)
+                try Data(image.caption.utf8).write(to: stills.appendingPathComponent("\(image.name).txt"))
+            }
+            for slide in carousel.slides {
+                try await render(arguments(for: slide, output: stills.appendingPathComponent("\(slide.name).jpg").path), "demo slide \(slide.name)", runner)
+            }
+            try Data(carousel.caption.utf8).write(to: stills.appendingPathComponent("\(carousel.name).txt"))
+        }
         for (index, clip) in clips.enumerated() {
-            let output = folder.appendingPathComponent("\(clip.name).mp4")
-            let result = try await runner.run("ffmpeg", arguments(for: clip, output: output.path))
-            guard result.succeeded else { throw PipelineError.toolFailed("ffmpeg", "demo clip \(clip.name): \(result.stderrTail)") }
-            let json = try JSONSerialization.data(withJSONObject: sidecar(for: clip, index: index), options: [.sortedKeys])
-            try json.write(to: folder.appendingPathComponent("\(clip.name).info.json"))
-            if let subtitles = subtitles[clip.name] {
-                for (language, text) in subtitles { try Data(text.utf8).write(to: folder.appendingPathComponent("\(clip.name).\(language).vtt")) }
+            try await batch("clips/\(clip.name)", in: folder, ready: ready) { directory in
+                try await render(arguments(for: clip, output: directory.appendingPathComponent("\(clip.name).mp4").path), "demo clip \(clip.name)", runner)
+                let json = try JSONSerialization.data(withJSONObject: sidecar(for: clip, index: index), options: [.sortedKeys])
+                try json.write(to: directory.appendingPathComponent("\(clip.name).info.json"))
+                for (language, text) in subtitles[clip.name] ?? [] {
+                    try Data(text.utf8).write(to: directory.appendingPathComponent("\(clip.name).\(language).vtt"))
+                }
             }
         }
-        for image in images {
-            let output = folder.appendingPathComponent("\(image.name).jpg")
-            let result = try await runner.run("ffmpeg", arguments(for: image, output: output.path))
-            guard result.succeeded else { throw PipelineError.toolFailed("ffmpeg", "demo image \(image.name): \(result.stderrTail)") }
-            try Data(image.caption.utf8).write(to: folder.appendingPathComponent("\(image.name).txt"))
+        try await batch("archive", in: folder, ready: ready) { try await DemoStories.generate(into: $0, runner: runner) }
+        try? FileManager.default.removeItem(at: folder.appendingPathComponent(workFolder))
+        try Data().write(to: folder.appendingPathComponent(completeMarker))
+    }
+
+    /// Whether a demo was begun in `folder` and not completed (its start was stopped).
+    public static func isUnfinished(in folder: URL) -> Bool {
+        FileManager.default.fileExists(atPath: folder.path)
+            && !FileManager.default.fileExists(atPath: folder.appendingPathComponent(completeMarker).path)
+    }
+
+    static let completeMarker = ".complete"
+    static let workFolder = ".rendering"
+
+    /// Renders one batch in a work folder and moves it into place whole, so a batch folder that
+    /// exists is complete (one stopped mid-render is rendered again); then hands it to `ready`.
+    private static func batch(
+        _ name: String, in folder: URL, ready: (URL) async throws -> Void, render: (URL) async throws -> Void
+    ) async throws {
+        let files = FileManager.default
+        let done = folder.appendingPathComponent(name, isDirectory: true)
+        if !files.fileExists(atPath: done.path) {
+            let work = folder.appendingPathComponent("\(workFolder)/\(name)", isDirectory: true)
+            try? files.removeItem(at: work)
+            try files.createDirectory(at: work, withIntermediateDirectories: true)
+            try await render(work)
+            try files.createDirectory(at: done.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try files.moveItem(at: work, to: done)
         }
-        for slide in carousel.slides {
-            let output = folder.appendingPathComponent("\(slide.name).jpg")
-            let result = try await runner.run("ffmpeg", arguments(for: slide, output: output.path))
-            guard result.succeeded else { throw PipelineError.toolFailed("ffmpeg", "demo slide \(slide.name): \(result.stderrTail)") }
-        }
-        try Data(carousel.caption.utf8).write(to: folder.appendingPathComponent("\(carousel.name).txt"))
-        try await DemoStories.generate(into: folder, runner: runner)
+        try await ready(done)
+    }
+
+    private static func render(_ arguments: [String], _ what: String, _ runner: any ProcessRunner) async throws {
+        let result = try await runner.run("ffmpeg", arguments)
+        guard result.succeeded else { throw PipelineError.toolFailed("ffmpeg", "\(what): \(result.stderrTail)") }
     }
 }

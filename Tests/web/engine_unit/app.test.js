@@ -11,6 +11,7 @@ import { createPlayerPool } from '../../../Web/js/feed/player-pool.js';
 import { createPlaybackService, LAYER } from '../../../Web/js/playback/index.js';
 import { postTitle } from '../../../Web/js/grid/post-title.js';
 import { inPreferredOrder } from '../../../Web/js/ui/preferences.js';
+import { showPreparing } from '../../../Web/js/feed/preparing.js';
 
 test('linkify: links, #tags and text in order, joined back to the input', () => {
   const text = 'See https://example.org/a. and #Cats, not a#b or &#39; #café-time';
@@ -208,6 +209,25 @@ test('lease: elements taken while the engine loads stay with their screen; a fee
   } finally {
     pool.destroy();
   }
+});
+
+
+test('preparing: shown while transcodes are pending, ready once one ends, nothing when none is', async () => {
+  const box = document.createElement('div');
+  const never = () => { throw new Error('not ready'); };
+  equal(await showPreparing(box, { onReady: never, active: () => true, pending: async () => 0 }), null);
+  equal(await showPreparing(box, { onReady: never, active: () => false, pending: async () => 2 }), null, 'a stopped feed');
+  equal(box.innerHTML, '', 'nothing shown');
+  const counts = [1, 1, 3, 2];
+  let ready = 0;
+  const stop = await showPreparing(box, { onReady: () => { ready += 1; }, active: () => true, pending: async () => counts.shift(), everyMs: 5 });
+  equal(box.dataset.state, 'preparing');
+  assert(box.textContent.includes('1 video is being processed'), box.textContent);
+  await new Promise((resolve) => setTimeout(resolve, 80));
+  assert(box.textContent.includes('3 videos are being processed'), `a new import is counted: ${box.textContent}`);
+  equal(ready, 1, 'ready once, when the count dropped from 3 to 2');
+  equal(counts.length, 0, 'no more looks after ready');
+  stop();
 });
 
 run();

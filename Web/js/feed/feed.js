@@ -17,6 +17,7 @@ import { setLiked, setRating } from './social.js';
 import { wireGestures } from './gestures.js';
 import { wireKeyboard } from './keyboard.js';
 import { renderState } from './states.js';
+import { showPreparing } from './preparing.js';
 import { wireMediaSession, describeForMediaSession } from './media-session.js';
 import { autoplayNextOn } from '../ui/preferences.js';
 import { createCaptionsControl } from './captions-control.js';
@@ -43,11 +44,12 @@ const RETRIED_WHEN_BACK = new Set(['network', 'expired']);
  * `list` (list-source.js's listFromQuery) plays a browse / search / shelf / collection /
  * favorites list from one post on instead of the endless feed; `tag` filters the endless feed.
  * `mode` (for_you / shuffle / latest, or null: the server's choice) orders the endless feed;
- * `onMode(mode)` hears which mode the server played. `playback` is the page's playback service:
+ * `onMode(mode)` hears which mode the server played; `onRestart()` starts the same feed over from
+ * its first page ("Check again", a library being prepared). `playback` is the page's playback service:
  * the feed's players are a lease of its elements (player-pool.js); `store` the app's state
  * store (a like saved here is its `postChanged`).
  */
-export function startFeed({ playback: playbackService, store, lookAhead, tag, list = null, mode = null, onMode = () => {}, onUnauthorized, onFilterChange, connectivity, refresher, holdImages = true }) {
+export function startFeed({ playback: playbackService, store, lookAhead, tag, list = null, mode = null, onMode = () => {}, onUnauthorized, onFilterChange, onRestart, connectivity, refresher, holdImages = true }) {
   const scroller = document.getElementById('feed');
   const stateBox = document.getElementById('feed-state');
   // Events go out before each page, so the page already reflects what was just watched.
@@ -66,6 +68,8 @@ export function startFeed({ playback: playbackService, store, lookAhead, tag, li
   const entries = [];
   let pageFailed = false;
   let stopped = false;
+  // Looks again while the library's first videos are being transcoded (preparing.js).
+  let stopPreparing = null;
   // "Next" asked for on the last loaded item while the next page is on its way: honoured when
   // the page lands, so a key press at the end of a slow page is not lost.
   let nextQueued = false;
@@ -200,9 +204,12 @@ export function startFeed({ playback: playbackService, store, lookAhead, tag, li
       pageFailed = false;
       if (stopped) return;
       if (source.items.length === 0) {
+        stopPreparing?.();
+        stopPreparing = list || tag ? null : await showPreparing(stateBox, { onReady: onRestart, active: () => !stopped });
+        if (stopPreparing || stopped) return;
         const state = list ? { kind: 'list-empty', label: listLabel(list) } : tag ? { kind: 'no-match', tag } : { kind: 'empty' };
         renderState(stateBox, state, {
-          onRetry: () => restartSameFilter(), onClearFilter: () => onFilterChange(null),
+          onRetry: onRestart, onClearFilter: () => onFilterChange(null),
         });
         return;
       }
@@ -236,7 +243,6 @@ export function startFeed({ playback: playbackService, store, lookAhead, tag, li
     if (!source.loading) loadMore();
   }
 
-  function restartSameFilter() { onFilterChange(tag ?? null); }
 
   /**
    * The retry button, and the return of the server: the post is refetched first (its URLs may
@@ -413,6 +419,7 @@ export function startFeed({ playback: playbackService, store, lookAhead, tag, li
     },
     stop() {
       stopped = true;
+      stopPreparing?.();
       watch.stop();
       menus.destroy();
       unwireKeys();

@@ -1,5 +1,5 @@
-// What the feed shows instead of reels: loading, an empty library, a filter with no match,
-// or an error with a retry. Never a blank screen.
+// What the feed shows instead of reels: loading, an empty library, one being prepared
+// (preparing.js), a filter with no match, or an error with a retry. Never a blank screen.
 import { escapeHTML } from '../ui/format.js';
 
 export function renderState(box, state, { onRetry, onClearFilter } = {}) {
@@ -15,6 +15,12 @@ export function renderState(box, state, { onRetry, onClearFilter } = {}) {
       <pre><code>reelhouse import ~/Downloads/reels</code></pre>
       <p>Videos, images and instaloader / yt-dlp downloads with their sidecars all work.</p>
       <button type="button" data-state-action="retry">Check again</button>`;
+  } else if (state.kind === 'preparing') {
+    const videos = state.pending === 1 ? '1 video is' : `${state.pending} videos are`;
+    box.innerHTML = `
+      <div class="spinner" aria-hidden="true"></div>
+      <h2>Preparing your library</h2>
+      <p role="status">${videos} being processed. Each one appears here as soon as it is ready.</p>`;
   } else if (state.kind === 'list-empty') {
     box.innerHTML = `
       <h2>Nothing to play here</h2>
