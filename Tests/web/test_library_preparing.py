@@ -22,7 +22,7 @@ def test_the_feed_waits_for_the_first_transcodes_and_then_plays_them(browser, tm
         page.goto("/")
         page.wait_for_selector('#feed-state[data-state="preparing"]')
         text = page.inner_text("#feed-state")
-        assert "Preparing your library" in text and "2 videos are being processed" in text, text
+        assert "Preparing your library" in text and "2 posts are being processed" in text, text
         assert page.locator("[data-item-id]").count() == 0
         # It looks again by itself: still two after another look, and no "empty" in between.
         page.wait_for_timeout(3500)

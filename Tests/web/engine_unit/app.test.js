@@ -222,9 +222,9 @@ test('preparing: shown while transcodes are pending, ready once one ends, nothin
   let ready = 0;
   const stop = await showPreparing(box, { onReady: () => { ready += 1; }, active: () => true, pending: async () => counts.shift(), everyMs: 5 });
   equal(box.dataset.state, 'preparing');
-  assert(box.textContent.includes('1 video is being processed'), box.textContent);
+  assert(box.textContent.includes('1 post is being processed'), box.textContent);
   await new Promise((resolve) => setTimeout(resolve, 80));
-  assert(box.textContent.includes('3 videos are being processed'), `a new import is counted: ${box.textContent}`);
+  assert(box.textContent.includes('3 posts are being processed'), `a new import is counted: ${box.textContent}`);
   equal(ready, 1, 'ready once, when the count dropped from 3 to 2');
   equal(counts.length, 0, 'no more looks after ready');
   stop();

@@ -16,11 +16,11 @@ export function renderState(box, state, { onRetry, onClearFilter } = {}) {
       <p>Videos, images and instaloader / yt-dlp downloads with their sidecars all work.</p>
       <button type="button" data-state-action="retry">Check again</button>`;
   } else if (state.kind === 'preparing') {
-    const videos = state.pending === 1 ? '1 video is' : `${state.pending} videos are`;
+    const posts = state.pending === 1 ? '1 post is' : `${state.pending} posts are`;
     box.innerHTML = `
       <div class="spinner" aria-hidden="true"></div>
       <h2>Preparing your library</h2>
-      <p role="status">${videos} being processed. Each one appears here as soon as it is ready.</p>`;
+      <p role="status">${posts} being processed. Each one appears here as soon as it is ready.</p>`;
   } else if (state.kind === 'list-empty') {
     box.innerHTML = `
       <h2>Nothing to play here</h2>
