@@ -29,12 +29,22 @@ struct SharedRateLimitTests {
     /// Two wrong passwords on node A, one on node B (limit 3 per account), then the right one
     /// on node B: its status.
     private func loginAfterWrongPasswords(nodeA: any RateLimitStore, nodeB: any RateLimitStore) async throws -> HTTPResponse.Status {
-        let configure: (inout ServerConfiguration) -> Void = { $0[AccountSettings.self].loginAttemptsPerAccount = 3; $0[AccountSettings.self].loginAttemptsPerIP = 100 }
+        let configure: (inout ServerConfiguration) -> Void = {
+            $0[AccountSettings.self].loginAttemptsPerAccount = 3
+            $0[AccountSettings.self].loginAttemptsPerIP = 100
+            $0[AccountSettings.self].loginWindowSeconds = 300
+        }
         let serverA = try await TestServer(configure: configure)
         let serverB = try await TestServer(configure: configure)
+        // PostgreSQL's windows are aligned to the clock: a run that crossed a 5-minute boundary
+        // between the wrong passwords and the right one would rightly start a new window (a
+        // slow run of this test once did). Every request here is at one moment mid-window.
+        let window = 300.0
+        let moment = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / window).rounded(.down) * window + window / 2)
         func application(_ server: TestServer, _ limits: any RateLimitStore) -> some ApplicationProtocol {
             var dependencies = server.dependencies
             dependencies.rateLimits = limits
+            dependencies.now = { moment }
             return Application(router: buildRouter(configuration: server.configuration, dependencies: dependencies).0)
         }
         let wrong = #"{"username":"member","password":"nope-nope"}"#
