@@ -119,6 +119,9 @@ def test_change_password(browser, watch_library, size):
         assert context.request.post("/api/v1/session", data={"username": user, "password": PASSWORD}).ok
         page = context.new_page()
         open_profile(page)
+        # Right under the account: a new owner is told at first start to change it "under Profile".
+        headings = page.locator(".profile-card h2").all_inner_texts()
+        assert headings[:2] == ["Account", "Password"], headings
         page.fill("input[name=current-password]", "not the password")
         page.fill("input[name=new-password]", "a brand new password")
         page.fill("input[name=confirm-password]", "a brand new password")

@@ -19,9 +19,11 @@ export function renderProfile(root, ctx = {}) {
 
   function fill(user) {
     if (gone) return;
+    // The password right under who you are: a new owner is told at first start to change the
+    // printed one "under Profile", and should not have to scroll past everything else for it.
     screen.append(
-      accountSection(user), storiesSection(), historySection({ openDetail: ctx.openDetail }),
-      notInterestedSection({ openDetail: ctx.openDetail }), hiddenUploadersSection(), librariesSection({ store: ctx.store }), preferencesSection(), keysSection(), passwordSection(), aboutSection());
+      accountSection(user), passwordSection(), storiesSection(), historySection({ openDetail: ctx.openDetail }),
+      notInterestedSection({ openDetail: ctx.openDetail }), hiddenUploadersSection(), librariesSection({ store: ctx.store }), preferencesSection(), keysSection(), aboutSection());
   }
   if (ctx.user) fill(ctx.user);
   else profileApi.me().then(fill, () => fill(null));
