@@ -16,11 +16,8 @@ extension PostgresStore: RecentSearchStore {
     }
 
     public func recordSearch(userID: Int64, query: String, now: Date) async throws {
-        let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !text.isEmpty, text.count <= RecentSearchLimits.maxRecentSearchLength else {
-            throw StoreError.invalid("a recent search is 1 to \(RecentSearchLimits.maxRecentSearchLength) characters, not blank")
-        }
-        let key = text.lowercased().precomposedStringWithCanonicalMapping
+        let entry = try RecentSearchEntry(query)
+        let (text, key) = (entry.text, entry.key)
         try await write { connection in
             // One writer per user at a time (nodes may record the same user's searches at once),
             // so "newest" below stays the newest until this commits.
@@ -30,7 +27,7 @@ extension PostgresStore: RecentSearchStore {
             let newest = try await connection.query(
                 "SELECT max(searched_at) FROM recent_searches WHERE user_id = \(userID)", logger: logger
             ).collect().first?.decode(Double?.self)
-            let at = max(now.timeIntervalSince1970, newest.map { $0.nextUp } ?? -.infinity)
+            let at = RecentSearchEntry.time(now: now, newest: newest ?? nil)
             try await connection.query("""
                 INSERT INTO recent_searches (user_id, query_key, query, searched_at) VALUES (\(userID), \(key), \(text), \(at))
                 ON CONFLICT (user_id, query_key) DO UPDATE SET query = EXCLUDED.query, searched_at = EXCLUDED.searched_at

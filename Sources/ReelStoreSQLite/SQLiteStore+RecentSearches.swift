@@ -14,15 +14,12 @@ extension SQLiteStore: RecentSearchStore {
     }
 
     public func recordSearch(userID: Int64, query: String, now: Date) async throws {
-        let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !text.isEmpty, text.count <= RecentSearchLimits.maxRecentSearchLength else {
-            throw StoreError.invalid("a recent search is 1 to \(RecentSearchLimits.maxRecentSearchLength) characters, not blank")
-        }
-        let key = text.lowercased().precomposedStringWithCanonicalMapping
+        let entry = try RecentSearchEntry(query)
+        let (text, key) = (entry.text, entry.key)
         try await write { db in
             // A repeat never goes back in time, even if clocks disagree: it lands on top.
             let newest = try Double.fetchOne(db, sql: "SELECT max(searched_at) FROM recent_searches WHERE user_id = ?", arguments: [userID])
-            let at = max(RowDecoding.seconds(now), newest.map { $0.nextUp } ?? -.infinity)
+            let at = RecentSearchEntry.time(now: now, newest: newest)
             try db.execute(
                 sql: """
                     INSERT INTO recent_searches (user_id, query_key, query, searched_at) VALUES (?, ?, ?, ?)
