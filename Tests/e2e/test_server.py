@@ -76,7 +76,9 @@ def test_the_demo_library_is_made_while_the_server_answers_and_survives_a_stop(s
     second = outputs["second"]
     assert "Finishing the demo library begun in" in second and "username: owner" not in second, second
     assert second.index("listening on") < second.index(DEMO_READY), second
-    assert (data / "demo-source" / ".complete").exists() and not (data / "demo-source" / ".rendering").exists()
+    demo = data / "demo-source"
+    assert not (demo / ".rendering").exists(), "the work folder goes when the demo is complete"
+    assert sorted(p.name for p in demo.iterdir()) == ["archive", "clips", "stills"]
 
 
 def test_demo_library_is_varied_and_ready(server):

@@ -122,7 +122,8 @@ public enum DemoLibrary {
     /// the stills (they need no transcode: the feed has posts within seconds), then each clip
     /// in a folder of its own (one clip is transcoded while ffmpeg renders the next), then the
     /// story archive. A batch already rendered by an earlier, stopped run is handed over again
-    /// as it is (an import skips what it already has); the last step marks the demo complete.
+    /// as it is (an import skips what it already has). The work folder, there from the first
+    /// batch on, goes last: while it is there the demo is unfinished.
     public static func generate(into folder: URL, runner: any ProcessRunner, ready: (URL) async throws -> Void) async throws {
         try await batch("stills", in: folder, ready: ready) { stills in
             for image in images {
@@ -145,17 +146,16 @@ public enum DemoLibrary {
             }
         }
         try await batch("archive", in: folder, ready: ready) { try await DemoStories.generate(into: $0, runner: runner) }
-        try? FileManager.default.removeItem(at: folder.appendingPathComponent(workFolder))
-        try Data().write(to: folder.appendingPathComponent(completeMarker))
+        try FileManager.default.removeItem(at: folder.appendingPathComponent(workFolder))
     }
 
-    /// Whether a demo was begun in `folder` and not completed (its start was stopped).
+    /// Whether a demo was begun in `folder` and not completed (its start was stopped). A demo
+    /// made by an older release, all at once before the server listened, has no work folder:
+    /// it is complete, and is never rendered and imported again.
     public static func isUnfinished(in folder: URL) -> Bool {
-        FileManager.default.fileExists(atPath: folder.path)
-            && !FileManager.default.fileExists(atPath: folder.appendingPathComponent(completeMarker).path)
+        FileManager.default.fileExists(atPath: folder.appendingPathComponent(workFolder).path)
     }
 
-    static let completeMarker = ".complete"
     static let workFolder = ".rendering"
 
     /// Renders one batch in a work folder and moves it into place whole, so a batch folder that

@@ -243,7 +243,6 @@ export function startFeed({ playback: playbackService, store, lookAhead, tag, li
     if (!source.loading) loadMore();
   }
 
-
   /**
    * The retry button, and the return of the server: the post is refetched first (its URLs may
    * be what failed), then the item loads again with whatever URLs it has.
