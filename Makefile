@@ -10,8 +10,12 @@ run: deps
 	$(SWIFT) build -c release --product reelhouse
 	.build/release/reelhouse serve --data $(DATA) --demo $(if $(PORT),--port $(PORT)) $(if $(HOST),--host $(HOST))
 
+# The test build leaves out debug information: ~10 % of the build's CPU time (a fresh build on
+# 2 cores: 1,012 → 909 CPU-s). Swift Testing reports failures by source location without it;
+# only a crash's backtrace loses its line numbers (`swift build --build-tests` keeps them).
+TEST_BUILD := build --build-tests -debug-info-format none
 build: deps
-	$(SWIFT) build --build-tests
+	$(SWIFT) $(TEST_BUILD)
 
 # `make install PREFIX=/usr/local`: the binary to $(PREFIX)/bin, the web client beside it in
 # $(PREFIX)/share/reelhouse/Web (where `serve` looks for it).
@@ -32,7 +36,7 @@ test:
 	@scripts/ensure-deps.sh test
 	@mkdir -p .build && rm -f $(TIMINGS)
 	@start=$$(date +%s); status=0; \
-	REELHOUSE_TIMINGS=$(TIMINGS) scripts/timed.sh build $(SWIFT) build --build-tests || exit 1; \
+	REELHOUSE_TIMINGS=$(TIMINGS) scripts/timed.sh build $(SWIFT) $(TEST_BUILD) || exit 1; \
 	REELHOUSE_TIMINGS=$(TIMINGS) SWIFT=$(SWIFT) E2E_POSTGRES="$(E2E_POSTGRES)" scripts/test-suites.sh || status=1; \
 	echo "── suite timings ──"; cat $(TIMINGS); echo "total    $$(( $$(date +%s) - start )) s"; exit $$status
 

@@ -58,7 +58,7 @@ if [ "$profile" = "test" ] || [ "$profile" = "bench" ]; then
   if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
   fi
-  if ! "$venv/bin/python" -c "import pytest, m3u8, cryptography, playwright, tusclient, schemathesis" >/dev/null 2>&1; then
+  if ! "$venv/bin/python" -c "import pytest, xdist, m3u8, cryptography, playwright, tusclient, schemathesis" >/dev/null 2>&1; then
     "$venv/bin/python" -m pip install -q --disable-pip-version-check -r Tests/e2e/requirements.txt
   fi
 fi

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Runs the built test suites one after another (`make test`), every suite even when an earlier
-# one failed, each suite's output also kept in .build/test-logs/NAME.log. One at a time on
-# purpose: run side by side on two cores (tried: Swift with e2e, the browser suite with the
-# rest) the timing checks of the Swift, browser and API suites starved and failed, and the
-# lanes saved little, since every suite keeps both cores busy with ffmpeg or Chromium.
+# one failed, each suite's output also kept in .build/test-logs/NAME.log.
+#
+# Suites side by side were tried (Swift with e2e, the browser suite with the rest): the
+# timing checks of the Swift, browser and API suites starved and failed. Inside the e2e and
+# browser suites, though, a test waits much of its time on real-time playback or a server's
+# start, so pytest-xdist runs their files on REELHOUSE_TEST_WORKERS workers (default: one per
+# core), a file's tests on one worker (`--dist loadfile`: module fixtures are built once).
+# Session libraries are built once for all workers (Tests/web/conftest.py's built_once).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 logs=.build/test-logs
@@ -11,6 +15,7 @@ mkdir -p "$logs"
 export REELHOUSE_TIMINGS="${REELHOUSE_TIMINGS:-$PWD/.build/test-timings.txt}"
 export REELHOUSE_BIN="${REELHOUSE_BIN:-$PWD/.build/debug/reelhouse}"
 PY=.venv/bin/python
+WORKERS=(-n "${REELHOUSE_TEST_WORKERS:-$(nproc)}" --dist loadfile)
 
 suite() {  # suite NAME COMMAND…
   local name="$1"; shift
@@ -23,9 +28,9 @@ status=0
 # The iPhone app: every file parses and no view does I/O (nothing here can type-check SwiftUI).
 suite ios scripts/check-ios-app.sh || status=1
 suite swift scripts/swift-test.sh || status=1
-suite e2e $PY -m pytest -q --durations=8 Tests/e2e --ignore=Tests/e2e/test_postgres_serve.py || status=1
+suite e2e $PY -m pytest -q "${WORKERS[@]}" --durations=8 Tests/e2e --ignore=Tests/e2e/test_postgres_serve.py || status=1
 # shellcheck disable=SC2086  # E2E_POSTGRES is a list of files (the Makefile's)
-suite e2e-pg env REELHOUSE_E2E_DATABASE=postgres $PY -m pytest -q --durations=5 ${E2E_POSTGRES:?the Makefile names the files of the PostgreSQL pass} || status=1
-suite web $PY -m pytest -q --durations=10 Tests/web || status=1
+suite e2e-pg env REELHOUSE_E2E_DATABASE=postgres $PY -m pytest -q "${WORKERS[@]}" --durations=5 ${E2E_POSTGRES:?the Makefile names the files of the PostgreSQL pass} || status=1
+suite web $PY -m pytest -q "${WORKERS[@]}" --durations=10 Tests/web || status=1
 suite api $PY -m pytest -q Tests/api || status=1
 exit "$status"

@@ -7,7 +7,12 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from e2e.conftest import BIN, RunningServer, import_json, make_clip, make_image  # noqa: E402
-from pykit.skip_policy import pytest_runtest_logreport, pytest_sessionfinish  # noqa: E402,F401
+from pykit.plugins import register_shared_hooks  # noqa: E402
+
+
+def pytest_configure(config):
+    register_shared_hooks(config)
+
 
 __all__ = ["BIN"]
 

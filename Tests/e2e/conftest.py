@@ -21,10 +21,12 @@ from pykit.cli import BIN, run as reelhouse  # noqa: E402,F401
 from pykit.media import ffmpeg, make_clip, make_image  # noqa: E402,F401
 from pykit.postgres import ON_POSTGRES, library_environment  # noqa: E402,F401
 from pykit.server import LiveServer  # noqa: E402
-from pykit.skip_policy import pytest_runtest_logreport, pytest_sessionfinish  # noqa: E402,F401
+from pykit.measurements import record_measurement  # noqa: E402,F401  (re-exported to the tests)
+from pykit.plugins import register_shared_hooks  # noqa: E402
 
 
 def pytest_configure(config):
+    register_shared_hooks(config)
     config.addinivalue_line("markers", "sqlite_only(reason): SQLite's by nature (it reads the SQLite file itself, say); deselected on PostgreSQL")
 
 
@@ -75,18 +77,3 @@ class RunningServer(LiveServer):
                          startup_timeout=600, ready_text="listening on", port=port)
         self.base = self.url
         self.password = self.printed_password()
-
-
-MEASUREMENTS: list[str] = []
-
-
-def record_measurement(line: str) -> None:
-    """A figure a test measured (never asserted tightly), shown at the end of the run's log."""
-    MEASUREMENTS.append(line)
-
-
-def pytest_terminal_summary(terminalreporter):
-    if MEASUREMENTS:
-        terminalreporter.section("measurements")
-        for line in MEASUREMENTS:
-            terminalreporter.write_line(line)

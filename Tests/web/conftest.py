@@ -1,11 +1,14 @@
 """Fixtures for the web client's browser tests: a real library (ffmpeg clips imported by the
 real `reelhouse` binary), a real `reelhouse serve` on 127.0.0.1, and Debian's Chromium driven
-by Playwright. The library is built once per test session (≈ 40 s); every test gets a fresh
-browser context that is already signed in. The binary, the server launcher and the clip makers
+by Playwright. Each library is built once per run (≈ 40 s), also when pytest-xdist's workers
+share the run (`built_once`); every test gets a fresh browser context that is already signed in. The binary, the server launcher and the clip makers
 are Tests/pykit's, shared with the end-to-end tests."""
+import fcntl
 import json
 import os
+import shutil
 import sys
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -16,9 +19,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # Tests/, for the 
 from pykit import ROOT, cli  # noqa: E402
 from pykit.cli import BIN  # noqa: E402,F401  (re-exported to the tests)
 from pykit.media import FONT, ffmpeg, make_clip, make_image  # noqa: E402,F401
+from pykit.plugins import register_shared_hooks  # noqa: E402
 from pykit.server import LiveServer  # noqa: E402
-from pykit.skip_policy import pytest_runtest_logreport, pytest_sessionfinish  # noqa: E402,F401
 from same_origin import name_the_origin  # noqa: E402
+
+
+def pytest_configure(config):
+    register_shared_hooks(config)
+
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 ARTIFACTS = ROOT / "artifacts"
@@ -74,6 +82,27 @@ class Server(LiveServer):
                          env={**(env or {}), "REELHOUSE_WEB_ROOT": web_root}, log_path=log)
 
 
+def built_once(tmp_path_factory, name: str, build: Callable[[Path], Path]) -> tuple[Path, Path]:
+    """(root, data) for a session fixture: a folder of this process's own and the data folder
+    `build(folder)` makes. Under pytest-xdist every worker asks for the same library, and
+    each needs a data folder of its own (its server writes there), but building it is mostly
+    ffmpeg: the first worker builds it once in the run's shared folder, under a lock, and
+    every worker starts from a copy (a few MB)."""
+    root = tmp_path_factory.mktemp(name)
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        return root, build(root)
+    run_folder = tmp_path_factory.getbasetemp().parent  # pytest-N, above each worker's own
+    shared, made = run_folder / f"shared-{name}", run_folder / f"shared-{name}.data"
+    with open(run_folder / f"shared-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not made.exists():
+            shutil.rmtree(shared, ignore_errors=True)
+            made.write_text(str(build(shared)))
+    data = root / "data"
+    shutil.copytree(made.read_text(), data)
+    return root, data
+
+
 def build_library(root: Path) -> tuple[Path, list[dict]]:
     sources, data = root / "sources", root / "data"
     plan = clip_plan()
@@ -96,7 +125,7 @@ def build_library(root: Path) -> tuple[Path, list[dict]]:
     reelhouse(data, "import", str(sources / "mixed-clear"), "--tag", "mixed", "--no-encryption", "--json")
     reelhouse(data, "import", str(sources / "album"), "--tag", "album", "--json")
     reelhouse(data, "user", "add", USER, "--role", "owner", stdin=PASSWORD + "\n")
-    return data, plan
+    return data
 
 
 @pytest.fixture(scope="session")
@@ -104,11 +133,12 @@ def library(tmp_path_factory):
     # REELHOUSE_WEB_LIBRARY=DIR builds the library into DIR once and reuses it on later runs
     # (handy while working on the client; `make test` always builds a fresh one).
     keep = os.environ.get("REELHOUSE_WEB_LIBRARY")
-    root = Path(keep) if keep else tmp_path_factory.mktemp("web-library")
-    if keep and (root / "data" / "reelhouse.sqlite").exists():
-        data, plan = root / "data", clip_plan()
+    plan = clip_plan()
+    if keep:
+        root = Path(keep)
+        data = root / "data" if (root / "data" / "reelhouse.sqlite").exists() else build_library(root)
     else:
-        data, plan = build_library(root)
+        root, data = built_once(tmp_path_factory, "web-library", build_library)
     server = Server(data, root / "serve.log")
     yield {"url": server.url, "data": data, "plan": plan, "post_count": len(plan) + 1}
     server.stop()
@@ -249,8 +279,11 @@ def build_catalog(root: Path) -> Path:
 @pytest.fixture(scope="session")
 def catalog(tmp_path_factory):
     keep = os.environ.get("REELHOUSE_WEB_CATALOG")
-    root = Path(keep) if keep else tmp_path_factory.mktemp("web-catalog")
-    data = root / "data" if keep and (root / "data" / "reelhouse.sqlite").exists() else build_catalog(root)
+    if keep:
+        root = Path(keep)
+        data = root / "data" if (root / "data" / "reelhouse.sqlite").exists() else build_catalog(root)
+    else:
+        root, data = built_once(tmp_path_factory, "web-catalog", build_catalog)
     server = Server(data, root / "serve.log")
     yield {"url": server.url, "data": data, "plan": catalog_plan()}
     server.stop()
@@ -281,8 +314,7 @@ def build_watch_library(root: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def watch_library(tmp_path_factory):
-    root = tmp_path_factory.mktemp("web-watch")
-    data = build_watch_library(root)
+    root, data = built_once(tmp_path_factory, "web-watch", build_watch_library)
     server = Server(data, root / "serve.log")
     yield {"url": server.url, "data": data}
     server.stop()
@@ -334,16 +366,17 @@ def build_stories(root: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def stories(tmp_path_factory, browser):
-    root = tmp_path_factory.mktemp("web-stories")
-    data = build_stories(root)
+    root, data = built_once(tmp_path_factory, "web-stories", build_stories)
     # Every test signs in a viewer of its own (seen state is per viewer): more than the default 15 per 5 minutes.
     server = Server(data, root / "serve.log", env={"REELHOUSE_LOGIN_ATTEMPTS_PER_IP": "500"})
     states: dict[str, dict] = {}
 
     def viewer(name: str) -> dict:
-        """Storage state of a signed-in member `name` (created on first use)."""
+        """Storage state of a signed-in member `name`: one of the fixture's people (alice, bob,
+        carol), or a viewer of a test's own, created on first use."""
         if name not in states:
-            reelhouse(data, "user", "add", name, "--role", "member", stdin=STORY_PASSWORD + "\n")
+            if name not in STORY_PEOPLE:
+                reelhouse(data, "user", "add", name, "--role", "member", stdin=STORY_PASSWORD + "\n")
             context = browser.new_context(base_url=server.url, bypass_csp=True)
             response = context.request.post("/api/v1/session", data={"username": name, "password": STORY_PASSWORD})
             assert response.ok, response.text()
@@ -394,8 +427,11 @@ def build_foryou(root: Path) -> Path:
 @pytest.fixture(scope="session")
 def foryou(tmp_path_factory, browser):
     keep = os.environ.get("REELHOUSE_WEB_FORYOU")
-    root = Path(keep) if keep else tmp_path_factory.mktemp("web-foryou")
-    data = root / "data" if keep and (root / "data" / "reelhouse.sqlite").exists() else build_foryou(root)
+    if keep:
+        root = Path(keep)
+        data = root / "data" if (root / "data" / "reelhouse.sqlite").exists() else build_foryou(root)
+    else:
+        root, data = built_once(tmp_path_factory, "web-foryou", build_foryou)
     server = Server(data, root / "serve.log", env={"REELHOUSE_LOGIN_ATTEMPTS_PER_IP": "500"})
     states: dict[str, dict] = {}
     made = iter(range(1_000_000))

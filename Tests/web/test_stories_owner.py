@@ -8,28 +8,21 @@ import itertools
 
 import pytest
 
-from conftest import STORY_PASSWORD, import_story, make_story_media
+from conftest import make_story_media
 from pykit import cli
 from stories_helpers import PLAYER, SIZES, api, open_player, shown, until, wait_item
 
 OWNER_BAR = f"{PLAYER} .story-owner-bar"
 SHEET = f"{PLAYER} .story-viewers"
 _posts = itertools.count(1)
-_states: dict[str, dict] = {}
 
 
 def member_context(browser, stories, size, name: str):
     """A context signed in as an existing member of the stories fixture (alice, bob)."""
     _, viewport, touch = size
-    if name not in _states:
-        context = browser.new_context(base_url=stories["url"], bypass_csp=True)
-        response = context.request.post("/api/v1/session", data={"username": name, "password": STORY_PASSWORD})
-        assert response.ok, response.text()
-        _states[name] = context.storage_state()
-        context.close()
     extra = {"has_touch": True, "is_mobile": True} if touch else {}
     return browser.new_context(base_url=stories["url"], viewport=viewport, service_workers="block", bypass_csp=True,
-                               storage_state=_states[name], **extra)
+                               storage_state=stories["viewer"](name), **extra)
 
 
 def post_for_alice(stories, context, label: str, env: dict | None = None) -> dict:
