@@ -30,7 +30,7 @@ function renderEntry(entry) {
 }
 
 export function mountTray(root, { api, navigate, store = null, pageSize }) {
-  useStylesheet('/css/stories.css');
+  const styled = useStylesheet('/css/stories.css');
   const stories = storiesApiFrom(api);
   const list = h('ol', { class: 'stories-tray-list' });
   const sentinel = h('li', { class: 'stories-tray-sentinel', 'aria-hidden': 'true' });
@@ -60,6 +60,7 @@ export function mountTray(root, { api, navigate, store = null, pageSize }) {
   async function loadPage({ reset }) {
     const mine = reset ? ++generation : generation;
     const page = await stories.tray({ cursor: reset ? undefined : cursor ?? undefined, limit: pageSize });
+    await styled;   // round rings from the first frame, never bare squares first
     if (destroyed || mine !== generation) return;
     const before = reset ? 0 : entries.length;
     const known = new Set(reset ? [] : entries.map((entry) => entry.user));

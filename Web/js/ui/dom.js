@@ -20,10 +20,22 @@ export function h(tag, props = {}, ...children) {
   return element;
 }
 
-/** Loads a stylesheet once (the screens bring their own; index.html stays the shell's). */
+const sheetsLoaded = new Map();
+
+/** Adds a feature's stylesheet once (the screens bring their own; index.html stays the
+ * shell's). Resolves when it has loaded, or failed to (unstyled beats never shown): a
+ * feature drawn before its sheet arrives flashes bare markup, so one that can wait (the
+ * stories tray) waits for this. */
 export function useStylesheet(href) {
-  if (document.querySelector(`link[data-sheet="${href}"]`)) return;
-  document.head.append(h('link', { rel: 'stylesheet', href, 'data-sheet': href }));
+  if (!sheetsLoaded.has(href)) {
+    const link = h('link', { rel: 'stylesheet', href, 'data-sheet': href });
+    sheetsLoaded.set(href, new Promise((resolve) => {
+      link.addEventListener('load', resolve, { once: true });
+      link.addEventListener('error', resolve, { once: true });
+    }));
+    document.head.append(link);
+  }
+  return sheetsLoaded.get(href);
 }
 
 /** Copies text: the Clipboard API, else a selected textarea and execCommand (older Safari, http). */
