@@ -2,7 +2,7 @@
 
 A figure travels on the test's report (`user_properties`), so the run's summary shows it
 also when pytest-xdist's workers ran the test: the summary is the controller's, and reports
-are what workers send it. A suite's conftest imports the three hooks."""
+are what workers send it. Each suite registers this module as a plugin (pykit/plugins.py)."""
 import pytest
 
 _pending: list[str] = []

@@ -1,8 +1,9 @@
 """Fixtures for the web client's browser tests: a real library (ffmpeg clips imported by the
 real `reelhouse` binary), a real `reelhouse serve` on 127.0.0.1, and Debian's Chromium driven
 by Playwright. Each library is built once per run (≈ 40 s), also when pytest-xdist's workers
-share the run (`built_once`); every test gets a fresh browser context that is already signed in. The binary, the server launcher and the clip makers
-are Tests/pykit's, shared with the end-to-end tests."""
+share the run (`built_once`); every test gets a fresh browser context that is already signed
+in. The binary, the server launcher and the clip makers are Tests/pykit's, shared with the
+end-to-end tests."""
 import fcntl
 import json
 import os
@@ -82,12 +83,16 @@ class Server(LiveServer):
                          env={**(env or {}), "REELHOUSE_WEB_ROOT": web_root}, log_path=log)
 
 
-def built_once(tmp_path_factory, name: str, build: Callable[[Path], Path]) -> tuple[Path, Path]:
+def built_once(tmp_path_factory, name: str, build: Callable[[Path], Path], keep: str | None = None) -> tuple[Path, Path]:
     """(root, data) for a session fixture: a folder of this process's own and the data folder
     `build(folder)` makes. Under pytest-xdist every worker asks for the same library, and
     each needs a data folder of its own (its server writes there), but building it is mostly
     ffmpeg: the first worker builds it once in the run's shared folder, under a lock, and
-    every worker starts from a copy (a few MB)."""
+    every worker starts from a copy (a few MB). `keep` (a REELHOUSE_WEB_* folder): built
+    there once and reused on later runs, handy while working on the client."""
+    if keep:
+        root = Path(keep)
+        return root, root / "data" if (root / "data" / "reelhouse.sqlite").exists() else build(root)
     root = tmp_path_factory.mktemp(name)
     if "PYTEST_XDIST_WORKER" not in os.environ:
         return root, build(root)
@@ -103,7 +108,7 @@ def built_once(tmp_path_factory, name: str, build: Callable[[Path], Path]) -> tu
     return root, data
 
 
-def build_library(root: Path) -> tuple[Path, list[dict]]:
+def build_library(root: Path) -> Path:
     sources, data = root / "sources", root / "data"
     plan = clip_plan()
 
@@ -132,13 +137,8 @@ def build_library(root: Path) -> tuple[Path, list[dict]]:
 def library(tmp_path_factory):
     # REELHOUSE_WEB_LIBRARY=DIR builds the library into DIR once and reuses it on later runs
     # (handy while working on the client; `make test` always builds a fresh one).
-    keep = os.environ.get("REELHOUSE_WEB_LIBRARY")
+    root, data = built_once(tmp_path_factory, "web-library", build_library, keep=os.environ.get("REELHOUSE_WEB_LIBRARY"))
     plan = clip_plan()
-    if keep:
-        root = Path(keep)
-        data = root / "data" if (root / "data" / "reelhouse.sqlite").exists() else build_library(root)
-    else:
-        root, data = built_once(tmp_path_factory, "web-library", build_library)
     server = Server(data, root / "serve.log")
     yield {"url": server.url, "data": data, "plan": plan, "post_count": len(plan) + 1}
     server.stop()
@@ -278,12 +278,7 @@ def build_catalog(root: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def catalog(tmp_path_factory):
-    keep = os.environ.get("REELHOUSE_WEB_CATALOG")
-    if keep:
-        root = Path(keep)
-        data = root / "data" if (root / "data" / "reelhouse.sqlite").exists() else build_catalog(root)
-    else:
-        root, data = built_once(tmp_path_factory, "web-catalog", build_catalog)
+    root, data = built_once(tmp_path_factory, "web-catalog", build_catalog, keep=os.environ.get("REELHOUSE_WEB_CATALOG"))
     server = Server(data, root / "serve.log")
     yield {"url": server.url, "data": data, "plan": catalog_plan()}
     server.stop()
@@ -426,12 +421,7 @@ def build_foryou(root: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def foryou(tmp_path_factory, browser):
-    keep = os.environ.get("REELHOUSE_WEB_FORYOU")
-    if keep:
-        root = Path(keep)
-        data = root / "data" if (root / "data" / "reelhouse.sqlite").exists() else build_foryou(root)
-    else:
-        root, data = built_once(tmp_path_factory, "web-foryou", build_foryou)
+    root, data = built_once(tmp_path_factory, "web-foryou", build_foryou, keep=os.environ.get("REELHOUSE_WEB_FORYOU"))
     server = Server(data, root / "serve.log", env={"REELHOUSE_LOGIN_ATTEMPTS_PER_IP": "500"})
     states: dict[str, dict] = {}
     made = iter(range(1_000_000))
