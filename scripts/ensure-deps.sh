@@ -15,8 +15,12 @@ have setpriv || need_pkgs+=(util-linux)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf ] || need_pkgs+=(fonts-dejavu-core)
 [ -f /usr/include/sqlite3.h ] || need_pkgs+=(libsqlite3-dev)
 have python3 || need_pkgs+=(python3 python3-venv)
-if [ "$profile" = "test" ] || [ "$profile" = "bench" ]; then
-  # the web client's tests drive Debian's Chromium through Playwright (no browser download)
+# Playwright drives Debian's Chromium (no browser download): the web client's tests its
+# headless shell (lighter, Tests/web/conftest.py), the swipe benches the full browser
+if [ "$profile" = "test" ]; then
+  have chromium-headless-shell || need_pkgs+=(chromium-headless-shell)
+fi
+if [ "$profile" = "bench" ]; then
   have chromium || need_pkgs+=(chromium)
 fi
 # --- PostgreSQL (issue 17): the store tests start a private PostgreSQL 15 cluster of their own

@@ -29,7 +29,11 @@ def pytest_configure(config):
     register_shared_hooks(config)
 
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+# Debian's Chromium as its headless shell (package chromium-headless-shell, the same build
+# without the browser's UI layers): on this suite it does the same work for 23 % less CPU
+# (1,546 → 1,188 CPU-s over the 320 tests on 2 cores) and all of them pass on it. The benches
+# (scripts/bench_swipe.py) keep the full browser a person runs.
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium-headless-shell")
 ARTIFACTS = ROOT / "artifacts"
 USER, PASSWORD = "viewer", "correct horse battery staple"
 PHONE = {"width": 390, "height": 844}

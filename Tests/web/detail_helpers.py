@@ -34,19 +34,9 @@ def post_with(context, text: str) -> dict:
 
 
 def open_detail(page, post_id: int, kind: str = "browse", query: str = "sort=title") -> None:
-    """Opens /p/{id} over the grid of `kind` with `query`, the way a cover of that grid does:
-    the grid's entry keeps its URL and the grid's context in history.state (screen-host.js),
-    and /p/{id} is pushed over it."""
-    grid = {"search": "/search", "favorites": "/favorites"}.get(kind, "/browse")
-    page.goto(f"{grid}?{query}" if query else grid)
-    page.wait_for_selector(".screen", timeout=10_000)
-    page.evaluate(
-        """([id, kind, query]) => {
-            history.replaceState({ background: location.pathname + location.search, context: { kind, query } }, '');
-            history.pushState(history.state, '', `/p/${id}`);
-            dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
-        }""", [post_id, kind, query])
-    page.wait_for_selector(f"{SHEET} .detail-title", timeout=10_000)
+    """Opens /p/{id} over the grid of `kind` with `query`, the way a cover of that grid does
+    (`push_detail`), and waits for the sheet to come to rest."""
+    push_detail(page, post_id, kind, query)
     # Slid in and resting: no animation and the same place two frames apart. (Awaiting the
     # animations found right after [open] once measured the sheet 9–18 px short of the bottom
     # edge: its sheet-up animation had not begun yet. wait_for_function would not await the
@@ -64,6 +54,22 @@ RESTING = """(selector) => new Promise((resolve) => {
   requestAnimationFrame(() => requestAnimationFrame(() =>
     resolve(sheet.isConnected && sheet.getAnimations().length === 0 && sheet.getBoundingClientRect().top === top)));
 })"""
+
+
+def push_detail(page, post_id: int, kind: str = "browse", query: str = "sort=title") -> None:
+    """Opens /p/{id} over the grid of `kind` with `query`: the grid's entry keeps its URL and the
+    grid's context in history.state (screen-host.js), and /p/{id} is pushed over it. Returns
+    once the sheet shows the post's title."""
+    grid = {"search": "/search", "favorites": "/favorites"}.get(kind, "/browse")
+    page.goto(f"{grid}?{query}" if query else grid)
+    page.wait_for_selector(".screen", timeout=10_000)
+    page.evaluate(
+        """([id, kind, query]) => {
+            history.replaceState({ background: location.pathname + location.search, context: { kind, query } }, '');
+            history.pushState(history.state, '', `/p/${id}`);
+            dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
+        }""", [post_id, kind, query])
+    page.wait_for_selector(f"{SHEET} .detail-title", timeout=10_000)
 
 
 def video_count(page) -> int:

@@ -3,7 +3,7 @@ rating from it (checked against the server), links and #tags, Escape/back closin
 edit and delete, and the page never holding more than the pool's three <video> elements."""
 import pytest
 
-from detail_helpers import SHEET, context_for, open_detail, post_with, shot, video_count
+from detail_helpers import SHEET, context_for, open_detail, post_with, push_detail, shot, video_count
 
 
 @pytest.fixture(params=["phone", "desktop"])
@@ -108,3 +108,27 @@ def test_play_in_feed_from_here_keeps_the_grid_query(ctx, size):
     page.locator(f"{SHEET} [data-action=feed-from-here]").click()
     page.wait_for_selector(SHEET, state="detached")
     assert page.url.endswith(f"/?from=browse&tags=detail&sort=title&start={post['id']}")
+
+
+def test_the_sheet_shows_nothing_bare_before_its_stylesheet_arrives(browser, watch_library):
+    """On a cold cache the sheet opens before /css/detail.css has arrived: it is open and holds
+    the focus at once, but stays transparent until its sheet has loaded, never bare markup."""
+    context = context_for(browser, watch_library["url"], "phone")
+    try:
+        post = post_with(context, "Short clip 41")
+        page = context.new_page()
+        held = []
+        page.route("**/css/detail.css", lambda route: held.append(route))
+        push_detail(page, post["id"])
+        for _ in range(100):
+            if held:
+                break
+            page.wait_for_timeout(50)
+        assert held, "the sheet never asked for its stylesheet"
+        opacity = f"getComputedStyle(document.querySelector('{SHEET}')).opacity"
+        assert page.evaluate(opacity) == "0"
+        assert page.evaluate("document.activeElement.className") == "detail-close"
+        held[0].continue_()
+        page.wait_for_function(f"() => {opacity} === '1'", timeout=5_000)
+    finally:
+        context.close()

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from foryou_helpers import (QUEUE_KEY, SIZES, EventLog, context_of, flush, history_row, next_item, queued, tap,
+from foryou_helpers import (DESKTOP, QUEUE_KEY, SIZES, EventLog, context_of, flush, history_row, next_item, queued, tap,
                             wait_watched)
 from helpers import CURRENT, current_id
 
@@ -218,5 +218,36 @@ def test_like_rating_and_copy_link_are_events_too(browser, foryou, size):
     assert kinds == ["favorite", "rating", "unfavorite", "share"], kinds
     assert log.of(post, "rating")[0]["value"] == 4
     assert context.request.get(f"/api/v1/videos/{post}").json()["rating"] == 4   # the state still goes through its route
+    assert not log.refused(), log.refused()
+    context.close()
+
+
+def test_answers_that_cross_leave_the_events_in_the_order_of_the_taps(browser, foryou):
+    """A like, a rating and an unlike in a quick row are in flight together. When the server
+    answers the rating last (here: held until the unlike was answered), the log still reads
+    favorite, rating, unfavorite: For You reads it as the order of what the person did."""
+    size = ("desktop", DESKTOP, False)   # clicks: the point is the order, not the size
+    context = context_of(browser, foryou, size)
+    log = EventLog(context)
+    page = open_feed(context)
+    post = current_id(page)
+    held = []
+    page.route("**/api/v1/videos/*/rating", lambda route: held.append(route))
+    tap(page, page.locator(f"{CURRENT} .like"), size)
+    page.wait_for_function("() => document.querySelector('[aria-current=\"true\"] .like').getAttribute('aria-pressed') === 'true'")
+    tap(page, page.locator(f'{CURRENT} .star[data-value="3"]'), size)
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the rating was never sent"
+    with page.expect_response(lambda response: response.url.endswith(f"/videos/{post}/favorite") and response.request.method == "DELETE"):
+        tap(page, page.locator(f"{CURRENT} .like"), size)
+    page.wait_for_timeout(300)   # the unlike's answer has been handled
+    held[0].continue_()
+    flush(page)
+    log.wait_for(page, lambda e: e["type"] == "unfavorite" and e["post_id"] == post, "unfavorite")
+    kinds = [event["type"] for event in log.of(post) if event["type"] != "impression"]
+    assert kinds == ["favorite", "rating", "unfavorite"], kinds
     assert not log.refused(), log.refused()
     context.close()

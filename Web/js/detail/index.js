@@ -6,7 +6,7 @@
 //
 // The app's store (state/store.js) hears `postChanged` { item } after a favorite, rating or
 // edit, and `postDeleted` { id } after a delete, so a grid drops the cover.
-import { h, useStylesheet, copyText } from '../ui/dom.js';
+import { h, useStylesheet, revealWhenStyled, copyText } from '../ui/dom.js';
 import { detailApi } from './detail-api.js';
 import { renderDetail } from './detail-view.js';
 import { postTitle } from '../grid/post-title.js';
@@ -14,13 +14,14 @@ import { openEditor, confirmDelete, openCollections, closePanel } from './owner-
 import { feedFromHereHref } from './linkify.js';
 import { showToast } from '../ui/toast.js';
 import { recordEvent } from '../events/index.js';
+import { afterEarlierSaves } from '../state/saves-in-order.js';
 
 let openSheet = null;
 
 export function openDetail(postId, { navigate, context = null, playback = null, store = null } = {}) {
   // A sheet opened on its own (no app around it: the tests) tells nobody.
   const announce = (key, value) => store?.set(key, value);
-  useStylesheet('/css/detail.css');
+  const styled = useStylesheet('/css/detail.css');
   openSheet?.close({ silent: true });
   const id = Number(postId);
   const path = `/p/${id}`;
@@ -35,6 +36,7 @@ export function openDetail(postId, { navigate, context = null, playback = null, 
   const body = h('div', { class: 'detail-content' }, h('p', { class: 'detail-status', role: 'status' }, 'Loading…'));
   const closeButton = h('button', { type: 'button', class: 'detail-close', 'aria-label': 'Close' }, '×');
   const dialog = h('dialog', { class: 'detail-sheet', 'aria-label': 'Post details' }, closeButton, body);
+  revealWhenStyled(dialog, styled);
   document.body.append(dialog);
   dialog.showModal();
   closeButton.focus();
@@ -106,29 +108,23 @@ export function openDetail(postId, { navigate, context = null, playback = null, 
     announce('postChanged', { item });
   }
 
-  async function toggleFavorite() {
+  function toggleFavorite() {
     const before = Boolean(item.is_favorited);
     changed({ is_favorited: !before });
-    try {
-      await detailApi.setFavorite(id, !before);
-      recordEvent(before ? 'unfavorite' : 'favorite', id);
-    } catch (error) {
+    return afterEarlierSaves(detailApi.setFavorite(id, !before), () => recordEvent(before ? 'unfavorite' : 'favorite', id), (error) => {
       changed({ is_favorited: before });
       showToast(error?.message ?? "Couldn't save the favorite.", { kind: 'error' });
-    }
+    });
   }
 
-  async function rate(value) {
+  function rate(value) {
     const before = item.rating ?? 0;
     const next = before === value ? 0 : value;   // the same star again clears the rating
     changed({ rating: next });
-    try {
-      await detailApi.setRating(id, next);
-      recordEvent('rating', id, { value: next });
-    } catch (error) {
+    return afterEarlierSaves(detailApi.setRating(id, next), () => recordEvent('rating', id, { value: next }), (error) => {
       changed({ rating: before });
       showToast(error?.message ?? "Couldn't save the rating.", { kind: 'error' });
-    }
+    });
   }
 
   let starting = false;

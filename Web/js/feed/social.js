@@ -1,25 +1,26 @@
 // Like and rating: applied at once (optimistic), sent to the server, and rolled back with a
 // toast if the server says no. Once saved, each is a watch event too (favorite / unfavorite /
-// rating): the state changes through its own route, For You learns from the event.
+// rating), in the order they were made (state/saves-in-order.js): the state changes through
+// its own route, For You learns from the event.
 import { api } from '../api.js';
 import { recordEvent } from '../events/index.js';
+import { afterEarlierSaves } from '../state/saves-in-order.js';
 import { showToast } from '../ui/toast.js';
 import { renderSocial } from './overlay.js';
 
-async function commit(item, element, change, send, failure, event, store) {
+function commit(item, element, change, send, failure, event, store) {
   const before = { is_favorited: item.is_favorited, rating: item.rating };
   Object.assign(item, change);
   renderSocial(element, item);
-  try {
-    await send();
+  return afterEarlierSaves(send(), () => {
     recordEvent(event.type, item.id, event.fields);
     // The rest of the app follows (the Favorites tab appears with the first like).
     store.set('postChanged', { item });
-  } catch (error) {
+  }, (error) => {
     Object.assign(item, before);
     renderSocial(element, item);
     showToast(error?.isOffline ? `${failure} You seem to be offline.` : failure, { kind: 'error' });
-  }
+  });
 }
 
 /** `store`: the app's (state/store.js), told `postChanged` once the server saved it. */

@@ -4,7 +4,7 @@
 // item plays, after a person's last item the next person in tray order. Gestures
 // (gestures.js), keys ← → Space Esc, sound (sound.js), like, seen marks (seen-queue.js) and
 // the look-ahead (preload.js: the next item and the next person's first item).
-import { useStylesheet } from '../ui/dom.js';
+import { useStylesheet, revealWhenStyled } from '../ui/dom.js';
 import { showToast } from '../ui/toast.js';
 import { storiesApiFrom } from './stories-api.js';
 import { pageSeenQueue } from './seen-queue.js';
@@ -33,7 +33,7 @@ function reducedMotion() {
  * marks were sent: trays reload; on `storiesBackOnline` it shows again what failed to load).
  */
 export function openStories(username, { api, playback, store, people = null, cursor = null, onPersonChange = () => {}, onClose = () => {} } = {}) {
-  useStylesheet('/css/stories.css');
+  const styled = useStylesheet('/css/stories.css');
   openPlayer?.close();
   const stories = storiesApiFrom(api);
   const view = buildPlayerView();
@@ -64,6 +64,7 @@ export function openStories(username, { api, playback, store, people = null, cur
 
   // Focus goes back where it was (the tray's ring) once the screen behind is shown again.
   const opener = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+  revealWhenStyled(view.dialog, styled);
   document.body.append(view.dialog);
   view.dialog.showModal();
   view.setSound(sound);

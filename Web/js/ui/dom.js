@@ -38,6 +38,14 @@ export function useStylesheet(href) {
   return sheetsLoaded.get(href);
 }
 
+/** Keeps a dialog drawn before its sheet (`useStylesheet`'s promise) transparent until the
+ * sheet has loaded: it opens, takes focus and lays out at once, but never shows bare markup.
+ * A sheet already loaded clears it in a microtask, before anything is painted. */
+export function revealWhenStyled(element, styled) {
+  element.style.opacity = '0';
+  styled.then(() => element.style.removeProperty('opacity'));
+}
+
 /** Copies text: the Clipboard API, else a selected textarea and execCommand (older Safari, http). */
 export async function copyText(text) {
   try {
