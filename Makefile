@@ -30,7 +30,7 @@ deps:
 	@scripts/ensure-deps.sh runtime
 
 # Each suite's time is printed at the end; every suite runs even when an earlier one failed.
-# After the build, scripts/test-suites.sh runs the suites (the e2e and API suites beside the browser suite).
+# After the build, scripts/test-suites.sh runs the suites one after another.
 TIMINGS := $(CURDIR)/.build/test-timings.txt
 test:
 	@scripts/ensure-deps.sh test
