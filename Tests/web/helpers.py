@@ -84,3 +84,15 @@ def open_feed_again(context, path: str = "/"):
     page.goto(path)
     page.wait_for_selector(CURRENT, timeout=15_000)
     return page
+
+
+def until(page, check, timeout_ms: int = 10_000, what: str = "condition"):
+    """Polls `check()` (a server-side fact, or one a route handler noted) until it is truthy; returns it."""
+    waited = 0
+    while waited < timeout_ms:
+        value = check()
+        if value:
+            return value
+        page.wait_for_timeout(100)
+        waited += 100
+    raise AssertionError(f"{what} never held")

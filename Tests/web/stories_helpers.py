@@ -5,6 +5,8 @@ import itertools
 
 import pytest
 
+from helpers import until  # noqa: F401  (the stories tests import it from here)
+
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1440, "height": 900}
 SIZES = [pytest.param(("phone", PHONE, True), id="phone"), pytest.param(("desktop", DESKTOP, False), id="desktop")]
@@ -136,18 +138,6 @@ def ring_states(page, root: str = "") -> dict[str, str]:
     return page.evaluate("""(root) => Object.fromEntries([...document.querySelectorAll(`${root} .stories-tray a.story-ring`)]
         .filter((a) => a.offsetParent !== null || root)
         .map((a) => [a.dataset.user, a.classList.contains('seen') ? 'seen' : 'unseen']))""", root)
-
-
-def until(page, check, timeout_ms: int = 10_000, what: str = "condition"):
-    """Polls `check()` (a server-side fact) until it is truthy."""
-    waited = 0
-    while waited < timeout_ms:
-        value = check()
-        if value:
-            return value
-        page.wait_for_timeout(100)
-        waited += 100
-    raise AssertionError(f"{what} never held")
 
 
 def turned(page) -> None:

@@ -4,6 +4,7 @@ edit and delete, and the page never holding more than the pool's three <video> e
 import pytest
 
 from detail_helpers import SHEET, context_for, open_detail, post_with, push_detail, shot, video_count
+from helpers import until
 
 
 @pytest.fixture(params=["phone", "desktop"])
@@ -120,11 +121,7 @@ def test_the_sheet_shows_nothing_bare_before_its_stylesheet_arrives(browser, wat
         held = []
         page.route("**/css/detail.css", lambda route: held.append(route))
         push_detail(page, post["id"])
-        for _ in range(100):
-            if held:
-                break
-            page.wait_for_timeout(50)
-        assert held, "the sheet never asked for its stylesheet"
+        until(page, lambda: held, 5_000, "the sheet asking for its stylesheet")
         opacity = f"getComputedStyle(document.querySelector('{SHEET}')).opacity"
         assert page.evaluate(opacity) == "0"
         assert page.evaluate("document.activeElement.className") == "detail-close"

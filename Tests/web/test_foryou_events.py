@@ -12,7 +12,7 @@ import pytest
 
 from foryou_helpers import (DESKTOP, QUEUE_KEY, SIZES, EventLog, context_of, flush, history_row, next_item, queued, tap,
                             wait_watched)
-from helpers import CURRENT, current_id
+from helpers import CURRENT, current_id, until
 
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
 
@@ -236,11 +236,7 @@ def test_answers_that_cross_leave_the_events_in_the_order_of_the_taps(browser, f
     tap(page, page.locator(f"{CURRENT} .like"), size)
     page.wait_for_function("() => document.querySelector('[aria-current=\"true\"] .like').getAttribute('aria-pressed') === 'true'")
     tap(page, page.locator(f'{CURRENT} .star[data-value="3"]'), size)
-    for _ in range(100):
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert held, "the rating was never sent"
+    until(page, lambda: held, 5_000, "the rating being sent")
     with page.expect_response(lambda response: response.url.endswith(f"/videos/{post}/favorite") and response.request.method == "DELETE"):
         tap(page, page.locator(f"{CURRENT} .like"), size)
     page.wait_for_timeout(300)   # the unlike's answer has been handled
