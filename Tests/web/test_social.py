@@ -1,5 +1,5 @@
 """Likes and ratings: optimistic, persisted, and rolled back with a toast on failure."""
-from helpers import CURRENT, current_id, open_feed_again
+from helpers import CURRENT, current_id, open_feed_again, until
 
 
 def like_state(page) -> str:
@@ -54,3 +54,50 @@ def test_rating_is_saved(page, context):
     assert page.get_attribute(f"{CURRENT} .rating", "data-rating") == "4"
     page.wait_for_load_state("networkidle")
     assert context.request.get(f"/api/v1/videos/{item}").json()["rating"] == 4
+
+
+REFUSED = '{"error":{"code":"internal","message":"injected failure"}}'
+
+
+def held_routes(page, pattern: str) -> list:
+    held = []
+    page.route(pattern, lambda route: held.append(route))
+    return held
+
+
+def test_two_refused_taps_on_the_heart_end_where_the_server_is(page, context):
+    """A like and an unlike in flight together, both refused: the heart shows what the server
+    has, not what the second tap found (the first tap's optimistic state)."""
+    item = current_id(page)
+    before = like_state(page)
+    held = held_routes(page, "**/api/v1/videos/*/favorite")
+    page.click(f"{CURRENT} .like")
+    page.click(f"{CURRENT} .like")
+    until(page, lambda: len(held) == 2, 5_000, "both taps being sent")
+    for route in held:
+        route.fulfill(status=500, content_type="application/json", body=REFUSED)
+    page.locator(".toast-error").first.wait_for(state="visible")
+    page.wait_for_timeout(300)   # both refusals have been handled
+    assert like_state(page) == before
+    assert context.request.get(f"/api/v1/videos/{item}").json()["is_favorited"] == (before == "true")
+
+
+def test_a_refused_rating_leaves_a_later_like_in_place(page, context):
+    """A rating refused after a like made later was saved: the rating goes back, the like stays
+    (the rollback restores the rating's own field, not the whole post as it was)."""
+    item = current_id(page)
+    if like_state(page) == "true":
+        page.click(f"{CURRENT} .like")
+        page.wait_for_load_state("networkidle")
+    rating = page.get_attribute(f"{CURRENT} .rating", "data-rating")
+    held = held_routes(page, "**/api/v1/videos/*/rating")
+    page.click(f'{CURRENT} .star[data-value="{5 if rating == "2" else 2}"]')
+    until(page, lambda: held, 5_000, "the rating being sent")
+    with page.expect_response(lambda response: response.url.endswith(f"/videos/{item}/favorite")):
+        page.click(f"{CURRENT} .like")
+    held[0].fulfill(status=500, content_type="application/json", body=REFUSED)
+    page.locator(".toast-error").wait_for(state="visible")
+    page.wait_for_timeout(300)
+    assert page.get_attribute(f"{CURRENT} .rating", "data-rating") == rating
+    assert like_state(page) == "true"
+    assert context.request.get(f"/api/v1/videos/{item}").json()["is_favorited"] is True

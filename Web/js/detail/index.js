@@ -14,7 +14,7 @@ import { openEditor, confirmDelete, openCollections, closePanel } from './owner-
 import { feedFromHereHref } from './linkify.js';
 import { showToast } from '../ui/toast.js';
 import { recordEvent } from '../events/index.js';
-import { afterEarlierSaves } from '../state/saves-in-order.js';
+import { saveChange } from '../state/saves-in-order.js';
 
 let openSheet = null;
 
@@ -108,23 +108,27 @@ export function openDetail(postId, { navigate, context = null, playback = null, 
     announce('postChanged', { item });
   }
 
+  /** Shows `change` at once and saves it; a refusal shows what the server has, with the saves
+   * still in flight on top (state/saves-in-order.js). */
+  function save(change, before, sent, saved, failure) {
+    changed(change);
+    return saveChange(id, { before, change }, sent, saved, (error, shown) => {
+      changed(shown);
+      showToast(error?.message ?? failure, { kind: 'error' });
+    });
+  }
+
   function toggleFavorite() {
     const before = Boolean(item.is_favorited);
-    changed({ is_favorited: !before });
-    return afterEarlierSaves(detailApi.setFavorite(id, !before), () => recordEvent(before ? 'unfavorite' : 'favorite', id), (error) => {
-      changed({ is_favorited: before });
-      showToast(error?.message ?? "Couldn't save the favorite.", { kind: 'error' });
-    });
+    return save({ is_favorited: !before }, { is_favorited: before }, detailApi.setFavorite(id, !before),
+      () => recordEvent(before ? 'unfavorite' : 'favorite', id), "Couldn't save the favorite.");
   }
 
   function rate(value) {
     const before = item.rating ?? 0;
     const next = before === value ? 0 : value;   // the same star again clears the rating
-    changed({ rating: next });
-    return afterEarlierSaves(detailApi.setRating(id, next), () => recordEvent('rating', id, { value: next }), (error) => {
-      changed({ rating: before });
-      showToast(error?.message ?? "Couldn't save the rating.", { kind: 'error' });
-    });
+    return save({ rating: next }, { rating: before }, detailApi.setRating(id, next),
+      () => recordEvent('rating', id, { value: next }), "Couldn't save the rating.");
   }
 
   let starting = false;

@@ -1,23 +1,24 @@
 // Like and rating: applied at once (optimistic), sent to the server, and rolled back with a
-// toast if the server says no. Once saved, each is a watch event too (favorite / unfavorite /
-// rating), in the order they were made (state/saves-in-order.js): the state changes through
-// its own route, For You learns from the event.
+// toast if the server says no (to what the server has, with the saves still in flight on top:
+// state/saves-in-order.js). Once saved, each is a watch event too (favorite / unfavorite /
+// rating), in the order they were made: the state changes through its own route, For You
+// learns from the event.
 import { api } from '../api.js';
 import { recordEvent } from '../events/index.js';
-import { afterEarlierSaves } from '../state/saves-in-order.js';
+import { saveChange } from '../state/saves-in-order.js';
 import { showToast } from '../ui/toast.js';
 import { renderSocial } from './overlay.js';
 
 function commit(item, element, change, send, failure, event, store) {
-  const before = { is_favorited: item.is_favorited, rating: item.rating };
+  const before = Object.fromEntries(Object.keys(change).map((field) => [field, item[field]]));
   Object.assign(item, change);
   renderSocial(element, item);
-  return afterEarlierSaves(send(), () => {
+  return saveChange(item.id, { before, change }, send(), () => {
     recordEvent(event.type, item.id, event.fields);
     // The rest of the app follows (the Favorites tab appears with the first like).
     store.set('postChanged', { item });
-  }, (error) => {
-    Object.assign(item, before);
+  }, (error, shown) => {
+    Object.assign(item, shown);
     renderSocial(element, item);
     showToast(error?.isOffline ? `${failure} You seem to be offline.` : failure, { kind: 'error' });
   });
