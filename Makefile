@@ -3,7 +3,7 @@ SWIFT ?= swift
 DATA ?= ./data
 PY := .venv/bin/python
 
-.PHONY: run build install test test-swift test-e2e e2e-postgres bench eval soak deps clean
+.PHONY: run build install test e2e-postgres bench eval soak deps clean
 
 # `make run PORT=9090 DATA=/srv/reels` (PORT and HOST are optional; the defaults are 8080 and 127.0.0.1)
 run: deps

@@ -83,8 +83,9 @@ public final class SeaweedS3: Sendable {
         let ports = try await FreePorts.take(names.count)
         let portFlags = zip(names, ports).map { "-\($0)=\($1)" }
         let s3Port = ports[names.firstIndex(of: "s3.port")!]
+        // -logtostderr: into weed.log below; by default weed also writes log files to /tmp.
         let arguments = [
-            "server", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-dir=\(folder.appendingPathComponent("data").path)", "-s3",
+            "-logtostderr", "server", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-dir=\(folder.appendingPathComponent("data").path)", "-s3",
             "-s3.config=\(folder.appendingPathComponent("identities.json").path)", "-master.volumeSizeLimitMB=64", "-volume.max=0",
         ] + portFlags
         let log = folder.appendingPathComponent("weed.log")

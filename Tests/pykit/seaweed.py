@@ -41,8 +41,9 @@ class Seaweed:
         ports = dict(zip(names, free_ports(len(names))))
         self.log = open(folder / "weed.log", "w")
         launcher = ["setpriv", "--pdeathsig", "KILL", "--"] if shutil.which("setpriv") else []
+        # -logtostderr: into weed.log; by default weed also writes log files to /tmp.
         self.command = [
-            *launcher, weed_binary(), "server", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", f"-dir={folder / 'data'}", "-s3",
+            *launcher, weed_binary(), "-logtostderr", "server", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", f"-dir={folder / 'data'}", "-s3",
             f"-s3.config={folder / 'identities.json'}", "-master.volumeSizeLimitMB=64", "-volume.max=0",
             *[f"-{name}={port}" for name, port in ports.items()]]
         self.process = subprocess.Popen(self.command, stdout=self.log, stderr=subprocess.STDOUT)
