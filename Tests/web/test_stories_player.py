@@ -380,3 +380,31 @@ def test_controls_are_labelled_and_show_their_focus(browser, stories):
         assert focused["inside"] and focused["outline"] != "none" and focused["width"] >= 2, focused
     finally:
         context.close()
+
+
+def test_two_refused_taps_on_the_heart_end_where_they_began(browser, stories):
+    """A like and an unlike in flight together, both refused: the heart shows what the server
+    has (not liked), not what the second tap found (the first tap's optimistic like)."""
+    size = SIZES[1].values[0]
+    context = stories_context(browser, stories, size, fresh_viewer(stories, "refused-likes"))
+    try:
+        page = context.new_page()
+        held = []
+        page.route("**/api/v1/stories/items/*/like", lambda route: held.append(route))
+        open_player(page, "alice")
+        current_video_playing(page)
+        page.keyboard.press("Space")                 # paused: the item stays while the taps are out
+        page.wait_for_selector(f"{PLAYER}.paused")
+        item = shown(page)["item"]
+        page.click(f"{PLAYER} .stories-like")
+        page.click(f"{PLAYER} .stories-like")
+        until(page, lambda: len(held) == 2, 5_000, "both taps being sent")
+        for route in held:
+            route.fulfill(status=500, content_type="application/json",
+                          body='{"error":{"code":"internal","message":"injected failure"}}')
+        page.locator(".toast-error").first.wait_for(state="visible")
+        page.wait_for_timeout(300)                   # both refusals have been handled
+        assert shown(page)["item"] == item and shown(page)["liked"] is False
+        assert api(context, "/api/v1/stories/alice")["items"][item]["liked"] is False
+    finally:
+        context.close()

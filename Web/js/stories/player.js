@@ -6,6 +6,7 @@
 // the look-ahead (preload.js: the next item and the next person's first item).
 import { useStylesheet, revealWhenStyled } from '../ui/dom.js';
 import { showToast } from '../ui/toast.js';
+import { saveChange } from '../state/saves-in-order.js';
 import { storiesApiFrom } from './stories-api.js';
 import { pageSeenQueue } from './seen-queue.js';
 import { createProgress } from './progress.js';
@@ -305,18 +306,18 @@ export function openStories(username, { api, playback, store, people = null, cur
     if (shown?.element instanceof HTMLVideoElement) shown.element.muted = !sound;
   }
 
-  async function setLiked(liked) {
+  /** Shown at once; a refusal shows what the server has, with the taps still in flight on top
+   * (state/saves-in-order.js): two refused taps on the heart end where they began. */
+  function setLiked(liked) {
     const item = currentItem();
-    if (!item || person.page.is_me || item.liked === liked) return;
+    if (!item || person.page.is_me || Boolean(item.liked) === liked) return undefined;
     item.liked = liked;
     view.setLiked(liked);
-    try {
-      await stories.like(item.id, liked);
-    } catch (error) {
-      item.liked = !liked;
-      if (currentItem() === item) view.setLiked(!liked);
+    return saveChange(item.id, { before: { liked: !liked }, change: { liked } }, stories.like(item.id, liked), () => {}, (error, was) => {
+      item.liked = was.liked;
+      if (currentItem() === item) view.setLiked(was.liked);
       showToast(error?.message ?? "Couldn't save the like.", { kind: 'error' });
-    }
+    });
   }
 
   // ---- wiring ----------------------------------------------------------------------------
