@@ -397,6 +397,24 @@ def user_name(index: int, mode: str) -> str:
     return f"sim{index:03d}-{mode.replace('_', '')}"
 
 
+def wait_for_neighbours(owner: API, since: float, timeout: float = 180) -> None:
+    """Until a round of the recs.neighbors job that started after `since` (the warm-up's end)
+    has finished: its table is built from the warm-up's events. A fixed wait of two refresh
+    periods was not always enough on a loaded machine (For You then ran on older neighbours, and
+    a fresh-clone CI measured it at 1.32× shuffle). The recurring job is one row: a finished
+    round is queued again, keeping its `started_at` (whole seconds, so the round must start in
+    a later second than `since`)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for job in owner.ok("GET", "/api/v1/jobs?kind=recs.neighbors&limit=5")["items"]:
+            started = job.get("started_at")
+            if started and job["state"] in ("queued", "succeeded") \
+                    and datetime.fromisoformat(started.replace("Z", "+00:00")).timestamp() >= math.ceil(since):
+                return
+        time.sleep(0.25)
+    raise RuntimeError(f"the recs.neighbors job did not finish a round in {timeout:.0f} s")
+
+
 def simulate(base: str, owner_key: str, keys: dict[str, str], config: Config, log=print) -> dict:
     """Tags the library, warms every user up in shuffle, then runs the measured sessions."""
     owner = API(base, owner_key)
@@ -412,8 +430,9 @@ def simulate(base: str, owner_key: str, keys: dict[str, str], config: Config, lo
         for user in users:
             run_session(user.api, user.viewer, "shuffle", config)
     log(f"  warm-up: {config.warmup_sessions} shuffle sessions per user in {time.monotonic() - started:.1f} s")
-    # Two refresh periods: the recs.neighbors job has rebuilt the table from the warm-up's events.
-    time.sleep(2 * NEIGHBOR_REFRESH_MINUTES * 60 + 1)
+    started = time.monotonic()
+    wait_for_neighbours(owner, since=time.time())
+    log(f"  post neighbours rebuilt from the warm-up's events in {time.monotonic() - started:.1f} s")
     started = time.monotonic()
     sessions: dict[str, list[SessionStats]] = {mode: [] for mode in MODES}
     for _ in range(config.sessions):
