@@ -96,3 +96,14 @@ def until(page, check, timeout_ms: int = 10_000, what: str = "condition"):
         page.wait_for_timeout(100)
         waited += 100
     raise AssertionError(f"{what} never held")
+
+
+# A server error's body, for a route a test refuses itself.
+REFUSED = '{"error":{"code":"internal","message":"injected failure"}}'
+
+
+def held_routes(page, pattern: str) -> list:
+    """Requests matching `pattern` are held (not sent) and collected; the test answers them."""
+    held = []
+    page.route(pattern, lambda route: held.append(route))
+    return held

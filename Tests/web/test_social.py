@@ -1,5 +1,5 @@
 """Likes and ratings: optimistic, persisted, and rolled back with a toast on failure."""
-from helpers import CURRENT, current_id, open_feed_again, until
+from helpers import CURRENT, REFUSED, current_id, held_routes, open_feed_again, until
 
 
 def like_state(page) -> str:
@@ -54,15 +54,6 @@ def test_rating_is_saved(page, context):
     assert page.get_attribute(f"{CURRENT} .rating", "data-rating") == "4"
     page.wait_for_load_state("networkidle")
     assert context.request.get(f"/api/v1/videos/{item}").json()["rating"] == 4
-
-
-REFUSED = '{"error":{"code":"internal","message":"injected failure"}}'
-
-
-def held_routes(page, pattern: str) -> list:
-    held = []
-    page.route(pattern, lambda route: held.append(route))
-    return held
 
 
 def test_two_refused_taps_on_the_heart_end_where_the_server_is(page, context):

@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from helpers import REFUSED, held_routes
 from stories_helpers import (
     PLAYER, SIZES, api, current_video_playing, fresh_viewer, open_player, press, shown, stories_context, swipe, tap_at,
     tray_users, turned, until, video_count, wait_item,
@@ -400,8 +401,7 @@ def test_two_refused_taps_on_the_heart_end_where_they_began(browser, stories):
     context = stories_context(browser, stories, size, fresh_viewer(stories, "refused-likes"))
     try:
         page = context.new_page()
-        held = []
-        page.route("**/api/v1/stories/items/*/like", lambda route: held.append(route))
+        held = held_routes(page, "**/api/v1/stories/items/*/like")
         open_player(page, "alice")
         current_video_playing(page)
         page.keyboard.press("Space")                 # paused: the item stays while the taps are out
@@ -411,8 +411,7 @@ def test_two_refused_taps_on_the_heart_end_where_they_began(browser, stories):
         page.click(f"{PLAYER} .stories-like")
         until(page, lambda: len(held) == 2, 5_000, "both taps being sent")
         for route in held:
-            route.fulfill(status=500, content_type="application/json",
-                          body='{"error":{"code":"internal","message":"injected failure"}}')
+            route.fulfill(status=500, content_type="application/json", body=REFUSED)
         page.locator(".toast-error").first.wait_for(state="visible")
         page.wait_for_timeout(300)                   # both refusals have been handled
         assert shown(page)["item"] == item and shown(page)["liked"] is False
