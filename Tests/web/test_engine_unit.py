@@ -24,7 +24,7 @@ def static_server():
     server.shutdown()
 
 
-@pytest.mark.parametrize("page_name, at_least", [("unit.html", 34), ("expiry.html", 12), ("captions.html", 5), ("app.html", 17), ("playback.html", 13)])
+@pytest.mark.parametrize("page_name, at_least", [("unit.html", 34), ("expiry.html", 12), ("captions.html", 5), ("app.html", 19), ("playback.html", 13)])
 def test_engine_units_pass_in_chromium(browser, static_server, page_name, at_least):
     """unit.html: the engine's pure parts; expiry.html: media keys, the URL refresh and recovery; captions.html:
     subtitle renditions, WebVTT segments and the caption track; app.html: the detail sheet's, full player's

@@ -3,7 +3,8 @@
 // feed's pool on a lease of the playback service (the lease rules themselves: playback.test.js).
 import { test, assert, equal, run } from './harness.js';
 import { linkify, feedFromHereHref, parseTags, tagHref } from '../../../Web/js/detail/linkify.js';
-import { formatDuration, formatElapsed } from '../../../Web/js/ui/format.js';
+import { byline, formatDuration, formatElapsed } from '../../../Web/js/ui/format.js';
+import { renderDetail } from '../../../Web/js/detail/detail-view.js';
 import { resumeAt, resumeRule, createPositionSaver, DEFAULT_RESUME_RULE } from '../../../Web/js/watch/resume.js';
 import { castKind, castButtonVisible, castUrl, needsPlainSource } from '../../../Web/js/cast/cast-logic.js';
 import { chooseVariant } from '../../../Web/js/player/abr.js';
@@ -65,6 +66,23 @@ test('tag and feed-from-here URLs carry the grid query', () => {
   equal(tagHref('sea life'), '/browse?tags=sea+life');
   equal(feedFromHereHref(7, { kind: 'browse', query: new URLSearchParams('tags=a,b&sort=title&start=3') }), '/?from=browse&tags=a%2Cb&sort=title&start=7');
   equal(feedFromHereHref(7, null), '/?start=7');
+});
+
+test('byline: an account is "@handle"; a post imported without one is named by its folder, with no "@"', () => {
+  equal(byline({ username: 'sam', uploader: 'Sam Lee', folder_name: 'f' }), '@sam');
+  equal(byline({ uploader: 'samlee', folder_name: 'f' }), '@samlee');
+  equal(byline({ username: '@sam', folder_name: 'f' }), '@sam');
+  equal(byline({ folder_name: 'still-pattern' }), 'still-pattern');
+  equal(byline({}), 'unknown');
+});
+
+test('detail: the uploader links to their posts; a post without one names its folder and links nowhere', () => {
+  const named = renderDetail({ id: 1, kind: 'photo', folder_name: 'f', uploader: 'Sam', username: 'sam', rating: 0 }, { isOwner: false });
+  equal(named.querySelector('.detail-byline').textContent, 'by Sam @sam');
+  equal(named.querySelector('.detail-uploader').getAttribute('href'), '/browse?uploader=Sam');
+  const bare = renderDetail({ id: 2, kind: 'photo', folder_name: 'still-pattern', rating: 0 }, { isOwner: false });
+  equal(bare.querySelector('.detail-byline').textContent, 'from the folder still-pattern');
+  equal(bare.querySelector('.detail-uploader'), null);
 });
 
 test('parseTags and formatDuration', () => {

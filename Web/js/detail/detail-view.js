@@ -3,7 +3,7 @@
 // row. Buttons carry `data-action`; the sheet (index.js) decides what they do.
 import { h } from '../ui/dom.js';
 import { icon } from '../ui/icons.js';
-import { formatDate, displayName, formatDuration } from '../ui/format.js';
+import { formatDate, formatDuration } from '../ui/format.js';
 import { linkify, tagHref, uploaderHref } from './linkify.js';
 import { postTitle } from '../grid/post-title.js';
 
@@ -53,9 +53,21 @@ function facts(item) {
   return h('dl', { class: 'detail-facts' }, rows.map(([term, value]) => [h('dt', {}, term), h('dd', { 'data-fact': term.toLowerCase() }, value)]));
 }
 
+/**
+ * "by <uploader> @username", the uploader linked to their posts; a post imported without an
+ * uploader or username says which folder it came from, linked nowhere: a folder is not an
+ * account, and a link would open an empty grid.
+ */
+function uploaderLine(item) {
+  const uploader = item.uploader || item.username;
+  if (!uploader) return h('p', { class: 'detail-byline' }, 'from the folder ', h('span', { class: 'detail-folder' }, item.folder_name));
+  return h('p', { class: 'detail-byline' }, 'by ',
+    h('a', { href: uploaderHref(uploader), 'data-internal': '', class: 'detail-uploader' }, uploader),
+    item.uploader && item.username ? h('span', { class: 'detail-username' }, ` @${item.username.replace(/^@/, '')}`) : null);
+}
+
 /** The whole sheet body for `item`; `isOwner` adds the owner's tools. */
 export function renderDetail(item, { isOwner }) {
-  const name = displayName(item);
   const tags = item.tags ?? [];
   const actions = h('div', { class: 'detail-actions' },
     item.kind === 'video' ? h('button', { type: 'button', class: 'primary', 'data-action': 'play' }, 'Play') : null,
@@ -72,9 +84,7 @@ export function renderDetail(item, { isOwner }) {
     poster(item),
     h('div', { class: 'detail-body' },
       h('h2', { class: 'detail-title', id: `detail-title-${item.id}` }, postTitle(item)),
-      h('p', { class: 'detail-byline' }, 'by ',
-        h('a', { href: uploaderHref(item.uploader || name), 'data-internal': '', class: 'detail-uploader' }, item.uploader || name),
-        item.uploader && item.username ? h('span', { class: 'detail-username' }, ` @${item.username.replace(/^@/, '')}`) : null),
+      uploaderLine(item),
       h('div', { class: 'detail-social' }, ratingControl(item)),
       actions,
       h('div', { class: 'detail-panel', hidden: true }),

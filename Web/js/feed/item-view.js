@@ -1,6 +1,6 @@
 // Builds the element for one feed item: a stage (poster, then the pooled <video>, or the
 // photo / carousel) and the overlay. Markup contract: data-item-id is the API id.
-import { escapeHTML, displayName, srcset } from '../ui/format.js';
+import { escapeHTML, byline, srcset } from '../ui/format.js';
 import { overlayHTML, renderSocial } from './overlay.js';
 import { carouselHTML } from './carousel.js';
 import { applyFrame, frameFor, imageSizes } from './frame.js';
@@ -28,7 +28,7 @@ export function createItemElement(item) {
   element.className = `reel kind-${item.kind}`;
   element.dataset.itemId = String(item.id);
   element.setAttribute('aria-roledescription', 'reel');
-  element.setAttribute('aria-label', `@${displayName(item)}${item.description ? `: ${item.description}` : ''}`);
+  element.setAttribute('aria-label', `${byline(item)}${item.description ? `: ${item.description}` : ''}`);
   element.innerHTML = `
     <div class="stage">
       ${mediaHTML(item, frame)}

@@ -1,5 +1,5 @@
 // Lock-screen / media-key integration: what is playing and next / previous / play / pause.
-import { displayName } from '../ui/format.js';
+import { byline } from '../ui/format.js';
 
 export function wireMediaSession(actions) {
   if (!('mediaSession' in navigator)) return;
@@ -18,7 +18,7 @@ export function describeForMediaSession(item) {
   }));
   navigator.mediaSession.metadata = new MediaMetadata({
     title: item.description?.split('\n')[0] || item.folder_name || 'Reelhouse',
-    artist: `@${displayName(item)}`,
+    artist: byline(item),
     album: 'Reelhouse',
     artwork,
   });

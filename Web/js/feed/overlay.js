@@ -3,7 +3,7 @@
 // they were chosen (`reason`, e.g. "because you liked “…”"); other modes send none.
 // Buttons carry data-action; the feed handles them.
 import { icon } from '../ui/icons.js';
-import { displayName, escapeHTML, formatDate } from '../ui/format.js';
+import { byline, escapeHTML, formatDate } from '../ui/format.js';
 import { moreButtonHTML, morePanelHTML } from './more-menu.js';
 
 export function overlayHTML(item) {
@@ -15,7 +15,7 @@ export function overlayHTML(item) {
     <div class="overlay">
       <div class="meta">
         ${item.reason ? `<p class="reason" data-reason-kind="${escapeHTML(item.reason_kind ?? '')}">${escapeHTML(item.reason)}</p>` : ''}
-        <p class="username">@${escapeHTML(displayName(item))}</p>
+        <p class="username">${escapeHTML(byline(item))}</p>
         ${item.description ? `<button type="button" class="description" data-action="expand" aria-expanded="false">${escapeHTML(item.description)}</button>` : ''}
         ${tags ? `<ul class="tags" aria-label="Tags">${tags}</ul>` : ''}
         <dl class="info" id="${infoId}" hidden>

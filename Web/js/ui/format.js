@@ -19,8 +19,14 @@ export function escapeHTML(text) {
   return String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 }
 
-export function displayName(item) {
-  return item.username || item.uploader || item.folder_name || 'unknown';
+/**
+ * Who posted `item`, as the feed, its label and the lock screen say it: "@handle" for an
+ * account (the username, else the uploader); a post imported without either is named by its
+ * folder, without the "@" that would pass a folder off as an account.
+ */
+export function byline(item) {
+  const account = (item.username || item.uploader || '').replace(/^@/, '');
+  return account ? `@${account}` : (item.folder_name || 'unknown');
 }
 
 /** "3:07", "1:02:03"; null for no duration. */
