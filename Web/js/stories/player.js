@@ -172,12 +172,16 @@ export function openStories(username, { api, playback, store, people = null, cur
         if (!slot) throw new Error('No player is free right now.');
         const { video } = slot;
         video.muted = !sound;
+        // Coming back to a video starts it over (Zuck.js #126). A player that still holds it is
+        // sent back before its bar is drawn, so the bar never shows where it was left, nor steps
+        // back to 0 later under a pause; one still loading is sent back once it has loaded.
+        const heldAlready = video.readyState >= HTMLMediaElement.HAVE_METADATA;
+        if (heldAlready) video.currentTime = 0;
         place(video);
         startTimer(item, video, mine);
         await slot.loaded;
         if (mine !== token) return;
-        // Coming back to a video starts it over (Zuck.js #126).
-        video.currentTime = 0;
+        if (!heldAlready) video.currentTime = 0;
         if (!timer.paused) play(video);
       }
     } catch (error) {
