@@ -7,6 +7,7 @@ script starts) and the same feed measured there, so both stores print side by si
 Prints figures and ratios; asserts nothing. Goals from the issues: p99(1M) ÷ p99(1k) ≤ 1.5 on
 each store; PostgreSQL req/s ≥ 0.5× SQLite's at 1k; ours ≥ 20× faster than ORDER BY random()
 at 1M; req/s ≥ 0.5× nginx static; feed req/s ≥ 0.5× /api/v1/me req/s in the same run.
+Each row follows a discarded warm-up run of BENCH_WARMUP_SECONDS (3; 0 for none).
 BENCH_FEED_POSTGRES=0 measures SQLite only."""
 import os
 import shutil
@@ -26,6 +27,7 @@ from pykit.wrk import run as wrk_run  # noqa: E402
 BIN = os.environ.get("REELHOUSE_BIN", ".build/release/reelhouse")
 SIZES = [int(x) for x in os.environ.get("BENCH_FEED_SIZES", "1000,100000,1000000").split(",")]
 DURATION = os.environ.get("BENCH_WRK_SECONDS", "8")
+WARM_UP = os.environ.get("BENCH_WARMUP_SECONDS", "3")
 CONNECTIONS = "16"
 ON_POSTGRES = os.environ.get("BENCH_FEED_POSTGRES", "1") != "0"
 
@@ -44,6 +46,11 @@ def wait_http(url: str, headers: dict, timeout: float = 60) -> bytes:
 def wrk(url: str, headers: dict, duration: str = DURATION, connections: str = CONNECTIONS) -> dict:
     # A generous timeout: wrk leaves requests slower than it out of the latency figures, which
     # would flatter the ORDER BY random() baseline at 1M posts.
+    # Every row is measured after a warm-up run of its own, the same for each, discarded: a server
+    # just started on 1M posts answered its first 8 s with p99 41 ms, the next rounds 23-30 ms
+    # (page faults in a 2 GB database, empty caches), and a steady state is what is compared.
+    if WARM_UP != "0":
+        wrk_run(url, connections=connections, seconds=WARM_UP, timeout="60s", headers=headers)
     return wrk_run(url, connections=connections, seconds=duration, timeout="60s", headers=headers)
 
 
