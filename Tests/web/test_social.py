@@ -28,8 +28,7 @@ def test_like_survives_a_reload(page, context):
 def test_failed_like_rolls_back_and_says_so(page):
     before = like_state(page)
     page.route("**/api/v1/videos/*/favorite", lambda route: route.fulfill(
-        status=500, content_type="application/json",
-        body='{"error":{"code":"internal","message":"injected failure"}}'))
+        status=500, content_type="application/json", body=REFUSED))
     page.click(f"{CURRENT} .like")
     toast = page.locator(".toast-error")
     toast.wait_for(state="visible")
